@@ -1,0 +1,392 @@
+"""Read kb/data and kb/sources into a validated, in-memory knowledge base.
+
+Every problem is collected as an Issue naming the file, the entity id and the field, so one run
+shows all of them; `load()` raises KBError if any is an error.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+from pydantic import ValidationError
+
+from kb import DATA_DIR, SOURCES_DIR
+from kb.schema import (
+    KINDS, LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
+    TextItem, normalize_spans, text_items,
+)
+
+
+@dataclass(frozen=True)
+class Issue:
+    file: str
+    where: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = f" [{self.where}]" if self.where else ""
+        return f"{self.severity}: {self.file}{where}: {self.message}"
+
+
+class KBError(Exception):
+    def __init__(self, issues: list[Issue]):
+        self.issues = issues
+        errors = [i for i in issues if i.severity == "error"]
+        shown = "\n".join(f"  {i}" for i in errors[:50])
+        more = f"\n  … and {len(errors) - 50} more" if len(errors) > 50 else ""
+        super().__init__(f"the knowledge base has {len(errors)} error(s):\n{shown}{more}")
+
+
+@dataclass
+class SourceText:
+    meta: Source
+    path: Path
+    lines: list[str]  # lines[0] is line 1
+
+    def span_text(self, spans) -> str:
+        return "\n".join("\n".join(self.lines[a - 1 : b]) for a, b in spans)
+
+
+@dataclass
+class Record:
+    id: str
+    game: str
+    kind: str
+    key: str
+    file: Path
+    item: Entity | Example
+
+    @property
+    def texts(self):
+        return self.item.texts
+
+
+@dataclass
+class KnowledgeBase:
+    data_dir: Path
+    games: dict[str, Game] = field(default_factory=dict)
+    sources: dict[str, SourceText] = field(default_factory=dict)
+    records: dict[str, Record] = field(default_factory=dict)
+    coverage: dict[str, list[tuple[Coverage, Path]]] = field(default_factory=dict)
+    effects: EffectVocabulary | None = None
+    issues: list[Issue] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self.issues if i.severity == "error"]
+
+    def source_texts(self, game: str | None = None) -> Iterator[tuple[Record, str, str, TextItem]]:
+        """Every (record, field, lang, item) whose item has origin `source`."""
+        for rec in self.records.values():
+            if game and rec.game != game:
+                continue
+            for fld, langs in rec.texts.items():
+                for lang, value in langs.items():
+                    for item in text_items(value):
+                        if item.src:
+                            yield rec, fld, lang, item
+
+
+def _rel(path: Path, base: Path) -> str:
+    try:
+        return str(path.relative_to(base.parent.parent))
+    except ValueError:
+        return str(path)
+
+
+def _pydantic_issues(err: ValidationError, file: str, where: str) -> list[Issue]:
+    out = []
+    for e in err.errors():
+        loc = ".".join(str(p) for p in e["loc"])
+        msg = e["msg"].removeprefix("Value error, ")
+        if e["type"] == "extra_forbidden":
+            msg = "unknown key (see kb/data/README.md)"
+        out.append(Issue(file, where, f"{loc}: {msg}" if loc else msg))
+    return out
+
+
+def _read_yaml(path: Path, kb: KnowledgeBase, rel: str) -> Any:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except yaml.YAMLError as exc:
+        kb.issues.append(Issue(rel, "", f"YAML syntax: {exc}".replace("\n", " ")))
+    except UnicodeDecodeError as exc:
+        kb.issues.append(Issue(rel, "", f"not UTF-8: {exc}"))
+    return None
+
+
+def load(data_dir: Path = DATA_DIR, sources_dir: Path = SOURCES_DIR, *, strict: bool = True) -> KnowledgeBase:
+    kb = KnowledgeBase(data_dir=data_dir)
+    _load_sources(kb, sources_dir)
+    _load_effects(kb, data_dir)
+    for game_dir in sorted(p for p in data_dir.iterdir() if p.is_dir()):
+        _load_game(kb, game_dir)
+    _cross_check(kb)
+    if strict and kb.errors:
+        raise KBError(kb.issues)
+    return kb
+
+
+def _load_sources(kb: KnowledgeBase, sources_dir: Path) -> None:
+    rel = "kb/sources/manifest.yaml"
+    raw = _read_yaml(sources_dir / "manifest.yaml", kb, rel)
+    try:
+        manifest = Manifest.model_validate(raw)
+    except ValidationError as err:
+        kb.issues.extend(_pydantic_issues(err, rel, ""))
+        return
+    for src in manifest.sources:
+        path = sources_dir / src.file
+        if not path.is_file():
+            kb.issues.append(Issue(rel, src.id, f"file {src.file} is missing"))
+            continue
+        data = path.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        if digest != src.sha256:
+            kb.issues.append(Issue(rel, src.id, f"sha256 of {src.file} is {digest}, manifest says {src.sha256}"))
+        kb.sources[src.id] = SourceText(src, path, data.decode("utf-8").split("\n"))
+
+
+def _load_effects(kb: KnowledgeBase, data_dir: Path) -> None:
+    raw = _read_yaml(data_dir / "effects.yaml", kb, "kb/data/effects.yaml")
+    try:
+        kb.effects = EffectVocabulary.model_validate(raw)
+    except ValidationError as err:
+        kb.issues.extend(_pydantic_issues(err, "kb/data/effects.yaml", ""))
+
+
+def _load_game(kb: KnowledgeBase, game_dir: Path) -> None:
+    game_key = game_dir.name
+    game_file = game_dir / "game.yaml"
+    rel = _rel(game_file, kb.data_dir)
+    if not game_file.is_file():
+        kb.issues.append(Issue(rel, game_key, "game.yaml is missing"))
+        return
+    try:
+        kb.games[game_key] = Game.model_validate(_read_yaml(game_file, kb, rel))
+    except ValidationError as err:
+        kb.issues.extend(_pydantic_issues(err, rel, game_key))
+        return
+    for path in sorted(game_dir.rglob("*")):
+        if path.is_dir() or path == game_file:
+            continue
+        rel = _rel(path, kb.data_dir)
+        parts = path.relative_to(game_dir).parts
+        if path.suffix != ".yaml":
+            kb.issues.append(Issue(rel, "", "unexpected file (only .yaml files belong in kb/data)"))
+        elif parts[0] == "examples" and len(parts) == 2:
+            _load_example(kb, game_key, path, rel)
+        elif parts[0] == "coverage" and len(parts) == 2:
+            _load_coverage(kb, path, rel)
+        elif len(parts) == 1 or len(parts) == 2:
+            kind = path.stem if len(parts) == 1 else parts[0]
+            if kind not in KINDS or kind == "example":
+                kb.issues.append(Issue(rel, "", f"{kind!r} is not a kind; kinds: {', '.join(KINDS[:-1])}"))
+                continue
+            _load_entities(kb, game_key, kind, path, rel)
+        else:
+            kb.issues.append(Issue(rel, "", "too deeply nested: use <kind>.yaml or <kind>/<part>.yaml"))
+
+
+def _add(kb: KnowledgeBase, rec: Record, rel: str) -> None:
+    if rec.id in kb.records:
+        other = _rel(kb.records[rec.id].file, kb.data_dir)
+        kb.issues.append(Issue(rel, rec.id, f"duplicate id (also in {other})"))
+        return
+    kb.records[rec.id] = rec
+
+
+def _load_entities(kb: KnowledgeBase, game: str, kind: str, path: Path, rel: str) -> None:
+    raw = _read_yaml(path, kb, rel)
+    if raw is None:
+        return
+    if not isinstance(raw, list):
+        kb.issues.append(Issue(rel, "", "an entity file holds a YAML list of entities"))
+        return
+    for n, item in enumerate(raw):
+        where = f"{game}/{kind}/{item.get('key')}" if isinstance(item, dict) else f"item {n + 1}"
+        try:
+            ent = Entity.model_validate(item)
+        except ValidationError as err:
+            kb.issues.extend(_pydantic_issues(err, rel, where))
+            continue
+        _add(kb, Record(f"{game}/{kind}/{ent.key}", game, kind, ent.key, path, ent), rel)
+
+
+def _load_example(kb: KnowledgeBase, game: str, path: Path, rel: str) -> None:
+    raw = _read_yaml(path, kb, rel)
+    if raw is None:
+        return
+    where = f"{game}/example/{path.stem}"
+    try:
+        ex = Example.model_validate(raw)
+    except ValidationError as err:
+        kb.issues.extend(_pydantic_issues(err, rel, where))
+        return
+    if ex.key != path.stem:
+        kb.issues.append(Issue(rel, where, f"key {ex.key!r} must equal the file name {path.stem!r}"))
+    if ex.id and ex.id != where:
+        kb.issues.append(Issue(rel, where, f"id {ex.id!r} must be {where!r}"))
+    _add(kb, Record(where, game, "example", ex.key, path, ex), rel)
+
+
+def _load_coverage(kb: KnowledgeBase, path: Path, rel: str) -> None:
+    raw = _read_yaml(path, kb, rel)
+    if raw is None:
+        return
+    try:
+        cov = Coverage.model_validate(raw)
+    except ValidationError as err:
+        kb.issues.extend(_pydantic_issues(err, rel, ""))
+        return
+    kb.coverage.setdefault(cov.source, []).append((cov, path))
+
+
+# ---------------------------------------------------------------- cross-file checks
+
+def _check_spans(kb: KnowledgeBase, rel: str, where: str, what: str, src: str, spans, game: str) -> None:
+    source = kb.sources.get(src)
+    if source is None:
+        kb.issues.append(Issue(rel, where, f"{what}: unknown source {src!r}"))
+        return
+    if source.meta.game != game:
+        kb.issues.append(Issue(rel, where, f"{what}: source {src!r} belongs to {source.meta.game}, not {game}"))
+    n = len(source.lines)
+    for a, b in spans:
+        if b > n:
+            kb.issues.append(Issue(rel, where, f"{what}: lines [{a}, {b}] run past the end of {src} ({n} lines)"))
+
+
+def _has_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    if isinstance(value, dict):
+        return any(_has_number(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_number(v) for v in value)
+    return False
+
+
+def _check_provenance(kb: KnowledgeBase, rec: Record, rel: str, name: str, prov: Provenance) -> None:
+    what = f"provenance.{name}"
+    if prov.src:
+        _check_spans(kb, rel, rec.id, what, prov.src, prov.lines, rec.game)
+    if prov.example and prov.example not in kb.records:
+        kb.issues.append(Issue(rel, rec.id, f"{what}: example {prov.example!r} does not exist"))
+    for ed, sub in (prov.by_edition or {}).items():
+        _check_provenance(kb, rec, rel, f"{name}.{ed}", sub)
+
+
+def _cross_check(kb: KnowledgeBase) -> None:
+    for rec in kb.records.values():
+        rel = _rel(rec.file, kb.data_dir)
+        game = kb.games.get(rec.game)
+        item = rec.item
+        for ref in ([item.parent] if isinstance(item, Entity) and item.parent else []) + list(item.refs):
+            if ref not in kb.records:
+                kb.issues.append(Issue(rel, rec.id, f"reference to {ref!r}, which does not exist"))
+        no_source = set(game.no_source_langs) if game else set()
+        for fld, langs in rec.texts.items():
+            for lang, value in langs.items():
+                for t in text_items(value):
+                    if t.src:
+                        _check_spans(kb, rel, rec.id, f"texts.{fld}.{lang}", t.src, t.lines, rec.game)
+                        src = kb.sources.get(t.src)
+                        if src and src.meta.lang != lang:
+                            kb.issues.append(Issue(rel, rec.id, f"texts.{fld}.{lang}: cites {t.src}, a {src.meta.lang} source"))
+                    elif lang in no_source or lang == "en":
+                        pass
+        name = rec.texts.get("name", {}) if isinstance(item, Entity) else {l: v for l, v in item.title.items()}
+        missing = [l for l in LANGS if l not in name]
+        if missing:
+            kb.issues.append(Issue(rel, rec.id, f"name missing in {', '.join(missing)}", "warning"))
+        if isinstance(item, Entity):
+            for attr, value in item.attrs.items():
+                if _has_number(value) and attr not in item.provenance:
+                    kb.issues.append(Issue(rel, rec.id, f"attrs.{attr} holds a number but has no provenance"))
+            for pname, prov in item.provenance.items():
+                if pname != "effect" and pname not in item.attrs:
+                    kb.issues.append(Issue(rel, rec.id, f"provenance.{pname} names no attr"))
+                _check_provenance(kb, rec, rel, pname, prov)
+            if item.effect is not None:
+                if _has_number(item.effect) and "effect" not in item.provenance:
+                    kb.issues.append(Issue(rel, rec.id, "effect holds a number but provenance.effect is missing"))
+                _check_effect(kb, rec, rel, game, item.effect, "effect")
+        else:
+            for n, fact in enumerate(item.facts):
+                for key, spans in (fact.model_extra or {}).items():
+                    src_id = _fact_source(kb, rec.game, key)
+                    if src_id is None:
+                        kb.issues.append(Issue(rel, rec.id, f"facts[{n}].{key}: not a line reference (pl, cs, pl2007, pl2017)"))
+                        continue
+                    try:
+                        _check_spans(kb, rel, rec.id, f"facts[{n}].{key}", src_id, normalize_spans(spans), rec.game)
+                    except ValueError as exc:
+                        kb.issues.append(Issue(rel, rec.id, f"facts[{n}].{key}: {exc}"))
+    for src_id, covs in kb.coverage.items():
+        for cov, path in covs:
+            rel = _rel(path, kb.data_dir)
+            if src_id not in kb.sources:
+                kb.issues.append(Issue(rel, "", f"unknown source {src_id!r}"))
+                continue
+            for note in cov.exclude + cov.noise:
+                _check_spans(kb, rel, "", "coverage", src_id, note.lines, kb.sources[src_id].meta.game)
+
+
+def _fact_source(kb: KnowledgeBase, game: str, key: str) -> str | None:
+    """Fact line keys: a language (pl, cs) or a language plus edition (pl2007)."""
+    for sid, s in kb.sources.items():
+        if s.meta.game != game:
+            continue
+        if key == s.meta.lang or key == f"{s.meta.lang}{s.meta.edition}":
+            return sid
+    return None
+
+
+_NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "trigger": "do", "condition": "do"}
+_ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id"}
+
+
+def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, steps: Any, path: str) -> None:
+    if not isinstance(steps, list):
+        kb.issues.append(Issue(rel, rec.id, f"{path}: an effect is a list of steps"))
+        return
+    ops = kb.effects.ops if kb.effects else {}
+    for n, step in enumerate(steps):
+        here = f"{path}[{n}]"
+        if not isinstance(step, dict) or len(step) != 1:
+            kb.issues.append(Issue(rel, rec.id, f"{here}: a step is a one-key mapping {{op: args}}"))
+            continue
+        (op, args), = step.items()
+        if op not in ops:
+            kb.issues.append(Issue(rel, rec.id, f"{here}: unknown op {op!r}; ops: {', '.join(ops)}"))
+            continue
+        if op in ("gain", "pay", "lose"):
+            if not isinstance(args, dict):
+                kb.issues.append(Issue(rel, rec.id, f"{here}.{op}: expected {{resource: amount}}"))
+            elif game:
+                for res in args:
+                    if res not in game.resources:
+                        kb.issues.append(Issue(rel, rec.id, f"{here}.{op}: {res!r} is not a resource of {game.key} (game.yaml)"))
+        elif op == "move" and isinstance(args, dict) and game and args.get("track") not in game.tracks:
+            kb.issues.append(Issue(rel, rec.id, f"{here}.move: track {args.get('track')!r} is not a track of {game.key}"))
+        elif op == "trigger" and isinstance(args, dict) and game and args.get("when") not in game.moments:
+            kb.issues.append(Issue(rel, rec.id, f"{here}.trigger: moment {args.get('when')!r} is not a moment of {game.key}"))
+        if op in _ID_ARGS:
+            target = args.get(_ID_ARGS[op]) if isinstance(args, dict) else args
+            if target not in kb.records:
+                kb.issues.append(Issue(rel, rec.id, f"{here}.{op}: {target!r} is not an existing id"))
+        if op in _NESTED:
+            inner = args if isinstance(args, list) else (args or {}).get(_NESTED[op]) if isinstance(args, dict) else None
+            if op == "choose":
+                for k, option in enumerate(inner or []):
+                    _check_effect(kb, rec, rel, game, option if isinstance(option, list) else [option], f"{here}.choose[{k}]")
+            else:
+                _check_effect(kb, rec, rel, game, inner, f"{here}.{op}")
