@@ -58,7 +58,8 @@ def check(
         _emit_json({
             "issues": [i.__dict__ for i in issues],
             "fidelity": {"texts": len(fid), "below_threshold": [
-                {"id": f.record.id, "field": f.field, "lang": f.lang, "score": round(f.score, 3), "missing": f.missing}
+                {"id": f.record.id, "field": f.field, "lang": f.lang, "score": round(f.score, 3), "missing": f.missing,
+                 "wrong_numbers": f.wrong_numbers}
                 for f in bad]},
             "coverage": [{"source": c.source, "share": round(c.share, 4), "rule_lines": len(c.rule_lines),
                           "uncited": c.uncited, "cited_unexplained": c.cited_unexplained} for c in covs],
@@ -66,7 +67,8 @@ def check(
     else:
         for i in issues:
             typer.echo(str(i))
-        typer.echo(f"\nfidelity: {len(fid) - len(bad)}/{len(fid)} source texts at or above {MIN_FIDELITY}")
+        typer.echo(f"\nfidelity: {len(fid) - len(bad)}/{len(fid)} source texts at or above {MIN_FIDELITY}"
+                   " with every number found in their lines")
         for f in sorted(bad, key=lambda f: f.score):
             typer.echo(f"  {f.score:.2f} {f.record.id} texts.{f.field}.{f.lang} ({f.item.src} {f.item.lines}): "
                        f"not in the cited lines: {' '.join(f.missing[:15])}")
@@ -79,6 +81,169 @@ def check(
                 typer.echo(f"  cited but under half of their words transcribed: {ranges(c.cited_unexplained)}")
     errors = [i for i in issues if i.severity == "error"]
     raise typer.Exit(1 if errors or bad else 0)
+
+
+# ---------------------------------------------------------------- build / search / show
+
+DB_HELP = "database URL (default: RULEKB_DATABASE_URL or the SQLite file var/rulekb.db)"
+
+
+def _engine(url: Optional[str]):
+    from kb.db import open_engine
+
+    try:
+        return open_engine(url, readonly=True)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def build(
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Validate kb/data and build the database (atomically: a failed build changes nothing)."""
+    from kb.build import build as run_build
+    from kb.loader import KBError
+
+    try:
+        report = run_build(database_url)
+    except KBError as exc:
+        _fail(str(exc))
+    if as_json:
+        _emit_json({"url": report.url, "counts": report.counts})
+    else:
+        typer.echo(report.summary())
+
+
+@app.command()
+def search(
+    query: str = typer.Argument(..., help="words to look for; case and diacritics do not matter"),
+    game: Optional[str] = typer.Option(None, help="gugong, dragon or zhanguo"),
+    lang: Optional[str] = typer.Option(None, help="pl, cs or en"),
+    kind: Optional[str] = typer.Option(None, help="entity kind, e.g. term, location, decree"),
+    limit: int = typer.Option(10, min=1, max=200),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Ranked lookup over every text and glossary form."""
+    from kb.search import search as run_search
+
+    _check_choice("lang", lang, ("pl", "cs", "en"))
+    res = run_search(_engine(database_url), query, game=game, lang=lang, kind=kind, limit=limit)
+    if as_json:
+        _emit_json({"query": res.query, "tokens": res.tokens, "total": res.total, "warnings": res.warnings,
+                    "hits": [h.__dict__ for h in res.hits]})
+        return
+    for w in res.warnings:
+        typer.echo(f"note: {w}", err=True)
+    if not res.hits:
+        typer.echo("no results")
+        return
+    for n, h in enumerate(res.hits, 1):
+        typer.echo(f"{n:>2}. {h.id}  [{h.lang}] {h.name}")
+        typer.echo(f"    {_mark(h.snippet, h.highlights)}")
+    typer.echo(f"({len(res.hits)} of {res.total})")
+
+
+def _mark(text: str, spans) -> str:
+    out, last = [], 0
+    for a, b in spans:
+        if a < last:
+            continue
+        out += [text[last:a], "[", text[a:b], "]"]
+        last = b
+    return "".join(out) + text[last:]
+
+
+def _check_choice(name: str, value: Optional[str], choices) -> None:
+    if value is not None and value not in choices:
+        _fail(f"--{name} must be one of {', '.join(choices)} (got {value!r})", 2)
+
+
+@app.command()
+def show(
+    entity_id: str = typer.Argument(..., metavar="ID", help="an entity id such as gugong/location/travel"),
+    lang: Optional[str] = typer.Option(None, help="show texts in one language (with any fallback said)"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """One entity with its texts, attributes and sources."""
+    from kb.queries import NotFound, get_entity
+
+    _check_choice("lang", lang, ("pl", "cs", "en"))
+    try:
+        ent = get_entity(_engine(database_url), entity_id, lang)
+    except NotFound as exc:
+        _fail(f"{exc}; try `rulekb search`")
+    if as_json:
+        _emit_json(ent)
+        return
+    typer.echo(f"{ent['id']}  ({ent['kind']}, {ent['game']})")
+    if ent["parent"]:
+        typer.echo(f"  part of {ent['parent']}")
+    for fld, value in ent["texts"].items():
+        items = value if isinstance(value, list) else [t for ts in value.values() for t in ts]
+        for t in items:
+            origin = f"{t['source']} lines {_spans(t['lines'])}" if t["origin"] == "source" else t["origin"]
+            typer.echo(f"\n{fld} [{t['lang']}, {origin}]")
+            typer.echo(f"  {t['text']}")
+            if t.get("repair"):
+                typer.echo(f"  (repaired: {t['repair']})")
+        if lang and fld in ent["fallbacks"]:
+            typer.echo(f"  (no {lang} text for {fld}: shown in {ent['fallbacks'][fld]})")
+    if ent["attrs"]:
+        typer.echo("\nattributes:")
+        for k, v in ent["attrs"].items():
+            typer.echo(f"  {k}: {json.dumps(v, ensure_ascii=False)}")
+    if ent["effect"]:
+        typer.echo(f"\neffect: {json.dumps(ent['effect'], ensure_ascii=False)}")
+    for p in ent["provenance"]:
+        where = f"{p['source']} lines {_spans(p['lines'])}" if p.get("source") else p.get("example") or p.get("reference")
+        typer.echo(f"  {p['attr']}{'@' + p['edition'] if p.get('edition') else ''}: {p['basis']}: {where}")
+    for label in ("children", "refs", "referenced_by"):
+        if ent[label]:
+            typer.echo(f"\n{label.replace('_', ' ')}: {', '.join(ent[label])}")
+
+
+def _spans(spans) -> str:
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans or [])
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1"),
+    port: int = typer.Option(8000),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+) -> None:
+    """Serve the API (under /api/v1) and the built docs site (at /) on one port."""
+    import uvicorn
+
+    from api.app import create_app
+
+    uvicorn.run(create_app(database_url), host=host, port=port)
+
+
+@site_app.command("build")
+def site_build(
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+) -> None:
+    """Generate the docs site from the built database into build/site (strict: warnings fail)."""
+    import os
+    import subprocess
+
+    from kb import PACKAGE_DIR
+
+    config = PACKAGE_DIR.parent / "mkdocs.yml"
+    if not config.is_file():
+        _fail("the site is built from a source checkout (mkdocs.yml not found beside kb/)")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if database_url:
+        env["RULEKB_DATABASE_URL"] = database_url
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config)], env=env)
+    if done.returncode:
+        _fail("the site build failed (see the messages above)", done.returncode)
+    typer.echo(f"site built in {PACKAGE_DIR.parent / 'build' / 'site'}")
 
 
 def main() -> None:  # pragma: no cover

@@ -3,8 +3,8 @@ the texts cover.
 
 The sources are OCR: "Służący" may be printed "Stuzacy", "końcu" "koricu", "są" "s3". Both sides
 are folded (case, diacritics, ł) and compared word by word; a word of the text matches when the
-cited lines hold the same word or one close to it (Levenshtein ratio). Numbers must match exactly,
-unless the text carries a `repair` note saying a digit was restored.
+cited lines hold the same word or one close to it (Levenshtein ratio). Numbers must match exactly:
+one number the cited lines do not print fails the text, unless a `repair` note says it was restored.
 
 - fidelity(text)  = share of the text's words found in its cited lines (extra words lower it);
 - a line counts as covered when a text cites it AND at least half of the line's words are found in
@@ -80,8 +80,13 @@ class Fidelity:
     missing: list[str]
 
     @property
+    def wrong_numbers(self) -> list[str]:
+        return [t for t in self.missing if t.isdigit()]
+
+    @property
     def ok(self) -> bool:
-        return self.score >= MIN_FIDELITY
+        """Enough words found, and no number that the cited lines do not print."""
+        return self.score >= MIN_FIDELITY and not self.wrong_numbers
 
 
 def text_fidelity(kb: KnowledgeBase, rec: Record, fld: str, lang: str, item: TextItem) -> Fidelity:

@@ -149,7 +149,10 @@ def _load_sources(kb: KnowledgeBase, sources_dir: Path) -> None:
         digest = hashlib.sha256(data).hexdigest()
         if digest != src.sha256:
             kb.issues.append(Issue(rel, src.id, f"sha256 of {src.file} is {digest}, manifest says {src.sha256}"))
-        kb.sources[src.id] = SourceText(src, path, data.decode("utf-8").split("\n"))
+        lines = data.decode("utf-8").split("\n")
+        if lines and lines[-1] == "":  # a final newline ends the last line; it does not start one
+            lines.pop()
+        kb.sources[src.id] = SourceText(src, path, lines)
 
 
 def _load_effects(kb: KnowledgeBase, data_dir: Path) -> None:

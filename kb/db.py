@@ -1,0 +1,55 @@
+"""Where the built knowledge base lives and how to open it.
+
+Default: SQLite at var/rulekb.db in a source checkout (the directory that holds pyproject.toml),
+else ~/.local/share/rulekb/rulekb.db. RULEKB_DATABASE_URL overrides it with any SQLAlchemy URL,
+e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+
+from kb import PACKAGE_DIR
+
+
+def default_sqlite_path() -> Path:
+    checkout = PACKAGE_DIR.parent
+    if (checkout / "pyproject.toml").is_file():
+        return checkout / "var" / "rulekb.db"
+    return Path.home() / ".local" / "share" / "rulekb" / "rulekb.db"
+
+
+def database_url(url: str | None = None) -> str:
+    return url or os.environ.get("RULEKB_DATABASE_URL") or f"sqlite:///{default_sqlite_path()}"
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def sqlite_path(url: str) -> Path:
+    return Path(make_url(url).database or "")
+
+
+def open_engine(url: str | None = None, *, readonly: bool = False) -> Engine:
+    """An engine on the built knowledge base; read-only opens SQLite with mode=ro."""
+    url = database_url(url)
+    if not is_sqlite(url):
+        return create_engine(url, pool_pre_ping=True)
+    path = sqlite_path(url)
+    if readonly:
+        if not path.is_file():
+            raise FileNotFoundError(f"no knowledge base at {path}: run `rulekb build` first")
+        uri = f"file:{path}?mode=ro"
+        return create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+    engine = create_engine(url, connect_args={"check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
+        dbapi_conn.execute("PRAGMA foreign_keys=ON")
+
+    return engine

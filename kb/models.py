@@ -1,0 +1,134 @@
+"""The relational schema of the built knowledge base (SQLModel; SQLite or PostgreSQL).
+
+The database is a build product: `rulekb build` fills it from kb/data, nothing else writes to it.
+Structured values that have no fixed shape across games (attrs, effects, scope) are JSON columns.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from sqlalchemy import JSON, Column, Index, Text as SAText
+from sqlmodel import Field, SQLModel
+
+
+class Game(SQLModel, table=True):
+    id: str = Field(primary_key=True)
+    title: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))
+    designers: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    year: Optional[int] = None
+    min_players: int
+    max_players: int
+    variants: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    expansions: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    no_source_langs: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    vocabulary: dict[str, list[str]] = Field(sa_column=Column(JSON, nullable=False))
+
+
+class Edition(SQLModel, table=True):
+    id: str = Field(primary_key=True)  # "dragon/2007"
+    game_id: str = Field(foreign_key="game.id", index=True)
+    key: str
+    title: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))
+    year: Optional[int] = None
+
+
+class Source(SQLModel, table=True):
+    id: str = Field(primary_key=True)  # "gugong-pl"
+    game_id: str = Field(foreign_key="game.id", index=True)
+    edition_key: str
+    lang: str
+    publisher: str
+    file: str
+    original: str
+    sha256: str
+    text_quality: str
+    line_count: int
+
+
+class Entity(SQLModel, table=True):
+    id: str = Field(primary_key=True)  # "game/kind/key"
+    game_id: str = Field(foreign_key="game.id", index=True)
+    kind: str = Field(index=True)
+    key: str
+    parent_id: Optional[str] = Field(default=None, index=True)
+    position: Optional[int] = None
+    scope: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+    attrs: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    effect: Optional[list[Any]] = Field(default=None, sa_column=Column(JSON))
+    data_file: str
+
+    __table_args__ = (Index("ix_entity_game_kind", "game_id", "kind"),)
+
+
+class EntityRef(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    entity_id: str = Field(foreign_key="entity.id", index=True)
+    target_id: str = Field(foreign_key="entity.id", index=True)
+
+
+class Text(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    entity_id: str = Field(foreign_key="entity.id", index=True)
+    field: str
+    lang: str
+    position: int = 0  # several items of one field and language: one per source (edition)
+    text: str = Field(sa_column=Column(SAText, nullable=False))
+    origin: str  # source | translated | generated
+    source_id: Optional[str] = Field(default=None, foreign_key="source.id")
+    line_start: Optional[int] = None
+    line_end: Optional[int] = None
+    spans: Optional[list[list[int]]] = Field(default=None, sa_column=Column(JSON))
+    repair: Optional[str] = None
+
+    __table_args__ = (Index("ix_text_entity_field_lang", "entity_id", "field", "lang"),)
+
+
+class TermForm(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    entity_id: str = Field(foreign_key="entity.id", index=True)
+    lang: str
+    form: str
+    folded: str = Field(index=True)
+    preferred: bool = False
+
+
+class Provenance(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    entity_id: str = Field(foreign_key="entity.id", index=True)
+    attr: str
+    edition: Optional[str] = None
+    basis: str  # text | example | reference | assumption
+    source_id: Optional[str] = Field(default=None, foreign_key="source.id")
+    spans: Optional[list[list[int]]] = Field(default=None, sa_column=Column(JSON))
+    example_id: Optional[str] = None
+    reference: Optional[str] = None
+    note: Optional[str] = None
+
+
+class CoverageNote(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    source_id: str = Field(foreign_key="source.id", index=True)
+    category: str  # exclude | noise
+    line_start: int
+    line_end: int
+    why: str
+
+
+class SearchDoc(SQLModel, table=True):
+    """One searchable document per entity and language; the full-text index is built over the
+    folded columns (SQLite FTS5 or a PostgreSQL tsvector), see kb/search.py."""
+    id: Optional[int] = Field(default=None, primary_key=True)
+    entity_id: str = Field(foreign_key="entity.id", index=True)
+    game_id: str = Field(index=True)
+    kind: str = Field(index=True)
+    lang: str = Field(index=True)
+    name: str = Field(sa_column=Column(SAText, nullable=False))
+    body: str = Field(sa_column=Column(SAText, nullable=False))
+    folded_name: str = Field(sa_column=Column(SAText, nullable=False))
+    folded_forms: str = Field(sa_column=Column(SAText, nullable=False))
+    folded_body: str = Field(sa_column=Column(SAText, nullable=False))
+
+
+class BuildInfo(SQLModel, table=True):
+    key: str = Field(primary_key=True)
+    value: str

@@ -1,0 +1,157 @@
+"""Read-side queries on the built knowledge base, shared by the CLI, the API and the site.
+
+They return plain dicts (JSON-ready), so every front end shows the same data the same way.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from kb import models as m
+from kb.schema import LANGS
+
+
+class NotFound(LookupError):
+    """The requested game or entity does not exist."""
+
+
+def _source_dict(s: m.Source) -> dict[str, Any]:
+    return dict(id=s.id, edition=s.edition_key, lang=s.lang, publisher=s.publisher, file=s.file,
+                original=s.original, sha256=s.sha256, text_quality=s.text_quality, lines=s.line_count)
+
+
+def list_games(engine: Engine) -> list[dict[str, Any]]:
+    with Session(engine) as db:
+        return [_game(db, g) for g in db.exec(select(m.Game).order_by(m.Game.id)).all()]
+
+
+def get_game(engine: Engine, game: str) -> dict[str, Any]:
+    with Session(engine) as db:
+        g = db.get(m.Game, game)
+        if g is None:
+            raise NotFound(f"no game {game!r}")
+        return _game(db, g)
+
+
+def _game(db: Session, g: m.Game) -> dict[str, Any]:
+    editions = db.exec(select(m.Edition).where(m.Edition.game_id == g.id).order_by(m.Edition.id)).all()
+    sources = db.exec(select(m.Source).where(m.Source.game_id == g.id).order_by(m.Source.id)).all()
+    counts = dict(db.exec(select(m.Entity.kind, func.count()).where(m.Entity.game_id == g.id)
+                          .group_by(m.Entity.kind).order_by(m.Entity.kind)).all())
+    return dict(
+        id=g.id, title=g.title, designers=g.designers, year=g.year,
+        players={"min": g.min_players, "max": g.max_players},
+        editions=[dict(key=e.key, title=e.title, year=e.year,
+                       sources=[s.id for s in sources if s.edition_key == e.key]) for e in editions],
+        variants=g.variants, expansions=g.expansions,
+        sources=[_source_dict(s) for s in sources],
+        languages={"source": sorted({s.lang for s in sources}),
+                   "translated_only": [l for l in LANGS if l not in {s.lang for s in sources}]},
+        counts={"entities": sum(counts.values()), "by_kind": counts},
+    )
+
+
+def pick_text(items: list[m.Text], lang: str) -> tuple[list[m.Text], str | None]:
+    """Texts of one field in the wanted language; else fall back (pl, cs, en order) and say so."""
+    by_lang = defaultdict(list)
+    for t in items:
+        by_lang[t.lang].append(t)
+    if by_lang.get(lang):
+        return by_lang[lang], None
+    for fallback in ("en", "pl", "cs"):
+        if by_lang.get(fallback):
+            return by_lang[fallback], fallback
+    return [], None
+
+
+def _text_dict(t: m.Text) -> dict[str, Any]:
+    d = dict(lang=t.lang, text=t.text, origin=t.origin)
+    if t.source_id:
+        d.update(source=t.source_id, lines=t.spans)
+    if t.repair:
+        d["repair"] = t.repair
+    return d
+
+
+def list_entities(engine: Engine, *, game: str | None = None, kind: str | None = None, lang: str = "en",
+                  limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+    with Session(engine) as db:
+        q = select(m.Entity)
+        if game:
+            q = q.where(m.Entity.game_id == game)
+        if kind:
+            q = q.where(m.Entity.kind == kind)
+        total = db.exec(select(func.count()).select_from(q.subquery())).one()
+        ents = db.exec(q.order_by(m.Entity.game_id, m.Entity.kind, m.Entity.position, m.Entity.id)
+                       .offset(offset).limit(limit)).all()
+        names = defaultdict(list)
+        if ents:
+            for t in db.exec(select(m.Text).where(m.Text.entity_id.in_([e.id for e in ents]),
+                                                  m.Text.field == "name")).all():
+                names[t.entity_id].append(t)
+        out = []
+        for e in ents:
+            chosen, fell_back = pick_text(names[e.id], lang)
+            item = dict(id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id,
+                        name=chosen[0].text if chosen else e.key,
+                        name_lang=chosen[0].lang if chosen else None)
+            if fell_back:
+                item["fallback_from"] = lang
+            out.append(item)
+        return out, total
+
+
+def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[str, Any]:
+    """One entity with its texts (all languages, or one with an explicit fallback), attributes,
+    provenance, references and children."""
+    with Session(engine) as db:
+        e = db.get(m.Entity, entity_id)
+        if e is None:
+            raise NotFound(f"no entity {entity_id!r}")
+        texts = db.exec(select(m.Text).where(m.Text.entity_id == e.id)
+                        .order_by(m.Text.field, m.Text.lang, m.Text.position)).all()
+        fields: dict[str, list[m.Text]] = defaultdict(list)
+        for t in texts:
+            fields[t.field].append(t)
+        out_texts: dict[str, Any] = {}
+        fallbacks = {}
+        for fld, items in fields.items():
+            if lang:
+                chosen, fell_back = pick_text(items, lang)
+                out_texts[fld] = [_text_dict(t) for t in chosen]
+                if fell_back:
+                    fallbacks[fld] = fell_back
+            else:
+                out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in LANGS
+                                  if any(t.lang == l for t in items)}
+        provs = db.exec(select(m.Provenance).where(m.Provenance.entity_id == e.id).order_by(m.Provenance.id)).all()
+        refs = db.exec(select(m.EntityRef.target_id).where(m.EntityRef.entity_id == e.id)).all()
+        cited_by = db.exec(select(m.EntityRef.entity_id).where(m.EntityRef.target_id == e.id)).all()
+        children = db.exec(select(m.Entity.id).where(m.Entity.parent_id == e.id)
+                           .order_by(m.Entity.position, m.Entity.id)).all()
+        forms = db.exec(select(m.TermForm).where(m.TermForm.entity_id == e.id).order_by(m.TermForm.id)).all()
+        result = dict(
+            id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
+            attrs=e.attrs, effect=e.effect, texts=out_texts,
+            provenance=[{k: v for k, v in dict(attr=p.attr, edition=p.edition, basis=p.basis, source=p.source_id,
+                                                 lines=p.spans, example=p.example_id, reference=p.reference,
+                                                 note=p.note).items() if v is not None} for p in provs],
+            refs=list(refs), referenced_by=list(cited_by), children=list(children), data_file=e.data_file)
+        if forms:
+            result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in LANGS if any(f.lang == l for f in forms)}
+        if lang:
+            result["lang"] = lang
+            result["fallbacks"] = fallbacks
+        return result
+
+
+def source_lines(engine: Engine, source_id: str) -> dict[str, Any]:
+    with Session(engine) as db:
+        s = db.get(m.Source, source_id)
+        if s is None:
+            raise NotFound(f"no source {source_id!r}")
+        return _source_dict(s)

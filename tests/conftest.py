@@ -1,0 +1,85 @@
+"""Shared fixtures: the small hand-checked data slice in tests/fixtures/data, the real knowledge
+base in kb/data, and databases built from them on SQLite (temporary files) and PostgreSQL."""
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from kb.build import build
+from kb.db import open_engine
+from kb.loader import load
+
+FIXTURE_DATA = Path(__file__).parent / "fixtures" / "data"
+PG_URL = os.environ.get("RULEKB_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(scope="session")
+def fixture_kb():
+    return load(FIXTURE_DATA)
+
+
+@pytest.fixture(scope="session")
+def real_kb():
+    return load()
+
+
+@pytest.fixture(scope="session")
+def fixture_db(tmp_path_factory, fixture_kb) -> str:
+    url = f"sqlite:///{tmp_path_factory.mktemp('fixture-db') / 'kb.db'}"
+    build(url, kb=fixture_kb)
+    return url
+
+
+@pytest.fixture(scope="session")
+def real_db(tmp_path_factory, real_kb) -> str:
+    url = f"sqlite:///{tmp_path_factory.mktemp('real-db') / 'kb.db'}"
+    build(url, kb=real_kb)
+    return url
+
+
+def _pg_available() -> str | None:
+    """None when the server answers, else the reason it cannot be used."""
+    try:
+        engine = create_engine(PG_URL, connect_args={"connect_timeout": 3})
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        engine.dispose()
+        return None
+    except Exception as exc:  # any failure to connect means: skip, and say why
+        return f"PostgreSQL at {PG_URL} does not answer ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+
+
+@pytest.fixture(scope="session")
+def pg_schema_url():
+    """A fresh schema on the test server, dropped afterwards; yields a URL that uses it."""
+    reason = _pg_available()
+    if reason:
+        pytest.skip(f"{reason}; set RULEKB_TEST_PG_URL to run the PostgreSQL tests")
+    schema = f"rulekb_test_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in PG_URL else "?"
+    yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def fixture_pg(pg_schema_url, fixture_kb) -> str:
+    build(pg_schema_url, kb=fixture_kb)
+    return pg_schema_url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fixture_engine(request):
+    """The fixture knowledge base on each backend: the same queries must behave the same."""
+    url = request.getfixturevalue("fixture_db" if request.param == "sqlite" else "fixture_pg")
+    engine = open_engine(url, readonly=request.param == "sqlite")
+    yield engine
+    engine.dispose()

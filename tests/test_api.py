@@ -1,0 +1,84 @@
+"""The HTTP API: lookups, search, languages and problem+json errors."""
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app, pick_lang
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.fixture(scope="module")
+def client(fixture_db):
+    return TestClient(create_app(fixture_db, site_dir=None))
+
+
+def test_games_list_editions_sources_and_counts(client):
+    (g,) = client.get("/api/v1/games").json()
+    assert g["id"] == "gugong"
+    assert g["editions"][0]["sources"] == ["gugong-cs", "gugong-pl"]
+    assert {s["original"] for s in g["sources"]} == {"000_1241c42904c87e79.txt", "001_217b0fe02e2cc47c.txt"}
+    assert g["counts"]["by_kind"]["term"] == 3
+
+
+def test_entity_lookup_by_path_id_with_language(client):
+    r = client.get("/api/v1/entities/gugong/location/jade", params={"lang": "cs"})
+    body = r.json()
+    assert r.status_code == 200
+    assert body["texts"]["name"] == [{"lang": "cs", "text": "Nefrit", "origin": "translated"}]
+    assert body["fallbacks"] == {"body": "en"}  # no Czech body: English shown, and said
+    assert body["provenance"][0] == {"attr": "market_price", "basis": "text", "source": "gugong-pl",
+                                     "lines": [[675, 676]]}
+
+
+def test_accept_language_picks_the_language(client):
+    r = client.get("/api/v1/entities", params={"game": "gugong", "kind": "term"},
+                   headers={"Accept-Language": "de-DE, cs-CZ;q=0.8, pl;q=0.5"})
+    assert r.json()["lang"] == "cs"
+    assert {i["name"] for i in r.json()["items"]} == {"služebník", "dvojitý služebník", "nefrit"}
+
+
+@pytest.mark.parametrize("header, lang", [
+    ("pl-PL", "pl"), ("en-GB,en;q=0.9", "en"), ("fr, cs;q=0.1", "cs"), ("cs;q=0, pl;q=0.2", "pl"),
+    ("*", "en"), ("", "en"), ("pl;q=abc", "en"), (";;;,,,", "en"),
+])
+def test_accept_language_parsing(header, lang):
+    class Req:
+        headers = {"accept-language": header}
+    assert pick_lang(Req(), None) == lang
+
+
+def test_search_endpoint(client):
+    body = client.get("/api/v1/search", params={"q": "SŁUŻĄCY", "game": "gugong"}).json()
+    assert body["hits"][0]["id"] == "gugong/term/servant"
+    assert body["total"] >= 2
+
+
+@pytest.mark.parametrize("path, status", [
+    ("/api/v1/games/monopoly", 404), ("/api/v1/entities/gugong/term/emperor", 404),
+    ("/api/v1/search?q=x&limit=0", 422), ("/api/v1/search", 422), ("/api/v1/entities?lang=de", 422),
+    ("/api/v1/entities?limit=-1", 422), ("/api/v1/nowhere", 404), ("/api/v1/search?q=" + "x" * 600, 422),
+])
+def test_bad_requests_are_problem_documents(client, path, status):
+    r = client.get(path)
+    assert r.status_code == status
+    assert r.headers["content-type"] == PROBLEM
+    assert r.json()["status"] == status and r.json()["detail"]
+
+
+def test_missing_database_is_a_503_problem(tmp_path):
+    c = TestClient(create_app(f"sqlite:///{tmp_path / 'none.db'}", site_dir=None))
+    r = c.get("/api/v1/games")
+    assert r.status_code == 503 and "rulekb build" in r.json()["detail"]
+
+
+def test_openapi_document_lists_the_paths(client):
+    paths = client.get("/api/v1/openapi.json").json()["paths"]
+    assert {"/api/v1/games", "/api/v1/games/{game}", "/api/v1/entities", "/api/v1/entities/{entity_id}",
+            "/api/v1/search"} <= set(paths)
+
+
+def test_site_is_served_beside_the_api(tmp_path, fixture_db):
+    (tmp_path / "index.html").write_text("<h1>rulekb</h1>", encoding="utf-8")
+    c = TestClient(create_app(fixture_db, site_dir=tmp_path))
+    assert "rulekb" in c.get("/").text
+    assert c.get("/api/v1/games").status_code == 200

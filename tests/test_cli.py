@@ -1,0 +1,56 @@
+"""The command line: output, --json, and exit codes a shell user expects."""
+import json
+
+from typer.testing import CliRunner
+
+from kb.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_search_finds_servant_first_in_both_spellings(fixture_db):
+    for q in ["sluzacy", "SŁUŻĄCY"]:
+        r = run("search", q, "--game", "gugong", "--database-url", fixture_db)
+        assert r.exit_code == 0
+        assert r.stdout.splitlines()[0].startswith(" 1. gugong/term/servant")
+
+
+def test_search_json_and_hostile_input(fixture_db):
+    for q in ['"(', "AND", "c++", "hráč:karty", "10%"]:
+        r = run("search", q, "--json", "--database-url", fixture_db)
+        assert r.exit_code == 0, r.output
+        assert isinstance(json.loads(r.stdout)["hits"], list)
+
+
+def test_show_with_language_fallback_said(fixture_db):
+    r = run("show", "gugong/location/jade", "--lang", "cs", "--database-url", fixture_db)
+    assert r.exit_code == 0
+    assert "Nefrit" in r.stdout
+    assert "no cs text for body: shown in en" in r.stdout
+
+
+def test_show_unknown_id_exits_1_with_a_message(fixture_db):
+    r = run("show", "gugong/term/emperor", "--database-url", fixture_db)
+    assert r.exit_code == 1
+    assert "no entity 'gugong/term/emperor'" in r.output
+
+
+def test_bad_option_value_exits_2(fixture_db):
+    r = run("search", "x", "--lang", "de", "--database-url", fixture_db)
+    assert r.exit_code == 2
+
+
+def test_missing_database_is_explained(tmp_path):
+    r = run("search", "x", "--database-url", f"sqlite:///{tmp_path / 'none.db'}")
+    assert r.exit_code == 1
+    assert "run `rulekb build` first" in r.output
+
+
+def test_build_json(tmp_path):
+    r = run("build", "--json", "--database-url", f"sqlite:///{tmp_path / 'kb.db'}")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["counts"]["game"] == 3

@@ -1,0 +1,98 @@
+"""The loader rejects bad data with messages naming the file, the entity and the field."""
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kb.loader import KBError, load
+
+from tests.conftest import FIXTURE_DATA
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    target = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, target)
+    return target
+
+
+def errors_of(data: Path) -> list[str]:
+    with pytest.raises(KBError) as exc:
+        load(data)
+    return [str(i) for i in exc.value.issues if i.severity == "error"]
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_fixture_loads_clean(fixture_kb):
+    assert fixture_kb.errors == []
+    assert "gugong/term/servant" in fixture_kb.records
+
+
+def test_unknown_key_is_an_error(data):
+    edit(data / "gugong/term.yaml", "- key: jade\n", "- key: jade\n  colour: green\n")
+    assert any("term.yaml [gugong/term/jade]: colour: unknown key" in e for e in errors_of(data))
+
+
+def test_duplicate_id_is_an_error(data):
+    edit(data / "gugong/term.yaml", "- key: jade\n", "- key: servant\n")
+    assert any("[gugong/term/servant]: duplicate id" in e for e in errors_of(data))
+
+
+def test_dangling_reference_is_an_error(data):
+    edit(data / "gugong/location.yaml", "refs: [gugong/term/jade]", "refs: [gugong/term/emperor]")
+    assert any("[gugong/location/jade]: reference to 'gugong/term/emperor', which does not exist" in e
+               for e in errors_of(data))
+
+
+def test_line_span_outside_its_source_is_an_error(data):
+    edit(data / "gugong/location.yaml", "lines: [663, 663]", "lines: [663, 9000]")
+    assert any("texts.name.pl: lines [663, 9000] run past the end of gugong-pl (1875 lines)" in e
+               for e in errors_of(data))
+
+
+def test_source_of_another_game_is_an_error(data):
+    edit(data / "gugong/location.yaml", "src: gugong-pl, lines: [663, 663]", "src: zhanguo-pl, lines: [1, 1]")
+    assert any("source 'zhanguo-pl' belongs to zhanguo, not gugong" in e for e in errors_of(data))
+
+
+def test_number_without_provenance_is_an_error(data):
+    edit(data / "gugong/location.yaml", "    market_price: {src: gugong-pl, lines: [675, 676]}\n", "")
+    assert any("attrs.market_price holds a number but has no provenance" in e for e in errors_of(data))
+
+
+def test_unknown_effect_op_and_resource_are_errors(data):
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}", "- steal: {jade: 1}")
+    edit(data / "gugong/location.yaml", "- pay: {servant: 5}", "- pay: {gold: 5}")
+    errs = errors_of(data)
+    assert any("effect[1]: unknown op 'steal'" in e for e in errs)
+    assert any("effect[0].pay: 'gold' is not a resource of gugong" in e for e in errs)
+
+
+def test_yaml_syntax_error_names_the_file(data):
+    (data / "gugong/tile.yaml").write_text("- key: [unclosed\n", encoding="utf-8")
+    assert any("gugong/tile.yaml: YAML syntax" in e for e in errors_of(data))
+
+
+def test_unknown_kind_is_an_error(data):
+    (data / "gugong/dragon.yaml").write_text("[]\n", encoding="utf-8")
+    assert any("'dragon' is not a kind" in e for e in errors_of(data))
+
+
+def test_source_text_needs_lines(data):
+    edit(data / "gugong/location.yaml", "src: gugong-pl, lines: [663, 663]", "src: gugong-pl")
+    assert any("needs both `src` and `lines`" in e for e in errors_of(data))
+
+
+def test_changed_source_file_is_detected(tmp_path, data):
+    sources = tmp_path / "sources"
+    shutil.copytree(Path(__file__).parent.parent / "kb" / "sources", sources)
+    with (sources / "gugong.pl.txt").open("a", encoding="utf-8") as fh:
+        fh.write("tampered\n")
+    with pytest.raises(KBError) as exc:
+        load(data, sources)
+    assert any("sha256 of gugong.pl.txt" in str(i) for i in exc.value.issues)
