@@ -32,10 +32,10 @@ $(STAMP): pyproject.toml
 # Polish and Czech hunspell dictionaries for the spelling tests (Debian packages). Needs root or
 # sudo; without them the spelling tests are skipped with a message saying so.
 dictionaries:
-	@if [ ! -f /usr/share/hunspell/pl_PL.dic ] || [ ! -f /usr/share/hunspell/cs_CZ.dic ]; then \
-	  if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && apt-get install -y -qq hunspell-pl hunspell-cs) >/dev/null 2>&1 \
-	    || echo "could not install hunspell-pl/hunspell-cs: spelling tests will be skipped"; \
-	  else echo "hunspell-pl/hunspell-cs missing (not root): spelling tests will be skipped"; fi; \
+	@if ! command -v hunspell >/dev/null || [ ! -f /usr/share/hunspell/pl_PL.dic ] || [ ! -f /usr/share/hunspell/cs_CZ.dic ]; then \
+	  if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && apt-get install -y -qq hunspell hunspell-pl hunspell-cs) >/dev/null 2>&1 \
+	    || echo "could not install hunspell, hunspell-pl, hunspell-cs: spelling tests will be skipped"; \
+	  else echo "hunspell, hunspell-pl, hunspell-cs missing (not root): spelling tests will be skipped"; fi; \
 	fi
 
 clean:

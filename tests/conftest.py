@@ -83,3 +83,20 @@ def fixture_engine(request):
     engine = open_engine(url, readonly=request.param == "sqlite")
     yield engine
     engine.dispose()
+
+
+# Figures measured by the data tests (coverage, fidelity, spelling), printed after the run so the
+# numbers behind a green suite are visible in CI output.
+FIGURES: list[str] = []
+
+
+@pytest.fixture
+def figures():
+    return FIGURES
+
+
+def pytest_terminal_summary(terminalreporter):
+    if FIGURES:
+        terminalreporter.section("rulekb figures")
+        for line in FIGURES:
+            terminalreporter.write_line(line)
