@@ -14,6 +14,8 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from i18n.catalog import t
+from i18n.locale import negotiate
 from kb import queries
 from kb.db import open_engine
 from kb.search import search as run_search
@@ -23,31 +25,21 @@ Lang = Literal["pl", "cs", "en"]
 DEFAULT_SITE_DIR = Path(__file__).resolve().parent.parent / "build" / "site"
 
 
-def problem(status: int, title: str, detail: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"type": "about:blank", "title": title, "status": status, "detail": detail, **extra},
-                        status_code=status, media_type=PROBLEM)
+def problem(status: int, title: str, detail: str, lang: str = "en", **extra: Any) -> JSONResponse:
+    return JSONResponse({"type": "about:blank", "title": title, "status": status, "detail": detail,
+                         "lang": lang, **extra}, status_code=status, media_type=PROBLEM,
+                        headers={"Content-Language": lang})
+
+
+def request_lang(request: Request) -> str:
+    """Language of interface messages: ?lang= when valid, else Accept-Language."""
+    lang = request.query_params.get("lang")
+    return lang if lang in ("pl", "cs", "en") else negotiate(request.headers.get("accept-language"))
 
 
 def pick_lang(request: Request, lang: Optional[str]) -> str:
-    """An explicit ?lang= wins; else the first supported language in Accept-Language; else en."""
-    if lang:
-        return lang
-    header = request.headers.get("accept-language", "")
-    ranked = []
-    for n, part in enumerate(header.split(",")):
-        tag, _, params = part.strip().partition(";")
-        q = 1.0
-        for p in params.split(";"):
-            k, _, v = p.strip().partition("=")
-            if k == "q":
-                try:
-                    q = float(v)
-                except ValueError:
-                    q = 0.0
-        base = tag.strip().lower().split("-")[0]
-        if base in ("pl", "cs", "en") and q > 0:
-            ranked.append((-q, n, base))
-    return min(ranked)[2] if ranked else "en"
+    """An explicit ?lang= wins; else the client's Accept-Language (q-values, regions); else en."""
+    return lang or negotiate(request.headers.get("accept-language"))
 
 
 def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_SITE_DIR) -> FastAPI:
@@ -68,23 +60,39 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         return state["engine"]
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException):
-        titles = {404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large"}
-        return problem(exc.status_code, titles.get(exc.status_code, "Error"), str(exc.detail))
+    async def _http_error(request: Request, exc: StarletteHTTPException):
+        lang = request_lang(request)
+        if exc.status_code == 404:
+            return problem(404, t(lang, "Not found"), t(lang, "There is no such path: %(path)s. The API is described "
+                                                          "at /api/v1/openapi.json.", path=request.url.path), lang)
+        if exc.status_code == 405:
+            return problem(405, t(lang, "Method not allowed"),
+                           t(lang, "%(method)s is not allowed on %(path)s.", method=request.method,
+                             path=request.url.path), lang)
+        return problem(exc.status_code, t(lang, "Error"), str(exc.detail), lang)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_request: Request, exc: RequestValidationError):
+    async def _validation_error(request: Request, exc: RequestValidationError):
+        lang = request_lang(request)
         errors = [{"where": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
         detail = "; ".join(f"{e['where']}: {e['message']}" for e in errors)
-        return problem(422, "Invalid request", detail, errors=errors)
+        return problem(422, t(lang, "Invalid request"), detail, lang, errors=errors)
 
     @app.exception_handler(FileNotFoundError)
-    async def _no_database(_request: Request, exc: FileNotFoundError):
-        return problem(503, "Knowledge base not built", str(exc))
+    async def _no_database(request: Request, exc: FileNotFoundError):
+        lang = request_lang(request)
+        return problem(503, t(lang, "Knowledge base not built"),
+                       t(lang, "The knowledge base has not been built yet: run `rulekb build`."), lang)
 
     @app.exception_handler(queries.NotFound)
-    async def _not_found(_request: Request, exc: queries.NotFound):
-        return problem(404, "Not Found", str(exc))
+    async def _not_found(request: Request, exc: queries.NotFound):
+        lang = request_lang(request)
+        messages = {
+            "game": t(lang, "There is no game with the id %(id)s.", id=exc.ident),
+            "entity": t(lang, "There is no entry with the id %(id)s.", id=exc.ident),
+            "source": t(lang, "There is no source with the id %(id)s.", id=exc.ident),
+        }
+        return problem(404, t(lang, "Not found"), messages[exc.what], lang)
 
     v1 = APIRouter(prefix="/api/v1")
 
@@ -116,6 +124,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
 
     @v1.get("/search", summary="Ranked, diacritic-insensitive search")
     def search(
+        request: Request,
         q: Annotated[str, Query(max_length=500)],
         game: Optional[str] = None,
         lang: Optional[Lang] = None,
@@ -124,14 +133,15 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
     ) -> dict[str, Any]:
         res = run_search(engine(), q, game=game, lang=lang, kind=kind, limit=limit, offset=offset)
+        language = pick_lang(request, lang)
         return {"query": res.query, "tokens": res.tokens, "total": res.total, "limit": limit, "offset": offset,
-                "warnings": res.warnings, "hits": [h.__dict__ for h in res.hits]}
+                "warnings": [t(language, w) for w in res.warnings], "hits": [h.__dict__ for h in res.hits]}
 
     app.include_router(v1)
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     def _unknown_api(rest: str):
-        raise HTTPException(404, f"no API path /api/{rest}; see /api/v1/openapi.json")
+        raise HTTPException(404)
 
     if site_dir is not None and site_dir.is_dir():
         app.mount("/", StaticFiles(directory=site_dir, html=True), name="site")

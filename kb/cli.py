@@ -18,10 +18,31 @@ app = typer.Typer(
 )
 site_app = typer.Typer(help="The docs site.", no_args_is_help=True)
 app.add_typer(site_app, name="site")
+i18n_app = typer.Typer(help="Interface translations (babel catalogs).", no_args_is_help=True)
+app.add_typer(i18n_app, name="i18n")
 
 
 def _emit_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def ui_lang() -> str:
+    """Interface language of the terminal: RULEKB_LANG, else the POSIX locale (pl_PL.UTF-8 -> pl)."""
+    import os
+
+    from i18n.locale import negotiate
+
+    for var in ("RULEKB_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "").split(":")[0].split(".")[0].replace("_", "-")
+        if value and value not in ("C", "POSIX"):
+            return negotiate(value)
+    return "en"
+
+
+def tr(message: str, /, **params) -> str:
+    from i18n.catalog import t
+
+    return t(ui_lang(), message, **params)
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -93,8 +114,8 @@ def _engine(url: Optional[str]):
 
     try:
         return open_engine(url, readonly=True)
-    except FileNotFoundError as exc:
-        _fail(str(exc))
+    except FileNotFoundError:
+        _fail(tr("The knowledge base has not been built yet: run `rulekb build`."))
 
 
 @app.command()
@@ -106,10 +127,13 @@ def build(
     from kb.build import build as run_build
     from kb.loader import KBError
 
+    from i18n.catalog import compile_catalogs
+
     try:
         report = run_build(database_url)
     except KBError as exc:
         _fail(str(exc))
+    compile_catalogs()
     if as_json:
         _emit_json({"url": report.url, "counts": report.counts})
     else:
@@ -136,14 +160,14 @@ def search(
                     "hits": [h.__dict__ for h in res.hits]})
         return
     for w in res.warnings:
-        typer.echo(f"note: {w}", err=True)
+        typer.echo(tr("note: %(warning)s", warning=tr(w)), err=True)
     if not res.hits:
-        typer.echo("no results")
+        typer.echo(tr("no results"))
         return
     for n, h in enumerate(res.hits, 1):
         typer.echo(f"{n:>2}. {h.id}  [{h.lang}] {h.name}")
         typer.echo(f"    {_mark(h.snippet, h.highlights)}")
-    typer.echo(f"({len(res.hits)} of {res.total})")
+    typer.echo(tr("(%(shown)d of %(total)d)", shown=len(res.hits), total=res.total))
 
 
 def _mark(text: str, spans) -> str:
@@ -175,7 +199,7 @@ def show(
     try:
         ent = get_entity(_engine(database_url), entity_id, lang)
     except NotFound as exc:
-        _fail(f"{exc}; try `rulekb search`")
+        _fail(tr("There is no entry with the id %(id)s; try `rulekb search`.", id=exc.ident))
     if as_json:
         _emit_json(ent)
         return
@@ -191,7 +215,8 @@ def show(
             if t.get("repair"):
                 typer.echo(f"  (repaired: {t['repair']})")
         if lang and fld in ent["fallbacks"]:
-            typer.echo(f"  (no {lang} text for {fld}: shown in {ent['fallbacks'][fld]})")
+            typer.echo("  " + tr("(no %(lang)s text for %(field)s: shown in %(shown)s)", lang=lang, field=fld,
+                                 shown=ent["fallbacks"][fld]))
     if ent["attrs"]:
         typer.echo("\nattributes:")
         for k, v in ent["attrs"].items():
@@ -244,6 +269,15 @@ def site_build(
     if done.returncode:
         _fail("the site build failed (see the messages above)", done.returncode)
     typer.echo(f"site built in {PACKAGE_DIR.parent / 'build' / 'site'}")
+
+
+@i18n_app.command("update")
+def i18n_update() -> None:
+    """Extract marked interface strings and merge them into the pl/cs .po catalogs."""
+    from i18n.catalog import update_catalogs
+
+    for lang, missing in update_catalogs().items():
+        typer.echo(f"{lang}: {missing} untranslated")
 
 
 def main() -> None:  # pragma: no cover

@@ -30,7 +30,8 @@ def fold(text: str) -> str:
     return "".join(fold_char(c) for c in text)
 
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# letters and digits are separate words: the OCR glues counts to nouns ("1Podróżnik", "120Kkart")
+_WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
 
 
 def words(text: str) -> list[str]:

@@ -16,7 +16,11 @@ from kb.schema import LANGS
 
 
 class NotFound(LookupError):
-    """The requested game or entity does not exist."""
+    """The requested game, entity or source does not exist."""
+
+    def __init__(self, what: str, ident: str):
+        self.what, self.ident = what, ident
+        super().__init__(f"no {what} {ident!r}")
 
 
 def _source_dict(s: m.Source) -> dict[str, Any]:
@@ -33,7 +37,7 @@ def get_game(engine: Engine, game: str) -> dict[str, Any]:
     with Session(engine) as db:
         g = db.get(m.Game, game)
         if g is None:
-            raise NotFound(f"no game {game!r}")
+            raise NotFound("game", game)
         return _game(db, g)
 
 
@@ -111,7 +115,7 @@ def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[
     with Session(engine) as db:
         e = db.get(m.Entity, entity_id)
         if e is None:
-            raise NotFound(f"no entity {entity_id!r}")
+            raise NotFound("entity", entity_id)
         texts = db.exec(select(m.Text).where(m.Text.entity_id == e.id)
                         .order_by(m.Text.field, m.Text.lang, m.Text.position)).all()
         fields: dict[str, list[m.Text]] = defaultdict(list)
@@ -153,5 +157,5 @@ def source_lines(engine: Engine, source_id: str) -> dict[str, Any]:
     with Session(engine) as db:
         s = db.get(m.Source, source_id)
         if s is None:
-            raise NotFound(f"no source {source_id!r}")
+            raise NotFound("source", source_id)
         return _source_dict(s)

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
+from i18n.catalog import N_
 from kb.fold import fold, words
 
 NAME_WEIGHT, FORMS_WEIGHT, BODY_WEIGHT = 10.0, 6.0, 1.0
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
-MAX_TOKENS = 12
+MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
 
 
@@ -72,10 +73,10 @@ def query_tokens(q: str) -> tuple[list[str], list[str]]:
     warnings = []
     toks = list(dict.fromkeys(words(q)))
     if len(toks) > MAX_TOKENS:
-        warnings.append(f"only the first {MAX_TOKENS} words of the query were used")
+        warnings.append(N_("only the first 12 words of the query were used"))
         toks = toks[:MAX_TOKENS]
     if q.strip() and not toks:
-        warnings.append("the query has no letters or digits to search for")
+        warnings.append(N_("the query has no letters or digits to search for"))
     return toks, warnings
 
 
@@ -89,7 +90,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         if total == 0 and len(toks) > 1:
             rows, total = _run(conn, toks, "OR", game, lang, kind, limit, offset)
             if total:
-                warnings.append("no entry contains all the words; showing entries that contain some of them")
+                warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
     hits = [Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, *snippet(r.name, r.body, toks), float(r.score))
             for r in rows]
     return Result(q, toks, hits, total, warnings)

@@ -71,6 +71,14 @@ def test_missing_database_is_a_503_problem(tmp_path):
     assert r.status_code == 503 and "rulekb build" in r.json()["detail"]
 
 
+def test_error_messages_follow_the_language(client):
+    r = client.get("/api/v1/entities/gugong/term/emperor", headers={"Accept-Language": "pl-PL"})
+    assert r.json()["detail"] == "Nie ma hasła o identyfikatorze gugong/term/emperor."
+    assert r.headers["content-language"] == "pl"
+    r = client.get("/api/v1/games/monopoly", params={"lang": "cs"})
+    assert r.json()["title"] == "Nenalezeno"
+
+
 def test_openapi_document_lists_the_paths(client):
     paths = client.get("/api/v1/openapi.json").json()["paths"]
     assert {"/api/v1/games", "/api/v1/games/{game}", "/api/v1/entities", "/api/v1/entities/{entity_id}",

@@ -36,7 +36,7 @@ def test_show_with_language_fallback_said(fixture_db):
 def test_show_unknown_id_exits_1_with_a_message(fixture_db):
     r = run("show", "gugong/term/emperor", "--database-url", fixture_db)
     assert r.exit_code == 1
-    assert "no entity 'gugong/term/emperor'" in r.output
+    assert "There is no entry with the id gugong/term/emperor" in r.output
 
 
 def test_bad_option_value_exits_2(fixture_db):
@@ -47,7 +47,7 @@ def test_bad_option_value_exits_2(fixture_db):
 def test_missing_database_is_explained(tmp_path):
     r = run("search", "x", "--database-url", f"sqlite:///{tmp_path / 'none.db'}")
     assert r.exit_code == 1
-    assert "run `rulekb build` first" in r.output
+    assert "run `rulekb build`" in r.output
 
 
 def test_build_json(tmp_path):
