@@ -71,3 +71,14 @@ def test_coverage_counts_only_transcribed_lines(fixture_kb):
 
 def test_ranges():
     assert ranges([1, 2, 3, 7, 9, 10]) == "1-3, 7, 9-10"
+
+
+def test_a_repair_note_lowers_the_word_floor_but_not_to_nothing(fixture_kb):
+    # gugong-pl 381 is OCR garbage for "Natychmiast dodaj jednego Służącego do swojej Puli"
+    text = "Natychmiast dodaj jednego Służącego do swojej Puli Służących (ze swojej puli ogólnej)."
+    plain = score(fixture_kb, "gugong-pl", [[381, 381], [383, 383]], text)
+    repaired = score(fixture_kb, "gugong-pl", [[381, 381], [383, 383]], text, repair="line 381 is unreadable OCR")
+    assert not plain.ok and repaired.ok
+    invented = score(fixture_kb, "gugong-pl", [[381, 381]], "Cesarz nagradza wszystkich graczy trzema nefrytami.",
+                     repair="made up")
+    assert not invented.ok
