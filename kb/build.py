@@ -19,7 +19,7 @@ from sqlmodel import SQLModel
 from kb import models as m
 from kb import search
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
-from kb.fold import fold
+from kb.fold import fold, words
 from kb.loader import KnowledgeBase, load
 from kb.schema import LANGS, Entity, Example, text_items
 
@@ -133,7 +133,7 @@ def _rows(kb: KnowledgeBase) -> dict:
         term_forms = item.forms if isinstance(item, Entity) and item.forms else {}
         for lang, fs in term_forms.items():
             for i, f in enumerate(fs):
-                forms.append(dict(entity_id=rec.id, lang=lang, form=f, folded=fold(f), preferred=i == 0))
+                forms.append(dict(entity_id=rec.id, lang=lang, form=f, folded=" ".join(words(f)), preferred=i == 0))
         if isinstance(item, Entity):
             for attr, p in item.provenance.items():
                 subs = p.by_edition.items() if p.by_edition else [(None, p)]

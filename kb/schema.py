@@ -255,6 +255,7 @@ class Game(Strict):
     variants: list[Titled] = []
     expansions: list[Titled] = []
     no_source_langs: list[str] = []
+    proper_names: dict[str, list[str]] = {}  # names the rulebooks use that no dictionary has
     resources: list[str] = []
     tracks: list[str] = []
     moments: list[str] = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import text
+from sqlalchemy import String, bindparam, text
 from sqlalchemy.engine import Connection, Engine
 
 from i18n.catalog import N_
@@ -22,6 +22,7 @@ NAME_WEIGHT, FORMS_WEIGHT, BODY_WEIGHT = 10.0, 6.0, 1.0
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
+EXACT_TERM_BOOST = 1000.0  # a glossary term one of whose forms is the whole query comes first
 
 
 def _dialect(conn) -> str:
@@ -105,9 +106,15 @@ def _filters(game, lang, kind) -> tuple[str, dict]:
     return sql, params
 
 
+def _exact_terms(conn: Connection, toks: list[str], lang: str | None) -> list[str]:
+    """Entities with a glossary form equal to the whole query ("Służących" is a form of servant)."""
+    sql = "SELECT DISTINCT entity_id FROM termform WHERE folded = :q" + (" AND lang = :lang" if lang else "")
+    return [r[0] for r in conn.execute(text(sql), {"q": " ".join(toks), "lang": lang})]
+
+
 def _run(conn: Connection, toks: list[str], op: str, game, lang, kind, limit, offset):
     where, params = _filters(game, lang, kind)
-    params.update(limit=limit, offset=offset)
+    params.update(limit=limit, offset=offset, exact=_exact_terms(conn, toks, lang))
     if _dialect(conn) == "sqlite":
         params["q"] = f" {op} ".join('"' + t.replace('"', '""') + '"' + ("*" if len(t) >= MIN_PREFIX else "")
                                      for t in toks)
@@ -121,11 +128,12 @@ def _run(conn: Connection, toks: list[str], op: str, game, lang, kind, limit, of
         match = f"FROM searchdoc d WHERE d.tsv @@ to_tsquery('simple', :q){where}"
         score = "ts_rank_cd('{0.1, 0.2, 0.6, 1.0}', d.tsv, to_tsquery('simple', :q))"
     # best document per entity (an entity has one document per language)
+    score = f"{score} + CASE WHEN d.entity_id IN :exact THEN {EXACT_TERM_BOOST} ELSE 0 END"
     sql = (f"WITH m AS (SELECT d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, {score} AS score {match}), "
            "r AS (SELECT m.*, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY score DESC, lang) AS n FROM m) "
            "SELECT *, COUNT(*) OVER () AS total FROM r WHERE n = 1 ORDER BY score DESC, entity_id "
            "LIMIT :limit OFFSET :offset")
-    rows = conn.execute(text(sql), params).fetchall()
+    rows = conn.execute(text(sql).bindparams(bindparam("exact", expanding=True, type_=String)), params).fetchall()
     if rows:
         return rows, rows[0].total
     if offset:

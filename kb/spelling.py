@@ -47,6 +47,9 @@ class Spelling:
 
 def allowed_words(kb: KnowledgeBase, game: str | None, lang: str) -> set[str]:
     allowed: set[str] = set()
+    for g in kb.games.values():
+        if game is None or g.key == game:
+            allowed.update(n.lower() for n in g.proper_names.get(lang, []))
     for rec in kb.records.values():
         if game and rec.game != game:
             continue
