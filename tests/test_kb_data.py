@@ -80,10 +80,11 @@ def test_gugong_core_term_has_names_and_inflected_forms(real_kb, key):
     assert len(rec.item.forms["pl"]) >= 3 and len(rec.item.forms["cs"]) >= 3
 
 
-def test_every_gugong_entity_has_names_and_texts_in_three_languages(real_kb):
+@pytest.mark.parametrize("game", GAMES)
+def test_every_entity_has_names_and_texts_in_three_languages(real_kb, game):
     missing = []
     for rec in real_kb.records.values():
-        if rec.game != "gugong":
+        if rec.game != game:
             continue
         names = rec.item.texts.get("name", {}) if isinstance(rec.item, Entity) else rec.item.title
         for lang in LANGS:
