@@ -137,6 +137,44 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         return {"query": res.query, "tokens": res.tokens, "total": res.total, "limit": limit, "offset": offset,
                 "warnings": [t(language, w) for w in res.warnings], "hits": [h.__dict__ for h in res.hits]}
 
+    @v1.get("/compare/{entity_id:path}", summary="An entity's texts side by side per source, with findings")
+    def compare(
+        entity_id: str,
+        langs: Annotated[Optional[str], Query(pattern=r"^(pl|cs|en),(pl|cs|en)$", examples=["pl,cs"])] = None,
+        editions: Annotated[Optional[str], Query(pattern=r"^[0-9a-z-]+,[0-9a-z-]+$", examples=["2007,2017"])] = None,
+    ) -> dict[str, Any]:
+        game = queries.get_entity(engine(), entity_id)["game"]
+        sources = queries.get_game(engine(), game)["sources"]
+        chosen = None
+        if langs or editions:
+            key, wanted = ("lang", langs.split(",")) if langs else ("edition", editions.split(","))
+            chosen = [s["id"] for s in sources if s[key] in wanted]
+            have = sorted({s[key] for s in sources})
+            missing = [w for w in wanted if w not in {s[key] for s in sources}]
+            if missing:
+                raise RequestValidationError([{
+                    "loc": ("query", "langs" if langs else "editions"),
+                    "msg": f"{game} has no source for {', '.join(missing)}; it has {', '.join(have)}",
+                    "type": "value_error"}])
+        return queries.compare_entity(engine(), entity_id, chosen)
+
+    @v1.get("/discrepancies", summary="Findings of the translation and edition checker")
+    def discrepancies(
+        request: Request,
+        game: Optional[str] = None,
+        check: Optional[str] = None,
+        severity: Literal["high", "medium", "low"] = "low",
+        assessment: Optional[Literal["rules-difference", "artefact", "unclear", "curated"]] = None,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        items, total = queries.list_findings(engine(), game=game, check=check, min_severity=severity,
+                                             assessment=assessment, limit=limit, offset=offset)
+        nxt = None
+        if offset + limit < total:
+            nxt = str(request.url.include_query_params(offset=offset + limit))
+        return {"items": items, "total": total, "limit": limit, "offset": offset, "next": nxt}
+
     app.include_router(v1)
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)

@@ -191,15 +191,9 @@ def matches(text_words: list[str], stems: list[tuple[str, ...]]) -> list[tuple[i
 
 
 def mentioned_terms(text_words: list[str], glossary: "Glossary", lang: str) -> set[str]:
-    """Terms a text names. Where matches overlap, the longest wins: "Plansza Gracza" (player board)
-    is not also a mention of "Plansza Gry" (game board) through their shared first word."""
-    found = [(a, b, term) for term, stems in glossary.terms.items() if lang in stems
-             for a, b in matches(text_words, stems[lang])]
-    kept = set()
-    for a, b, term in found:
-        if not any(x <= a and b <= y and (y - x) > (b - a) for x, y, _t in found):
-            kept.add(term)
-    return kept
+    """Terms a text names, by any of their forms. A compound that contains another term names both:
+    Czech "volné služebníky" (general supply) also names servants."""
+    return {term for term, stems in glossary.terms.items() if lang in stems and matches(text_words, stems[lang])}
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
+from i18n.checker import Checker, default_comparisons
 from kb import models as m
 from kb import search
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
@@ -64,7 +65,7 @@ def build(url: str | None = None, kb: KnowledgeBase | None = None) -> BuildRepor
 
 def _kb_tables():
     return [t.__table__ for t in (m.Game, m.Edition, m.Source, m.Entity, m.EntityRef, m.Text, m.TermForm,
-                                  m.Provenance, m.CoverageNote, m.SearchDoc, m.BuildInfo)]
+                                  m.Provenance, m.CoverageNote, m.SearchDoc, m.Finding, m.BuildInfo)]
 
 
 def _write(conn: Connection, rows: dict) -> None:
@@ -150,8 +151,15 @@ def _rows(kb: KnowledgeBase) -> dict:
             form_text = " ".join(term_forms.get(lang, []))
             docs.append(dict(entity_id=rec.id, game_id=rec.game, kind=rec.kind, lang=lang, name=name, body=body,
                              folded_name=fold(name), folded_forms=fold(form_text), folded_body=fold(body)))
+    findings = []
+    for game, mode, a, b in default_comparisons(kb):
+        for f in Checker(kb, game).run(mode, a, b):
+            findings.append(dict(key=f.key, game_id=f.game, entity_id=f.entity_id, field=f.field, mode=mode,
+                                 compared=f"{a},{b}", check=f.check, severity=f.severity, assessment=f.assessment,
+                                 message=f.message, side_a=asdict(f.a) if f.a else None,
+                                 side_b=asdict(f.b) if f.b else None))
     info = [dict(key="built_at", value=datetime.now(timezone.utc).isoformat(timespec="seconds"))]
     return {m.Game.__table__: games, m.Edition.__table__: editions, m.Source.__table__: sources,
             m.Entity.__table__: entities, m.EntityRef.__table__: refs, m.Text.__table__: texts,
             m.TermForm.__table__: forms, m.Provenance.__table__: provs, m.CoverageNote.__table__: notes,
-            m.SearchDoc.__table__: docs, m.BuildInfo.__table__: info}
+            m.SearchDoc.__table__: docs, m.Finding.__table__: findings, m.BuildInfo.__table__: info}

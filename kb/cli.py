@@ -236,6 +236,67 @@ def _spans(spans) -> str:
 
 
 @app.command()
+def compare(
+    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
+    langs: Optional[str] = typer.Option(None, help="two languages, e.g. pl,cs"),
+    editions: Optional[str] = typer.Option(None, help="two editions, e.g. 2007,2017"),
+    min_severity: str = typer.Option("medium", help="high, medium or low (low shows glossary-term findings too)"),
+    check_name: Optional[str] = typer.Option(None, "--check", help="only this check (numbers, term, coverage, …)"),
+    as_json: bool = typer.Option(False, "--json", help="every finding, complete"),
+) -> None:
+    """Where two rulebooks of one game (languages or editions) say different things."""
+    from collections import Counter
+
+    from i18n.checker import SEVERITY_ORDER, Checker, default_comparisons
+    from kb.loader import KBError, load
+
+    _check_choice("min-severity", min_severity, ("high", "medium", "low"))
+    if bool(langs) == bool(editions) and (langs or editions):
+        _fail("give --langs or --editions, not both", 2)
+    try:
+        kb = load()
+    except KBError as exc:
+        _fail(str(exc))
+    if game not in kb.games:
+        _fail(f"unknown game {game!r}; games: {', '.join(sorted(kb.games))}", 2)
+    if langs or editions:
+        pair = (langs or editions).split(",")
+        if len(pair) != 2:
+            _fail("name exactly two, e.g. --langs pl,cs or --editions 2007,2017", 2)
+        mode, (a, b) = ("langs" if langs else "editions"), pair
+    else:
+        defaults = [c for c in default_comparisons(kb) if c[0] == game]
+        if not defaults:
+            _fail(f"{game} has a single source: nothing to compare", 1)
+        _, mode, a, b = defaults[0]
+    try:
+        findings = Checker(kb, game).run(mode, a, b)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+    shown = [f for f in findings if SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[min_severity]
+             and (check_name is None or f.check == check_name)]
+    if as_json:
+        _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(shown),
+                    "findings": [f.to_dict() for f in shown]})
+        return
+    last = None
+    for f in shown:
+        if f.entity_id != last:
+            typer.echo(f"\n{f.entity_id}")
+            last = f.entity_id
+        typer.echo(f"  {f.field}: [{f.check}, {f.severity}, {f.assessment}] {f.message}")
+        for side in (f.a, f.b):
+            if side:
+                where = f"{side.source} {_spans(side.lines)}" if side.source else ""
+                typer.echo(f"    {side.label} ({where}): {side.text}")
+    counts = Counter(f.check for f in shown)
+    below = sum(1 for f in findings if SEVERITY_ORDER[f.severity] > SEVERITY_ORDER[min_severity]
+                and (check_name is None or f.check == check_name))
+    typer.echo(f"\n{len(shown)} findings ({', '.join(f'{v} {k}' for k, v in counts.most_common())}); "
+               f"{below} more below --min-severity {min_severity}")
+
+
+@app.command()
 def serve(
     host: str = typer.Option("127.0.0.1"),
     port: int = typer.Option(8000),

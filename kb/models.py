@@ -129,6 +129,22 @@ class SearchDoc(SQLModel, table=True):
     folded_body: str = Field(sa_column=Column(SAText, nullable=False))
 
 
+class Finding(SQLModel, table=True):
+    """A difference the translation checker found between two sources of one game (i18n/checker.py)."""
+    key: str = Field(primary_key=True)
+    game_id: str = Field(index=True)
+    entity_id: str = Field(index=True)
+    field: str
+    mode: str  # langs | editions
+    compared: str  # "pl,cs" or "2007,2017"
+    check: str = Field(index=True)
+    severity: str = Field(index=True)
+    assessment: str
+    message: str = Field(sa_column=Column(SAText, nullable=False))
+    side_a: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+    side_b: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+
+
 class BuildInfo(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value: str

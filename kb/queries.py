@@ -159,3 +159,44 @@ def source_lines(engine: Engine, source_id: str) -> dict[str, Any]:
         if s is None:
             raise NotFound("source", source_id)
         return _source_dict(s)
+
+
+def _finding_dict(f: m.Finding) -> dict[str, Any]:
+    return dict(key=f.key, game=f.game_id, entity=f.entity_id, field=f.field, compared=f.compared, check=f.check,
+                severity=f.severity, assessment=f.assessment, message=f.message, a=f.side_a, b=f.side_b)
+
+
+SEVERITY_RANK = {"high": 0, "medium": 1, "low": 2}
+
+
+def list_findings(engine: Engine, *, game: str | None = None, check: str | None = None,
+                  min_severity: str = "low", assessment: str | None = None, entity: str | None = None,
+                  limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+    allowed = [s for s, r in SEVERITY_RANK.items() if r <= SEVERITY_RANK[min_severity]]
+    with Session(engine) as db:
+        q = select(m.Finding).where(m.Finding.severity.in_(allowed))
+        for col, val in ((m.Finding.game_id, game), (m.Finding.check, check), (m.Finding.assessment, assessment),
+                         (m.Finding.entity_id, entity)):
+            if val:
+                q = q.where(col == val)
+        total = db.exec(select(func.count()).select_from(q.subquery())).one()
+        rows = db.exec(q.order_by(m.Finding.game_id, m.Finding.entity_id, m.Finding.field, m.Finding.key)
+                       .offset(offset).limit(limit)).all()
+        return [_finding_dict(f) for f in rows], total
+
+
+def compare_entity(engine: Engine, entity_id: str, sources: list[str] | None = None) -> dict[str, Any]:
+    """An entity's texts side by side per source (languages or editions), with its findings."""
+    with Session(engine) as db:
+        e = db.get(m.Entity, entity_id)
+        if e is None:
+            raise NotFound("entity", entity_id)
+        texts = db.exec(select(m.Text).where(m.Text.entity_id == entity_id, m.Text.origin == "source")
+                        .order_by(m.Text.field, m.Text.source_id)).all()
+        aligned: dict[str, dict[str, Any]] = defaultdict(dict)
+        for t in texts:
+            if sources is None or t.source_id in sources:
+                aligned[t.field][t.source_id] = _text_dict(t)
+        findings = db.exec(select(m.Finding).where(m.Finding.entity_id == entity_id).order_by(m.Finding.key)).all()
+        return dict(id=e.id, game=e.game_id, kind=e.kind, sources=sources, fields=dict(aligned),
+                    findings=[_finding_dict(f) for f in findings])

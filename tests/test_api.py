@@ -90,3 +90,28 @@ def test_site_is_served_beside_the_api(tmp_path, fixture_db):
     c = TestClient(create_app(fixture_db, site_dir=tmp_path))
     assert "rulekb" in c.get("/").text
     assert c.get("/api/v1/games").status_code == 200
+
+
+@pytest.fixture(scope="module")
+def real_client(real_db):
+    return TestClient(create_app(real_db, site_dir=None))
+
+
+def test_compare_shows_both_editions_side_by_side_with_findings(real_client):
+    body = real_client.get("/api/v1/compare/dragon/action/privilege", params={"editions": "2007,2017"}).json()
+    assert set(body["fields"]["body"]) == {"dragon-2007-pl", "dragon-2017-pl"}
+    assert any(f["check"] == "edition-value" and "6 in 2007, 7 in 2017" in f["message"] for f in body["findings"])
+
+
+def test_compare_rejects_a_language_the_game_has_no_source_for(real_client):
+    r = real_client.get("/api/v1/compare/dragon/action/privilege", params={"langs": "pl,cs"})
+    assert r.status_code == 422 and "dragon has no source for cs" in r.json()["detail"]
+    assert real_client.get("/api/v1/compare/dragon/action/privilege", params={"langs": "pl;cs"}).status_code == 422
+
+
+def test_discrepancies_paginate_with_next_links(real_client):
+    first = real_client.get("/api/v1/discrepancies", params={"game": "gugong", "severity": "medium", "limit": 5}).json()
+    assert first["total"] > 5 and len(first["items"]) == 5 and first["next"]
+    second = real_client.get(first["next"]).json()
+    assert second["offset"] == 5 and {i["key"] for i in second["items"]}.isdisjoint({i["key"] for i in first["items"]})
+    assert real_client.get("/api/v1/discrepancies", params={"severity": "huge"}).status_code == 422

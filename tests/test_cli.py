@@ -54,3 +54,18 @@ def test_build_json(tmp_path):
     r = run("build", "--json", "--database-url", f"sqlite:///{tmp_path / 'kb.db'}")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["counts"]["game"] == 3
+
+
+def test_compare_editions_report_and_json():
+    r = run("compare", "dragon", "--editions", "2007,2017", "--min-severity", "high")
+    assert r.exit_code == 0, r.output
+    assert "large_price: [edition-value, high, rules-difference] large_price: 6 in 2007, 7 in 2017" in r.stdout
+    data = json.loads(run("compare", "gugong", "--langs", "pl,cs", "--json").stdout)
+    assert data["compared"] == ["pl", "cs"] and data["total"] == len(data["findings"]) > 0
+    assert {"entity_id", "check", "severity", "assessment", "a", "b"} <= set(data["findings"][0])
+
+
+def test_compare_usage_errors():
+    assert run("compare", "dragon", "--langs", "pl,cs").exit_code == 2  # no Czech Dragon rulebook
+    assert run("compare", "zhanguo").exit_code == 1  # one source only
+    assert run("compare", "dragon", "--langs", "pl,cs", "--editions", "2007,2017").exit_code == 2
