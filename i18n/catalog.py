@@ -21,7 +21,7 @@ DOMAIN = "rulekb"
 LANGS = ("pl", "cs")  # catalogs; English is the source language
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-KEYWORDS = {"t": (2,), "nt": (2, 3), "N_": (1,), "tr": (1,)}
+KEYWORDS = {"t": (2,), "nt": (2, 3), "_nt": (1, 2), "N_": (1,), "tr": (1,)}
 SCAN = [  # (directory, method map)
     (ROOT / "kb", [("**.py", "python")]),
     (ROOT / "api", [("**.py", "python")]),
@@ -31,12 +31,68 @@ SCAN = [  # (directory, method map)
 ]
 
 
-def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+EFFECTS_DOMAIN = "effects"
 
 
-def mo_path(lang: str) -> Path:
-    return po_path(lang).with_suffix(".mo")
+def po_path(lang: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def mo_path(lang: str, domain: str = DOMAIN) -> Path:
+    return po_path(lang, domain).with_suffix(".mo")
+
+
+def extract_effects_template() -> Catalog:
+    """Messages that come from the data: each game's nouns (i18n/nouns.yaml) and the free-text
+    arguments of effects in kb/data, with the game as context."""
+    import yaml
+
+    from kb.loader import load
+
+    template = Catalog(project="rulekb", domain=EFFECTS_DOMAIN)
+    nouns = yaml.safe_load((Path(__file__).parent / "nouns.yaml").read_text(encoding="utf-8"))
+    for game, groups in nouns.items():
+        for key, (singular, plural) in groups.get("resources", {}).items():
+            template.add((singular, plural), None, [("i18n/nouns.yaml", 0)], auto_comments=[f"resource {key}"],
+                         context=game)
+        for group in ("tracks", "moments"):
+            for key, phrase in groups.get(group, {}).items():
+                template.add(phrase, None, [("i18n/nouns.yaml", 0)], auto_comments=[f"{group[:-1]} {key}"],
+                             context=game)
+    kb = load(strict=False)
+    for rec in sorted(kb.records.values(), key=lambda r: r.id):
+        effect = getattr(rec.item, "effect", None)
+        for role, text in _free_texts(effect):
+            template.add(text, None, [(str(rec.file.relative_to(ROOT)), 0)], auto_comments=[rec.id, ROLE_NOTES[role]],
+                         context=f"{rec.game}:{role}")
+    return template
+
+
+_FREE_TEXT = {"per": ("each",), "condition": ("if",), "place": ("where", "from"), "modify": ("what",)}
+ROLE_NOTES = {
+    "each": "what is counted; translate with its 'for each' (za każdy / za každý …), it stands alone before ':'",
+    "if": "a condition clause, after 'if' (jeśli / pokud)",
+    "where": "where pieces are placed (after an arrow; nominative phrase)",
+    "from": "where pieces come from (before an arrow; nominative phrase)",
+    "what": "what a lasting modifier changes (a noun phrase, nominative)",
+}
+
+
+def _free_texts(steps):
+    for step in steps if isinstance(steps, list) else []:
+        if not isinstance(step, dict) or len(step) != 1:
+            continue
+        (op, args), = step.items()
+        if isinstance(args, dict):
+            for key in _FREE_TEXT.get(op, ()):
+                if isinstance(args.get(key), str) and args[key]:
+                    yield key, args[key]
+            for key in ("do", "options"):
+                for inner in (args.get(key) if isinstance(args.get(key), list) else []):
+                    yield from _free_texts(inner if isinstance(inner, list) else [inner])
+        elif isinstance(args, list):
+            for inner in args:
+                yield from _free_texts(inner if isinstance(inner, list) else [inner])
 
 
 def extract_template() -> Catalog:
@@ -53,20 +109,27 @@ def extract_template() -> Catalog:
     return template
 
 
-def read_catalog(lang: str) -> Catalog:
-    with po_path(lang).open("rb") as fh:
-        return read_po(fh, locale=lang, domain=DOMAIN)
+def read_catalog(lang: str, domain: str = DOMAIN) -> Catalog:
+    with po_path(lang, domain).open("rb") as fh:
+        return read_po(fh, locale=lang, domain=domain)
 
 
 def update_catalogs() -> dict[str, int]:
-    """Merge newly marked strings into the .po files; returns how many are untranslated per language."""
-    template = extract_template()
+    """Merge newly marked strings into the .po files; returns how many are untranslated per catalog."""
+    missing = {}
+    for domain, template in ((DOMAIN, extract_template()), (EFFECTS_DOMAIN, extract_effects_template())):
+        for lang, count in _update_domain(domain, template).items():
+            missing[f"{lang}/{domain}"] = count
+    return missing
+
+
+def _update_domain(domain: str, template: Catalog) -> dict[str, int]:
     missing = {}
     for lang in LANGS:
-        path = po_path(lang)
+        path = po_path(lang, domain)
         path.parent.mkdir(parents=True, exist_ok=True)
-        catalog = read_catalog(lang) if path.is_file() else Catalog(locale=lang, domain=DOMAIN, project="rulekb")
-        catalog.update(template, update_header_comment=False)
+        catalog = read_catalog(lang, domain) if path.is_file() else Catalog(locale=lang, domain=domain, project="rulekb")
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
         catalog.obsolete.clear()
         catalog.fuzzy = False
         catalog.project, catalog.version = "rulekb", "1"
@@ -78,29 +141,43 @@ def update_catalogs() -> dict[str, int]:
                                   "# compiled to .mo by `rulekb build`.")
         with path.open("wb") as fh:
             write_po(fh, catalog, width=100, omit_header=False, sort_output=True, ignore_obsolete=True)
-        missing[lang] = sum(1 for m in catalog if m.id and not m.string)
+        missing[lang] = sum(1 for m in catalog if m.id and not _translated(m))
     return missing
 
 
-def untranslated(lang: str) -> list[str]:
+def _translated(message) -> bool:
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return bool(strings) and all(strings) and not message.fuzzy
+
+
+def untranslated(lang: str, domain: str = DOMAIN) -> list[str]:
     """Marked strings with no translation (or a fuzzy one) in the language's catalog."""
     if lang not in LANGS:
         return []
-    catalog = read_catalog(lang)
-    ids = {m.id for m in extract_template() if m.id}
-    done = {m.id for m in catalog if m.id and m.string and not m.fuzzy and all(m.string if isinstance(m.string, tuple) else [m.string])}
-    return sorted((i if isinstance(i, str) else i[0]) for i in ids - done)
+    template = extract_template() if domain == DOMAIN else extract_effects_template()
+    catalog = read_catalog(lang, domain)
+    wanted = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
+    done = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id and _translated(m)}
+    return sorted(f"{c}: {i}" if c else i for c, i in wanted - done)
+
+
+def compile_domain(domain: str, lang: str) -> Path:
+    """The compiled .mo of one catalog, compiled now if missing or older than its .po."""
+    po, mo = po_path(lang, domain), mo_path(lang, domain)
+    if not mo.is_file() or mo.stat().st_mtime < po.stat().st_mtime:
+        catalog = read_catalog(lang, domain)
+        with mo.open("wb") as fh:
+            write_mo(fh, catalog, use_fuzzy=False)
+    return mo
 
 
 def compile_catalogs() -> list[Path]:
     written = []
-    for lang in LANGS:
-        if not po_path(lang).is_file():
-            continue
-        catalog = read_catalog(lang)
-        with mo_path(lang).open("wb") as fh:
-            write_mo(fh, catalog, use_fuzzy=False)
-        written.append(mo_path(lang))
+    for domain in (DOMAIN, EFFECTS_DOMAIN):
+        for lang in LANGS:
+            if po_path(lang, domain).is_file():
+                po_path(lang, domain).touch()  # force recompilation
+                written.append(compile_domain(domain, lang))
     translations.cache_clear()
     return written
 
@@ -109,9 +186,7 @@ def compile_catalogs() -> list[Path]:
 def translations(lang: str) -> NullTranslations:
     if lang not in LANGS:
         return NullTranslations()
-    if not mo_path(lang).is_file() or mo_path(lang).stat().st_mtime < po_path(lang).stat().st_mtime:
-        compile_catalogs()  # a fresh checkout that has not run `rulekb build` yet
-    with mo_path(lang).open("rb") as fh:
+    with compile_domain(DOMAIN, lang).open("rb") as fh:  # compiled now in a fresh checkout
         return Translations(fh, domain=DOMAIN)
 
 
@@ -128,4 +203,4 @@ def t(lang: str, message: str, /, **params) -> str:
 def nt(lang: str, singular: str, plural: str, n: int, /, **params) -> str:
     """Plural-aware: Polish and Czech catalogs carry their CLDR plural forms (one/few/many)."""
     text = translations(lang).ngettext(singular, plural, n)
-    return text % dict(params, n=n)
+    return text % {"n": n, **params}  # a caller may pass n already formatted for the locale

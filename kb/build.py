@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 from i18n.checker import Checker, default_comparisons
+from i18n.render import Renderer
 from kb import models as m
 from kb import search
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
@@ -80,6 +81,24 @@ def _spans(spans) -> list[list[int]] | None:
     return [list(s) for s in spans] if spans else None
 
 
+def entity_name(kb: KnowledgeBase):
+    """name(id, lang): an entity's name in a language (English when it has none), for rendering."""
+    def name(entity_id: str, lang: str) -> str:
+        rec = kb.records.get(entity_id)
+        if rec is None:
+            return entity_id
+        names = rec.item.texts.get("name", {}) if isinstance(rec.item, Entity) else rec.item.title
+        value = names.get(lang) or names.get("en") or entity_id
+        return text_items(value)[0].text
+    return name
+
+
+def rendered_effects(kb: KnowledgeBase, rec) -> dict[str, str]:
+    """The entity's effect rendered in pl, cs and en (origin `generated`)."""
+    name = entity_name(kb)
+    return {lang: Renderer(rec.game, lang, name).render(rec.item.effect) for lang in LANGS}
+
+
 def _rows(kb: KnowledgeBase) -> dict:
     games, editions, sources, entities, refs, texts, forms, provs, notes, docs = ([] for _ in range(10))
     for g in kb.games.values():
@@ -131,6 +150,11 @@ def _rows(kb: KnowledgeBase) -> dict:
                         source_id=t.src, line_start=min((a for a, _ in lines), default=None),
                         line_end=max((b for _, b in lines), default=None), spans=_spans(lines), repair=t.repair))
                     per_lang.setdefault(lang, {}).setdefault(fld, []).append(t.text)
+        if isinstance(item, Entity) and item.effect:
+            for lang, text in rendered_effects(kb, rec).items():
+                texts.append(dict(entity_id=rec.id, field="effect", lang=lang, position=0, text=text,
+                                  origin="generated", source_id=None, line_start=None, line_end=None, spans=None,
+                                  repair=None))
         term_forms = item.forms if isinstance(item, Entity) and item.forms else {}
         for lang, fs in term_forms.items():
             for i, f in enumerate(fs):

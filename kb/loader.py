@@ -378,6 +378,8 @@ def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, s
                 for res in args:
                     if res not in game.resources:
                         kb.issues.append(Issue(rel, rec.id, f"{here}.{op}: {res!r} is not a resource of {game.key} (game.yaml)"))
+        elif op == "place" and isinstance(args, dict) and game and args.get("what") not in game.resources:
+            kb.issues.append(Issue(rel, rec.id, f"{here}.place: what {args.get('what')!r} is not a resource of {game.key}"))
         elif op == "move" and isinstance(args, dict) and game and args.get("track") not in game.tracks:
             kb.issues.append(Issue(rel, rec.id, f"{here}.move: track {args.get('track')!r} is not a track of {game.key}"))
         elif op == "trigger" and isinstance(args, dict) and game and args.get("when") not in game.moments:

@@ -11,6 +11,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from mkdocs.structure.files import File, Files
 
+from i18n.catalog import t
 from kb.db import open_engine
 from kb.queries import get_game, list_entities, list_games
 
@@ -21,6 +22,8 @@ TEMPLATES = Environment(
     lstrip_blocks=True,
     keep_trailing_newline=True,
 )
+TEMPLATES.globals["t"] = t
+LANG = "en"  # the site is English for now; its strings already go through the catalogs
 
 
 def _all_entities(engine, game: str) -> list[dict]:
@@ -36,14 +39,14 @@ def _all_entities(engine, game: str) -> list[dict]:
 def on_files(files: Files, config) -> Files:
     engine = open_engine(readonly=True)
     games = list_games(engine)
-    pages = {"index.md": TEMPLATES.get_template("index.md.j2").render(games=games)}
+    pages = {"index.md": TEMPLATES.get_template("index.md.j2").render(games=games, lang=LANG)}
     for g in games:
         game = get_game(engine, g["id"])
         entities = _all_entities(engine, g["id"])
         by_kind: dict[str, list[dict]] = {}
         for e in entities:
             by_kind.setdefault(e["kind"], []).append(e)
-        pages[f"{g['id']}/index.md"] = TEMPLATES.get_template("game.md.j2").render(game=game, by_kind=by_kind)
+        pages[f"{g['id']}/index.md"] = TEMPLATES.get_template("game.md.j2").render(game=game, by_kind=by_kind, lang=LANG)
     engine.dispose()
     for path, content in pages.items():
         files.append(File.generated(config, path, content=content))

@@ -4,9 +4,10 @@ import pytest
 from i18n.catalog import compile_catalogs, extract_template, nt, read_catalog, t, untranslated
 
 
+@pytest.mark.parametrize("domain", ["rulekb", "effects"])
 @pytest.mark.parametrize("lang", ["pl", "cs"])
-def test_every_marked_interface_string_is_translated(lang):
-    assert untranslated(lang) == []
+def test_every_marked_interface_string_and_effect_phrase_is_translated(lang, domain):
+    assert untranslated(lang, domain) == []
 
 
 @pytest.mark.parametrize("lang", ["pl", "cs"])
@@ -17,7 +18,7 @@ def test_catalogs_hold_no_stale_strings(lang):
 
 
 def test_catalogs_compile_and_translate():
-    assert len(compile_catalogs()) == 2
+    assert len(compile_catalogs()) == 4  # rulekb and effects, pl and cs
     assert t("pl", "Not found") == "Nie znaleziono"
     assert t("cs", "Not found") == "Nenalezeno"
     assert t("en", "Not found") == "Not found"

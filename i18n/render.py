@@ -1,0 +1,159 @@
+"""Structured effects rendered as Polish, Czech and English text.
+
+Sentence patterns are interface strings of the `rulekb` catalog; everything that comes from the data
+is a message of the `effects` catalog: counted nouns for each game's resources ("%(n)d servant" with
+its CLDR plural forms: 1 Służącego / 2 Służących / 5 Służących, 1 služebníka / 2 služebníky /
+5 služebníků), track and moment phrases, and the free-text arguments of effects (conditions, what
+is counted). Numbers and lists are formatted for the locale by babel. A missing translation is an
+error in strict mode (the tests) and falls back to English otherwise.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+
+from i18n.catalog import LANGS as CATALOG_LANGS
+from i18n.catalog import LOCALE_DIR, t
+
+EFFECTS_DOMAIN = "effects"
+NOUNS_FILE = Path(__file__).resolve().parent / "nouns.yaml"
+LOCALES = {"pl": "pl_PL", "cs": "cs_CZ", "en": "en_GB"}
+
+
+class Untranslated(LookupError):
+    pass
+
+
+@lru_cache(maxsize=None)
+def _effects_catalog(lang: str) -> NullTranslations:
+    if lang not in CATALOG_LANGS:
+        return NullTranslations()
+    from i18n.catalog import compile_domain
+
+    path = compile_domain(EFFECTS_DOMAIN, lang)
+    with path.open("rb") as fh:
+        return Translations(fh, domain=EFFECTS_DOMAIN)
+
+
+@lru_cache(maxsize=1)
+def nouns() -> dict[str, dict[str, Any]]:
+    return yaml.safe_load(NOUNS_FILE.read_text(encoding="utf-8"))
+
+
+class Renderer:
+    """Renders the effects of one game in one language."""
+
+    def __init__(self, game: str, lang: str, names: Callable[[str, str], str], *, strict: bool = False):
+        self.game, self.lang, self.names, self.strict = game, lang, names, strict
+        self.catalog = _effects_catalog(lang)
+        self.vocab = nouns().get(game, {})
+
+    # -- data messages (effects catalog; the game is the context, so games may word things differently)
+    def msg(self, text: str, role: str | None = None) -> str:
+        """A data message; its context is the game and, for free text, its role in the effect."""
+        out = self.catalog.pgettext(f"{self.game}:{role}" if role else self.game, text)
+        if self.strict and self.lang != "en" and out == text:
+            raise Untranslated(f"{self.lang}: no translation for effect text {text!r} ({self.game})")
+        return out
+
+    def counted(self, resource: str, n: int) -> str:
+        forms = self.vocab.get("resources", {}).get(resource)
+        if forms is None:
+            raise Untranslated(f"{self.game}: resource {resource!r} has no noun in i18n/nouns.yaml")
+        singular, plural = forms
+        out = self.catalog.npgettext(self.game, singular, plural, abs(n))
+        if self.strict and self.lang != "en" and out in (singular, plural):
+            raise Untranslated(f"{self.lang}: no translation for resource {resource!r} ({self.game})")
+        return out % {"n": format_decimal(abs(n), locale=LOCALES[self.lang])}
+
+    def phrase(self, group: str, key: str) -> str:
+        english = self.vocab.get(group, {}).get(key)
+        if english is None:
+            raise Untranslated(f"{self.game}: {group[:-1]} {key!r} has no phrase in i18n/nouns.yaml")
+        return self.msg(english)
+
+    def amounts(self, things: dict[str, Any]) -> str:
+        parts = [self.counted(r, n) if isinstance(n, int) else f"{self.msg(r)} ({n})" for r, n in things.items()]
+        return format_list(parts, locale=LOCALES[self.lang])
+
+    # -- effects
+    def render(self, steps: Any) -> str:
+        if not isinstance(steps, list):
+            steps = [steps]
+        return "; ".join(self.step(s) for s in steps if isinstance(s, dict) and len(s) == 1)
+
+    def step(self, step: dict) -> str:
+        (op, args), = step.items()
+        L = self.lang
+        if op == "gain":
+            return t(L, "gain %(things)s", things=self.amounts(args))
+        if op == "pay":
+            return t(L, "pay %(things)s", things=self.amounts(args))
+        if op == "lose":
+            return t(L, "lose %(things)s", things=self.amounts(args))
+        if op == "move":
+            steps = int(args.get("steps", 0))
+            track = self.phrase("tracks", str(args.get("track")))
+            n = format_decimal(abs(steps), locale=LOCALES[L])
+            if steps >= 0:
+                return self._nt("move %(n)s space forward on %(track)s", "move %(n)s spaces forward on %(track)s",
+                                abs(steps), n=n, track=track)
+            return self._nt("move %(n)s space back on %(track)s", "move %(n)s spaces back on %(track)s",
+                            abs(steps), n=n, track=track)
+        if op == "place":
+            what = self.counted(str(args.get("what", "")), int(args.get("count", 1)))
+            return t(L, "place %(what)s: %(source)s → %(target)s", what=what,
+                     source=self.msg(str(args.get("from", "")), "from"), target=self.msg(str(args.get("where", "")), "where"))
+        if op == "exchange":
+            return t(L, "exchange %(give)s for %(get)s", give=self.amounts(args.get("give", {})),
+                     get=self.amounts(args.get("get", {})))
+        if op == "choose":
+            options = args if isinstance(args, list) else args.get("options", [])
+            parts = [self.render(o if isinstance(o, list) else [o]) for o in options]
+            return t(L, "choose one: %(options)s", options=format_list(parts, style="or", locale=LOCALES[L]))
+        if op == "optional":
+            inner = args if isinstance(args, list) else args.get("do", [])
+            return t(L, "you may: %(effect)s", effect=self.render(inner))
+        if op == "repeat":
+            times = int(args.get("times", 1))
+            return self._nt("once: %(effect)s", "%(n)s times: %(effect)s", times,
+                            n=format_decimal(times, locale=LOCALES[L]), effect=self.render(args.get("do", [])))
+        if op == "per":
+            # TRANSLATORS: the "each" phrase is translated whole, with its "for each" (za każdy / za každý)
+            text = t(L, "for each %(counted)s: %(effect)s", counted=self.msg(str(args.get("each", "")), "each"),
+                     effect=self.render(args.get("do", [])))
+            if "max" in args:
+                text += " " + self._nt("(at most %(n)s time)", "(at most %(n)s times)", int(args["max"]),
+                                       n=format_decimal(int(args["max"]), locale=LOCALES[L]))
+            return text
+        if op == "trigger":
+            return t(L, "%(moment)s: %(effect)s", moment=self.phrase("moments", str(args.get("when"))),
+                     effect=self.render(args.get("do", [])))
+        if op == "modify":
+            by = int(args.get("by", 0))
+            return t(L, "%(what)s: %(change)s", what=self.msg(str(args.get("what", "")), "what"),
+                     change=format_decimal(by, locale=LOCALES[L], format="+#;-#") if by else "±0")
+        if op == "condition":
+            return t(L, "if %(condition)s: %(effect)s", condition=self.msg(str(args.get("if", "")), "if"),
+                     effect=self.render(args.get("do", [])))
+        if op == "do_action":
+            target = args.get("action") if isinstance(args, dict) else args
+            return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
+        if op == "rule":
+            target = args.get("id") if isinstance(args, dict) else args
+            return t(L, "as the rule “%(name)s” says", name=self.names(target, L))
+        raise ValueError(f"cannot render op {op!r}")
+
+    def _nt(self, singular: str, plural: str, count: int, /, **params) -> str:
+        from i18n.catalog import nt
+
+        return nt(self.lang, singular, plural, count, **params)
+
+

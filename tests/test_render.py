@@ -1,0 +1,71 @@
+"""Structured effects rendered in Polish, Czech and English, with CLDR plural forms."""
+import pytest
+
+from i18n.render import Renderer, nouns
+from kb.build import entity_name
+
+
+@pytest.fixture(scope="module")
+def name(real_kb):
+    return entity_name(real_kb)
+
+
+def r(game, lang, name):
+    return Renderer(game, lang, name, strict=True)
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("pl", ["1 Służącego", "2 Służących", "4 Służących", "5 Służących", "22 Służących"]),
+    ("cs", ["1 služebníka", "2 služebníky", "4 služebníky", "5 služebníků", "22 služebníků"]),
+    ("en", ["1 servant", "2 servants", "4 servants", "5 servants", "22 servants"]),
+])
+def test_counted_nouns_take_the_plural_form_of_the_number(name, lang, expected):
+    assert [r("gugong", lang, name).counted("servant", n) for n in (1, 2, 4, 5, 22)] == expected
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("pl", ["o 1 pole", "o 2 pola", "o 5 pól", "o 12 pól", "o 22 pola"]),
+    ("cs", ["o 1 pole", "o 2 pole", "o 5 polí", "o 12 polí", "o 22 polí"]),
+    ("en", ["1 space", "2 spaces", "5 spaces", "12 spaces", "22 spaces"]),
+])
+def test_track_moves_use_plural_forms_from_the_catalogs(name, lang, expected):
+    texts = [r("gugong", lang, name).step({"move": {"track": "palace", "steps": n}}) for n in (1, 2, 5, 12, 22)]
+    assert all(e in t for e, t in zip(expected, texts)), texts
+
+
+def test_lists_and_numbers_are_formatted_for_the_locale(name):
+    choice = {"choose": {"options": [[{"gain": {"vp": 2}}], [{"gain": {"jade": 1}}], [{"gain": {"servant": 1}}]]}}
+    assert " lub " in r("gugong", "pl", name).step(choice)
+    assert " nebo " in r("gugong", "cs", name).step(choice)
+    assert ", or " in r("gugong", "en", name).step(choice)
+    assert r("gugong", "pl", name).counted("vp", 1500) == "1\xa0500 PZ"
+
+
+def test_every_structured_effect_renders_in_three_languages(real_kb, name, figures):
+    count = 0
+    for rec in real_kb.records.values():
+        effect = getattr(rec.item, "effect", None)
+        if effect:
+            texts = {lang: r(rec.game, lang, name).render(effect) for lang in ("pl", "cs", "en")}
+            assert all(texts.values()), rec.id
+            assert texts["pl"] != texts["en"] and texts["cs"] != texts["en"], (rec.id, texts)
+            count += 1
+    figures.append(f"effects rendered in pl, cs and en: {count} entities (strict: no untranslated fragment)")
+    assert count > 200
+
+
+def test_every_declared_resource_track_and_moment_has_a_phrase(real_kb):
+    vocab = nouns()
+    for game in real_kb.games.values():
+        assert set(game.resources) <= set(vocab[game.key]["resources"]), game.key
+        assert set(game.tracks) <= set(vocab[game.key]["tracks"]), game.key
+        assert set(game.moments) <= set(vocab[game.key]["moments"]), game.key
+
+
+def test_rendered_effects_are_stored_as_generated_texts(real_db):
+    from kb.db import open_engine
+    from kb.queries import get_entity
+
+    ent = get_entity(open_engine(real_db, readonly=True), "gugong/decree/l2-jade")
+    assert {t["origin"] for ts in ent["texts"]["effect"].values() for t in ts} == {"generated"}
+    assert set(ent["texts"]["effect"]) == {"pl", "cs", "en"}
