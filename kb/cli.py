@@ -341,5 +341,97 @@ def i18n_update() -> None:
         typer.echo(f"{lang}: {missing} untranslated")
 
 
+# ---------------------------------------------------------------- engine
+
+scenario_app = typer.Typer(help="Scenarios: worked examples the engine runs.", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+
+
+def _game(key: str):
+    from engine.core import EngineError, get_game
+
+    try:
+        return get_game(key)
+    except EngineError as exc:
+        _fail(str(exc), 2)
+
+
+@app.command()
+def schema(game: str = typer.Argument(..., help="gugong, dragon or zhanguo")) -> None:
+    """The JSON schema of a game state (paths in it are what scenarios check)."""
+    _emit_json(_game(game).state_schema())
+
+
+@scenario_app.command("run")
+def scenario_run(
+    path: str = typer.Argument(..., help="a scenario file or a folder of them"),
+    strict: bool = typer.Option(False, help="a worked example with no steps yet counts as a failure"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Run scenario files: one line each (PASS, FAIL with the failing check, PENDING, ERROR)."""
+    from pathlib import Path
+
+    from engine.core.errors import ScenarioError
+    from engine.core.scenario import files, load_file, run
+
+    target = Path(path)
+    if not target.exists():
+        _fail(f"no such file or folder: {path}", 2)
+    outcomes = []
+    for f in files(target):
+        try:
+            outcomes.append(run(load_file(f)))
+        except ScenarioError as exc:
+            from engine.core.scenario import Outcome
+
+            outcomes.append(Outcome(str(f), "ERROR", message=str(exc)))
+    if as_json:
+        _emit_json([{"id": o.id, "status": o.status, "message": o.message,
+                     "checks": [c.__dict__ for c in o.checks]} for o in outcomes])
+    else:
+        for o in outcomes:
+            typer.echo(o.line)
+    bad = [o for o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
+    if not as_json:
+        counts = {s: sum(o.status == s for o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
+        typer.echo(", ".join(f"{v} {k.lower()}" for k, v in counts.items()))
+    raise typer.Exit(1 if bad else 0)
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
+    players: int = typer.Option(..., "--players", min=1, max=5),
+    seed: int = typer.Option(0, "--seed"),
+    games: int = typer.Option(1, "--games", min=1, max=100_000),
+    check: bool = typer.Option(True, help="check invariants after every action"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Seeded full games with a random agent (a progress bar for many games)."""
+    from rich.progress import track
+
+    from engine.core.play import random_game
+
+    g = _game(game)
+    results = []
+    seeds = range(seed, seed + games)
+    for s in (track(seeds, description=f"{game} x{games}", disable=games < 5 or as_json) if games > 1 else seeds):
+        try:
+            results.append(random_game(g, players, s, check=check))
+        except Exception as exc:  # a crash is a finding: report the seed that reproduces it
+            _fail(f"seed {s}: {type(exc).__name__}: {exc}")
+    if as_json:
+        _emit_json([{"seed": r.seed, "actions": len(r.actions), "scores": r.scores, "violations": r.violations}
+                    for r in results])
+    else:
+        for r in results[:20]:
+            top = r.scores[0] if r.scores else {}
+            typer.echo(f"seed {r.seed}: {len(r.actions)} actions; winner {top.get('player')} ({top.get('vp')} VP)"
+                       + (f"; {len(r.violations)} invariant violations" if r.violations else ""))
+        if len(results) > 20:
+            typer.echo(f"… {len(results) - 20} more games")
+    raise typer.Exit(1 if any(r.violations for r in results) else 0)
+
+
 def main() -> None:  # pragma: no cover
     app()

@@ -1,5 +1,6 @@
 """The command line: output, --json, and exit codes a shell user expects."""
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -69,3 +70,19 @@ def test_compare_usage_errors():
     assert run("compare", "dragon", "--langs", "pl,cs").exit_code == 2  # no Czech Dragon rulebook
     assert run("compare", "zhanguo").exit_code == 1  # one source only
     assert run("compare", "dragon", "--langs", "pl,cs", "--editions", "2007,2017").exit_code == 2
+
+
+def test_scenario_run_prints_one_line_per_scenario(tmp_path):
+    r = run("scenario", "run", "kb/data/zhanguo/examples")
+    lines = [l for l in r.stdout.splitlines() if l.split(" ")[0] in ("PASS", "FAIL", "PENDING", "ERROR")]
+    assert len(lines) == len(list((Path("kb/data/zhanguo/examples")).glob("*.yaml")))
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: x\ngame: gugong\nsteps: [1]\nexpect: []\nplayers: []\n", encoding="utf-8")
+    r = run("scenario", "run", str(bad))
+    assert r.exit_code == 1 and "ERROR" in r.stdout
+    assert run("scenario", "run", str(tmp_path / "none.yaml")).exit_code == 2
+
+
+def test_engines_not_yet_written_say_so():
+    r = run("schema", "dragon")
+    assert r.exit_code == 2 and "not implemented yet" in r.output

@@ -1,0 +1,6 @@
+"""The engine core shared by every game: seeded randomness, the Game protocol, scenarios, play."""
+from engine.core.errors import EngineError, IllegalAction, MalformedAction, ScenarioError
+from engine.core.game import Game, Rules, get_game
+from engine.core.rng import Rng
+
+__all__ = ["EngineError", "Game", "IllegalAction", "MalformedAction", "Rng", "Rules", "ScenarioError", "get_game"]

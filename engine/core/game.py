@@ -1,0 +1,144 @@
+"""The shape every game engine has (OpenSpiel-like, on plain JSON states).
+
+A game is created from the knowledge base (its rule constants and effects, as plain data). A state
+is a JSON dict; `apply` never mutates its input: it works on a copy and returns the new state with
+the events that happened, or raises IllegalAction naming the rule and leaves the input as it was.
+Randomness comes only from the state's own Rng, so (players, options, seed, actions) replays a game
+exactly.
+"""
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from functools import lru_cache
+from typing import Any
+
+from engine.core import state as st
+from engine.core.errors import EngineError, IllegalAction, MalformedAction
+from engine.core.rng import Rng
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class Rules:
+    """A game's knowledge base as plain dicts: no ORM or validation objects in the inner loop."""
+
+    def __init__(self, game: str, entities: dict[str, dict[str, Any]], meta: dict[str, Any]):
+        self.game, self.entities, self.meta = game, entities, meta
+
+    def attr(self, entity_id: str, name: str, edition: str | None = None) -> Any:
+        try:
+            value = self.entities[entity_id]["attrs"][name]
+        except KeyError:
+            raise EngineError(f"the knowledge base has no attribute {name!r} on {entity_id!r}") from None
+        if isinstance(value, dict) and "by_edition" in value:
+            if edition is None:
+                raise EngineError(f"{entity_id}.{name} differs by edition: say which edition")
+            return value["by_edition"][edition]
+        return value
+
+    def effect(self, entity_id: str) -> list[Any]:
+        return self.entities[entity_id].get("effect") or []
+
+    def of_kind(self, kind: str) -> list[dict[str, Any]]:
+        prefix = f"{self.game}/{kind}/"
+        return [e for i, e in sorted(self.entities.items()) if i.startswith(prefix)]
+
+    @classmethod
+    def load(cls, game: str) -> "Rules":
+        return _load_rules(game)
+
+
+@lru_cache(maxsize=None)
+def _load_rules(game: str) -> Rules:
+    from kb.loader import load
+    from kb.schema import Entity
+
+    kb = load()
+    entities = {}
+    for rec in kb.records.values():
+        if rec.game == game and isinstance(rec.item, Entity):
+            entities[rec.id] = {"id": rec.id, "kind": rec.kind, "key": rec.key, "attrs": rec.item.attrs,
+                                "effect": rec.item.effect, "parent": rec.item.parent,
+                                "scope": rec.item.scope.model_dump(exclude_none=True) if rec.item.scope else None}
+    g = kb.games[game]
+    return Rules(game, entities, g.model_dump())
+
+
+class Game(ABC):
+    key: str = ""
+
+    def __init__(self, rules: Rules | None = None):
+        self.rules = rules or Rules.load(self.key)
+
+    # ---- creating and inspecting states
+    @abstractmethod
+    def new_state(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0) -> dict: ...
+
+    @abstractmethod
+    def legal_actions(self, state: dict) -> list[Action]: ...
+
+    @abstractmethod
+    def current_player(self, state: dict) -> str | None: ...
+
+    @abstractmethod
+    def is_terminal(self, state: dict) -> bool: ...
+
+    @abstractmethod
+    def scores(self, state: dict) -> list[dict[str, Any]]:
+        """Final ranking: [{player, vp, rank, ...}], ties broken as the rulebook says."""
+
+    @abstractmethod
+    def state_schema(self) -> dict: ...
+
+    def check_invariants(self, state: dict) -> list[str]:
+        """Broken invariants (resources created or lost, values out of bounds); empty when sound."""
+        return []
+
+    # ---- changing states
+    @abstractmethod
+    def _apply(self, state: dict, action: Action, events: list[Event]) -> None:
+        """Carry out an action on `state` (a private copy), appending events; raise IllegalAction."""
+
+    def apply(self, state: dict, action: Action) -> tuple[dict, list[Event]]:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction("an action is a JSON object with a string 'type'")
+        work = st.copy(state)
+        events: list[Event] = []
+        self._apply(work, action, events)
+        work["log"].append(action)
+        return work, events
+
+    def run(self, state: dict, step: str) -> tuple[dict, list[Event]]:
+        """Run an engine step by name (scenarios use this, e.g. {run: night})."""
+        raise IllegalAction("scenario", f"{self.key} has no engine step {step!r}")
+
+    # ---- helpers
+    @staticmethod
+    def rng(state: dict) -> Rng:
+        return Rng(state)
+
+    def replay(self, players: list[str], options: dict | None, seed: int, actions: list[Action]) -> dict:
+        state = self.new_state(players, options, seed)
+        for action in actions:
+            state, _ = self.apply(state, action)
+        return state
+
+
+ENGINES = {
+    "gugong": "engine.gugong.game:Gugong",
+}
+PLANNED = {"dragon": "In the Year of the Dragon", "zhanguo": "ZhanGuo"}
+
+
+def get_game(key: str) -> Game:
+    if key not in ENGINES:
+        if key in PLANNED:
+            raise EngineError(f"the {PLANNED[key]} engine is not implemented yet")
+        raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
+    module, cls = ENGINES[key].split(":")
+    try:
+        return getattr(importlib.import_module(module), cls)()
+    except ModuleNotFoundError as exc:
+        raise EngineError(f"the {key} engine is not available: {exc}") from exc

@@ -1,0 +1,134 @@
+"""The engine core on a toy game: atomic apply, replay, seeded chance, scenarios."""
+import json
+from collections import Counter
+
+import pytest
+
+from engine.core import IllegalAction, MalformedAction, Rng
+from engine.core import game as core_game
+from engine.core import scenario
+from engine.core.game import Game, Rules
+from engine.core.play import random_game
+from engine.core.state import copy, deep_merge, get_path
+
+
+class Race(Game):
+    """Players take turns adding 1 or 2 to their total; a die roll adds a bonus; first to 10 wins."""
+    key = "race"
+
+    def __init__(self):
+        super().__init__(Rules("race", {}, {}))
+
+    def new_state(self, players, options=None, seed=0):
+        return {"rng": Rng.seed_state(seed), "turn": 0, "order": list(players), "log": [],
+                "players": {p: {"total": 0} for p in players}}
+
+    def current_player(self, s):
+        return None if self.is_terminal(s) else s["order"][s["turn"] % len(s["order"])]
+
+    def legal_actions(self, s):
+        p = self.current_player(s)
+        return [] if p is None else [{"type": "add", "player": p, "n": n} for n in (1, 2)]
+
+    def _apply(self, s, a, events):
+        if a.get("type") != "add":
+            raise MalformedAction(f"unknown action type {a.get('type')!r}")
+        if a.get("player") != self.current_player(s):
+            raise IllegalAction("race/rule/turn-order", "it is not your turn")
+        if a.get("n") not in (1, 2):
+            raise IllegalAction("race/rule/add", "add 1 or 2")
+        s["players"][a["player"]]["total"] += a["n"]  # mutate first, so a later failure would show
+        if self.rng(s).die() == 6:
+            s["players"][a["player"]]["total"] += 1
+            events.append({"type": "bonus", "player": a["player"]})
+        s["turn"] += 1
+
+    def run(self, s, step):
+        if step == "bonus-round":
+            s = copy(s)
+            for p in s["players"].values():
+                p["total"] += 1
+            return s, []
+        return super().run(s, step)
+
+    def is_terminal(self, s):
+        return any(p["total"] >= 10 for p in s["players"].values())
+
+    def scores(self, s):
+        ranked = sorted(s["players"].items(), key=lambda kv: -kv[1]["total"])
+        return [{"player": p, "vp": v["total"], "rank": i + 1} for i, (p, v) in enumerate(ranked)]
+
+    def state_schema(self):
+        return {"type": "object"}
+
+
+@pytest.fixture(autouse=True)
+def registered(monkeypatch):
+    monkeypatch.setitem(core_game.ENGINES, "race", "tests.test_engine_core:Race")
+
+
+def test_apply_never_mutates_its_input_and_rejects_with_the_rule():
+    g = Race()
+    s = g.new_state(["A", "B"], seed=1)
+    frozen = json.dumps(s, sort_keys=True)
+    s2, _ = g.apply(s, {"type": "add", "player": "A", "n": 2})
+    assert json.dumps(s, sort_keys=True) == frozen and s2["players"]["A"]["total"] >= 2
+    with pytest.raises(IllegalAction) as exc:
+        g.apply(s2, {"type": "add", "player": "A", "n": 1})
+    assert exc.value.rule == "race/rule/turn-order"
+    with pytest.raises(MalformedAction):
+        g.apply(s2, ["add"])
+    with pytest.raises(MalformedAction):
+        g.apply(s2, {"type": "jump", "player": "B"})
+
+
+def test_seed_and_actions_replay_exactly_and_states_round_trip():
+    g = Race()
+    played = random_game(g, 3, seed=42, check=True)
+    again = g.replay(played.players, {}, 42, played.actions)
+    assert again == played.final
+    assert json.loads(json.dumps(played.final)) == played.final
+    assert random_game(g, 3, seed=42).actions == played.actions
+    assert random_game(g, 3, seed=43).actions != played.actions
+
+
+def test_rng_is_uniform_enough_and_deterministic():
+    r = Rng({"rng": Rng.seed_state(7)})
+    rolls = Counter(r.die() for _ in range(6000))
+    assert set(rolls) == {1, 2, 3, 4, 5, 6} and all(800 < c < 1200 for c in rolls.values())
+    a, b = Rng({"rng": 5}), Rng({"rng": 5})
+    assert [a.below(100) for _ in range(50)] == [b.below(100) for _ in range(50)]
+    items = list(range(20))
+    Rng({"rng": 3}).shuffle(items)
+    assert sorted(items) == list(range(20)) and items != list(range(20))
+
+
+def test_state_helpers():
+    s = {"players": {"Kuba": {"vp": 3, "ships": [1, 2]}}}
+    assert get_path(s, "players.Kuba.ships.1") == 2
+    with pytest.raises(KeyError):
+        get_path(s, "players.Ania.vp")
+    assert deep_merge(copy(s), {"players": {"Kuba": {"vp": 5}}}) == {"players": {"Kuba": {"vp": 5, "ships": [1, 2]}}}
+
+
+def scenario_doc(**kw):
+    doc = {"id": "race/example/t", "game": "race", "players": ["A", "B"], "seed": 1,
+           "setup": {"players": {"A": {"total": 5}}},
+           "steps": [{"player": "A", "action": {"type": "add", "n": 1}}, {"run": "bonus-round"}],
+           "expect": [{"path": "players.B.total", "equals": 1}, {"path": "players.A.total", "delta": 2}]}
+    doc.update(kw)
+    return doc
+
+
+def test_scenario_pass_fail_pending_error():
+    # A gets 1 (+1 on a six) and 1 from the bonus round
+    out = scenario.run(scenario_doc())
+    a_gain = out.state["players"]["A"]["total"] - 5
+    assert out.status == ("PASS" if a_gain == 2 else "FAIL")
+    failing = scenario.run(scenario_doc(expect=[{"path": "players.B.total", "equals": 7}]))
+    assert failing.status == "FAIL" and "players.B.total is 1, expected 7" in failing.line
+    assert scenario.run(scenario_doc(steps=None, expect=None)).status == "PENDING"
+    illegal = scenario.run(scenario_doc(steps=[{"player": "B", "action": {"type": "add", "n": 1}}]))
+    assert illegal.status == "ERROR" and "not your turn" in illegal.line
+    assert scenario.run(scenario_doc(game="chess")).status == "ERROR"
+    assert "does not exist" in scenario.run(scenario_doc(expect=[{"path": "players.C.total", "equals": 1}])).line
