@@ -8,11 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
-from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+import hashlib
+
+from fastapi import APIRouter, Body, FastAPI, HTTPException, Path as PathParam, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api import sessions as sess
 
 from i18n.catalog import t
 from i18n.locale import negotiate
@@ -23,6 +29,26 @@ from kb.search import search as run_search
 PROBLEM = "application/problem+json"
 Lang = Literal["pl", "cs", "en"]
 DEFAULT_SITE_DIR = Path(__file__).resolve().parent.parent / "build" / "site"
+MAX_BODY = 64 * 1024  # bytes; a scenario or an action is far smaller
+KB_CACHE = "public, max-age=300"
+SESSION_ID = r"^[A-Za-z0-9_-]{8,64}$"
+
+
+class CreateSession(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(examples=["gugong"])
+    players: list[str] = Field(min_length=1, max_length=8, examples=[["Kuba", "Ania", "Jola"]])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{}])
+    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, description="random when omitted")
+    seats: dict[str, Literal["human", "random"]] = Field(
+        default_factory=dict, description="who plays each seat; unnamed seats are human", examples=[{"Jola": "random"}])
+
+
+class ApplyAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: dict[str, Any] = Field(examples=[{"type": "pass", "player": "Kuba"}])
+    expected_version: Optional[int] = Field(
+        default=None, ge=0, description="the version the action was chosen against; 409 if the session moved on")
 
 
 def problem(status: int, title: str, detail: str, lang: str = "en", **extra: Any) -> JSONResponse:
@@ -42,7 +68,14 @@ def pick_lang(request: Request, lang: Optional[str]) -> str:
     return lang or negotiate(request.headers.get("accept-language"))
 
 
-def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_SITE_DIR) -> FastAPI:
+def next_link(request: Request, offset: int, limit: int, total: int) -> Optional[str]:
+    if offset + limit >= total:
+        return None
+    return str(request.url.include_query_params(offset=offset + limit))
+
+
+def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_SITE_DIR,
+               sessions_url: str | None = None) -> FastAPI:
     app = FastAPI(
         title="rulekb API",
         version="1",
@@ -58,6 +91,42 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         if "engine" not in state:
             state["engine"] = open_engine(database_url, readonly=True)
         return state["engine"]
+
+    def store() -> sess.Store:
+        if "store" not in state:
+            state["store"] = sess.Store(sess.open_store(sessions_url))
+        return state["store"]
+
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
+                       allow_headers=["*"], expose_headers=["ETag", "Content-Language"])
+
+    @app.middleware("http")
+    async def _limits_and_caching(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length and (not length.isdigit() or int(length) > MAX_BODY):
+            lang = request_lang(request)
+            return problem(413, t(lang, "Request too large"),
+                           t(lang, "A request body may hold at most %(n)d bytes.", n=MAX_BODY), lang)
+        response = await call_next(request)
+        path = request.url.path
+        if (request.method == "GET" and path.startswith("/api/v1/") and not path.startswith("/api/v1/sessions")
+                and response.status_code == 200 and response.headers.get("content-type", "").startswith("application/json")):
+            body = b"".join([chunk async for chunk in response.body_iterator])
+            etag = '"' + hashlib.sha256(body + (response.headers.get("content-language") or "").encode()).hexdigest()[:32] + '"'
+            headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length",)}
+            headers.update({"ETag": etag, "Cache-Control": KB_CACHE, "Vary": "Accept-Language"})
+            if etag in [e.strip() for e in request.headers.get("if-none-match", "").split(",")]:
+                return Response(status_code=304, headers={k: v for k, v in headers.items()
+                                                          if k.lower() not in ("content-type",)})
+            return Response(body, status_code=200, headers=headers, media_type="application/json")
+        return response
+
+    @app.exception_handler(sess.SessionError)
+    async def _session_error(request: Request, exc: sess.SessionError):
+        lang = request_lang(request)
+        titles = {400: t(lang, "Invalid request"), 404: t(lang, "Not found"), 409: t(lang, "Conflict"),
+                  422: t(lang, "Action not accepted")}
+        return problem(exc.status, titles.get(exc.status, t(lang, "Error")), exc.message, lang, **exc.extra)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
@@ -115,7 +184,8 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     ) -> dict[str, Any]:
         language = pick_lang(request, lang)
         items, total = queries.list_entities(engine(), game=game, kind=kind, lang=language, limit=limit, offset=offset)
-        return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language}
+        return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language,
+                "next": next_link(request, offset, limit, total)}
 
     @v1.get("/entities/{entity_id:path}", summary="One entity with texts, attributes and provenance")
     def entity(request: Request, entity_id: str, lang: Optional[Lang] = None) -> dict[str, Any]:
@@ -135,6 +205,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         res = run_search(engine(), q, game=game, lang=lang, kind=kind, limit=limit, offset=offset)
         language = pick_lang(request, lang)
         return {"query": res.query, "tokens": res.tokens, "total": res.total, "limit": limit, "offset": offset,
+                "next": next_link(request, offset, limit, res.total),
                 "warnings": [t(language, w) for w in res.warnings], "hits": [h.__dict__ for h in res.hits]}
 
     @v1.get("/compare/{entity_id:path}", summary="An entity's texts side by side per source, with findings")
@@ -170,10 +241,26 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     ) -> dict[str, Any]:
         items, total = queries.list_findings(engine(), game=game, check=check, min_severity=severity,
                                              assessment=assessment, limit=limit, offset=offset)
-        nxt = None
-        if offset + limit < total:
-            nxt = str(request.url.include_query_params(offset=offset + limit))
-        return {"items": items, "total": total, "limit": limit, "offset": offset, "next": nxt}
+        return {"items": items, "total": total, "limit": limit, "offset": offset,
+                "next": next_link(request, offset, limit, total)}
+
+    @v1.post("/sessions", status_code=201, summary="Start a game session (seats may be played by a random agent)")
+    def create_session(body: CreateSession) -> dict[str, Any]:
+        return store().create(body.game, body.players, body.seats, body.options, body.seed)
+
+    @v1.get("/sessions/{sid}", summary="A session's state, current player and (at the end) scores")
+    def get_session(sid: Annotated[str, PathParam(pattern=SESSION_ID)],
+                    replay: Annotated[bool, Query(description="also replay seed + actions and compare")] = False
+                    ) -> dict[str, Any]:
+        return store().view(sid, replay=replay)
+
+    @v1.get("/sessions/{sid}/actions", summary="Legal actions now, and every action applied so far")
+    def session_actions(sid: Annotated[str, PathParam(pattern=SESSION_ID)]) -> dict[str, Any]:
+        return store().actions(sid)
+
+    @v1.post("/sessions/{sid}/actions", summary="Apply an action (409 if the session moved on)")
+    def apply_action(sid: Annotated[str, PathParam(pattern=SESSION_ID)], body: ApplyAction) -> dict[str, Any]:
+        return store().apply(sid, body.action, body.expected_version)
 
     app.include_router(v1)
 

@@ -115,3 +115,27 @@ def test_discrepancies_paginate_with_next_links(real_client):
     second = real_client.get(first["next"]).json()
     assert second["offset"] == 5 and {i["key"] for i in second["items"]}.isdisjoint({i["key"] for i in first["items"]})
     assert real_client.get("/api/v1/discrepancies", params={"severity": "huge"}).status_code == 422
+
+
+def test_knowledge_base_responses_carry_etag_and_answer_304(client):
+    r = client.get("/api/v1/games")
+    assert r.headers["cache-control"].startswith("public") and r.headers["etag"]
+    again = client.get("/api/v1/games", headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    other = client.get("/api/v1/games", headers={"If-None-Match": '"stale"'})
+    assert other.status_code == 200
+
+
+def test_cors_allows_browser_apps(client):
+    r = client.options("/api/v1/games", headers={"Origin": "https://example.org", "Access-Control-Request-Method": "GET"})
+    assert r.status_code == 200 and r.headers["access-control-allow-origin"] in ("*", "https://example.org")
+
+
+def test_request_bodies_are_limited(client):
+    r = client.post("/api/v1/sessions", content=b"x" * 70_000, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.headers["content-type"] == "application/problem+json"
+
+
+def test_lists_give_next_links(client):
+    body = client.get("/api/v1/entities", params={"limit": 2}).json()
+    assert body["total"] > 2 and "offset=2" in body["next"]

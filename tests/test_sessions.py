@@ -1,0 +1,100 @@
+"""Game sessions over HTTP: persisted, replayable, safe under concurrency (SQLite and PostgreSQL)."""
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from engine.core import game as core_game
+
+
+@pytest.fixture(autouse=True)
+def toy_engine(monkeypatch):
+    monkeypatch.setitem(core_game.ENGINES, "race", "tests.test_engine_core:Race")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sessions_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'sessions.db'}"
+    return request.getfixturevalue("pg_schema_url")
+
+
+def client(fixture_db, sessions_url):
+    return TestClient(create_app(fixture_db, site_dir=None, sessions_url=sessions_url))
+
+
+def new(c, **kw):
+    body = {"game": "race", "players": ["A", "B"], "seed": 5, **kw}
+    r = c.post("/api/v1/sessions", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_create_play_and_reject(fixture_db, sessions_url):
+    c = client(fixture_db, sessions_url)
+    s = new(c)
+    assert len(s["id"]) >= 24 and s["current_player"] == "A" and s["version"] == 0
+    ok = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": "A", "n": 2}})
+    assert ok.status_code == 200 and ok.json()["version"] == 1
+    bad = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": "A", "n": 1}})
+    assert bad.status_code == 422 and bad.json()["rule"] == "race/rule/turn-order"
+    assert c.get(f"/api/v1/sessions/{s['id']}").json()["version"] == 1  # nothing changed
+    malformed = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"n": 1}})
+    assert malformed.status_code == 422 and malformed.headers["content-type"] == "application/problem+json"
+    acts = c.get(f"/api/v1/sessions/{s['id']}/actions").json()
+    assert [h["action"]["n"] for h in acts["history"]] == [2]
+    assert {a["player"] for a in acts["legal"]} == {"B"}
+
+
+def test_bad_session_requests_are_4xx(fixture_db, sessions_url):
+    c = client(fixture_db, sessions_url)
+    assert c.get("/api/v1/sessions/doesnotexist123").status_code == 404
+    assert c.get("/api/v1/sessions/../../etc").status_code == 404
+    assert c.post("/api/v1/sessions", json={"game": "chess", "players": ["A"]}).status_code == 422
+    assert c.post("/api/v1/sessions", json={"game": "race", "players": ["A", "A"]}).status_code == 422
+    assert c.post("/api/v1/sessions", json={"game": "race", "players": ["A"], "seats": {"Z": "random"}}).status_code == 422
+    assert c.post("/api/v1/sessions", json={"game": "race", "players": ["A"], "hack": 1}).status_code == 422
+    assert c.post("/api/v1/sessions", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+
+
+def test_random_seats_move_by_themselves(fixture_db, sessions_url):
+    c = client(fixture_db, sessions_url)
+    s = new(c, seats={"B": "random"})
+    s = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": "A", "n": 1}}).json()
+    assert s["current_player"] in ("A", None) and s["version"] == 2
+    hist = c.get(f"/api/v1/sessions/{s['id']}/actions").json()["history"]
+    assert [h["by"] for h in hist] == ["human", "random"]
+
+
+def test_sessions_survive_a_restart_and_replay(fixture_db, sessions_url):
+    c = client(fixture_db, sessions_url)
+    s = new(c)
+    for player in ("A", "B", "A"):
+        c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": player, "n": 1}})
+    before = c.get(f"/api/v1/sessions/{s['id']}").json()
+    restarted = client(fixture_db, sessions_url)  # a new application on the same database
+    after = restarted.get(f"/api/v1/sessions/{s['id']}", params={"replay": True}).json()
+    assert after["state"] == before["state"] and after["version"] == 3 and after["replay_matches"] is True
+
+
+def test_two_concurrent_actions_never_both_apply(fixture_db, sessions_url):
+    c = client(fixture_db, sessions_url)
+    for attempt in range(5):
+        s = new(c, seed=attempt)
+        results = []
+        barrier = threading.Barrier(2)
+
+        def go():
+            barrier.wait()
+            r = c.post(f"/api/v1/sessions/{s['id']}/actions",
+                       json={"action": {"type": "add", "player": "A", "n": 1}, "expected_version": 0})
+            results.append(r.status_code)
+
+        threads = [threading.Thread(target=go) for _ in range(2)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert sorted(results) == [200, 409], results
+        assert c.get(f"/api/v1/sessions/{s['id']}").json()["version"] == 1
