@@ -13,7 +13,7 @@ from mkdocs.structure.files import File, Files
 
 from i18n.catalog import t
 from kb.db import open_engine
-from kb.queries import get_game, list_entities, list_games
+from kb.queries import get_game, list_entities, list_findings, list_games
 
 TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -47,6 +47,10 @@ def on_files(files: Files, config) -> Files:
         for e in entities:
             by_kind.setdefault(e["kind"], []).append(e)
         pages[f"{g['id']}/index.md"] = TEMPLATES.get_template("game.md.j2").render(game=game, by_kind=by_kind, lang=LANG)
+        findings, total = list_findings(engine, game=g["id"], min_severity="medium", limit=10_000)
+        if findings:
+            pages[f"{g['id']}/findings.md"] = TEMPLATES.get_template("findings.md.j2").render(
+                game=game, findings=findings, compared=findings[0]["compared"].split(","), lang=LANG)
     engine.dispose()
     for path, content in pages.items():
         files.append(File.generated(config, path, content=content))

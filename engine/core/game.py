@@ -60,7 +60,7 @@ def _load_rules(game: str) -> Rules:
     for rec in kb.records.values():
         if rec.game == game and isinstance(rec.item, Entity):
             entities[rec.id] = {"id": rec.id, "kind": rec.kind, "key": rec.key, "attrs": rec.item.attrs,
-                                "effect": rec.item.effect, "parent": rec.item.parent,
+                                "effect": rec.item.effect, "parent": rec.item.parent, "order": rec.item.order,
                                 "scope": rec.item.scope.model_dump(exclude_none=True) if rec.item.scope else None}
     g = kb.games[game]
     return Rules(game, entities, g.model_dump())
