@@ -34,6 +34,26 @@ KB_CACHE = "public, max-age=300"
 SESSION_ID = r"^[A-Za-z0-9_-]{8,64}$"
 
 
+class Problem(BaseModel):
+    """An error (RFC 9457). Some carry more members: `errors` (which input was wrong), `rule` (the
+    game rule an action breaks), `field`, `version`."""
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [
+        {"type": "about:blank", "title": "Not found", "status": 404, "lang": "en",
+         "detail": "There is no entry with the id gugong/term/emperor."}]})
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    lang: Literal["pl", "cs", "en"] = "en"
+
+
+def problems(*codes: int) -> dict[int, dict[str, Any]]:
+    text = {304: "Not modified (If-None-Match matched the ETag)", 400: "The body is not valid JSON", 404: "Not found",
+            409: "Conflict",
+            413: "Request body too large", 422: "Invalid input", 503: "Knowledge base not built"}
+    return {c: ({"description": text[c]} if c == 304 else {"model": Problem, "description": text[c]}) for c in codes}
+
+
 class CreateSession(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(examples=["gugong"])
@@ -66,6 +86,18 @@ def request_lang(request: Request) -> str:
 def pick_lang(request: Request, lang: Optional[str]) -> str:
     """An explicit ?lang= wins; else the client's Accept-Language (q-values, regions); else en."""
     return lang or negotiate(request.headers.get("accept-language"))
+
+
+def allowed_methods(request: Request) -> set[str]:
+    """Every method some route accepts on this path (Starlette's own 405 names only the first route)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match in (Match.PARTIAL, Match.FULL):
+            methods |= set(getattr(route, "methods", None) or ())
+    return methods - {"HEAD"}
 
 
 def next_link(request: Request, offset: int, limit: int, total: int) -> Optional[str]:
@@ -135,9 +167,13 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
             return problem(404, t(lang, "Not found"), t(lang, "There is no such path: %(path)s. The API is described "
                                                           "at /api/v1/openapi.json.", path=request.url.path), lang)
         if exc.status_code == 405:
-            return problem(405, t(lang, "Method not allowed"),
-                           t(lang, "%(method)s is not allowed on %(path)s.", method=request.method,
-                             path=request.url.path), lang)
+            response = problem(405, t(lang, "Method not allowed"),
+                               t(lang, "%(method)s is not allowed on %(path)s.", method=request.method,
+                                 path=request.url.path), lang)
+            response.headers["Allow"] = ", ".join(sorted(allowed_methods(request)))
+            return response
+        if exc.status_code == 400:
+            return problem(400, t(lang, "Invalid request"), t(lang, "The request body is not valid JSON."), lang)
         return problem(exc.status_code, t(lang, "Error"), str(exc.detail), lang)
 
     @app.exception_handler(RequestValidationError)
@@ -163,36 +199,37 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         }
         return problem(404, t(lang, "Not found"), messages[exc.what], lang)
 
-    v1 = APIRouter(prefix="/api/v1")
+    v1 = APIRouter(prefix="/api/v1", responses=problems(413, 422, 503))
+    kb_errors = problems(304, 404)
 
-    @v1.get("/games", summary="All games with editions, sources and counts")
+    @v1.get("/games", responses=problems(304), summary="All games with editions, sources and counts")
     def games() -> list[dict[str, Any]]:
         return queries.list_games(engine())
 
-    @v1.get("/games/{game}", summary="One game")
+    @v1.get("/games/{game}", responses=kb_errors, summary="One game")
     def game(game: str) -> dict[str, Any]:
         return queries.get_game(engine(), game)
 
-    @v1.get("/entities", summary="List entities, filtered by game and kind")
+    @v1.get("/entities", responses=problems(304), summary="List entities, filtered by game and kind")
     def entities(
         request: Request,
         game: Optional[str] = None,
         kind: Optional[str] = None,
         lang: Optional[Lang] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     ) -> dict[str, Any]:
         language = pick_lang(request, lang)
         items, total = queries.list_entities(engine(), game=game, kind=kind, lang=language, limit=limit, offset=offset)
         return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.get("/entities/{entity_id:path}", summary="One entity with texts, attributes and provenance")
+    @v1.get("/entities/{entity_id:path}", responses=kb_errors, summary="One entity with texts, attributes and provenance")
     def entity(request: Request, entity_id: str, lang: Optional[Lang] = None) -> dict[str, Any]:
         explicit = lang or (pick_lang(request, None) if request.headers.get("accept-language") else None)
         return queries.get_entity(engine(), entity_id, explicit)
 
-    @v1.get("/search", summary="Ranked, diacritic-insensitive search")
+    @v1.get("/search", responses=problems(304), summary="Ranked, diacritic-insensitive search")
     def search(
         request: Request,
         q: Annotated[str, Query(max_length=500)],
@@ -208,7 +245,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                 "next": next_link(request, offset, limit, res.total),
                 "warnings": [t(language, w) for w in res.warnings], "hits": [h.__dict__ for h in res.hits]}
 
-    @v1.get("/compare/{entity_id:path}", summary="An entity's texts side by side per source, with findings")
+    @v1.get("/compare/{entity_id:path}", responses=kb_errors, summary="An entity's texts side by side per source, with findings")
     def compare(
         entity_id: str,
         langs: Annotated[Optional[str], Query(pattern=r"^(pl|cs|en),(pl|cs|en)$", examples=["pl,cs"])] = None,
@@ -229,7 +266,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                     "type": "value_error"}])
         return queries.compare_entity(engine(), entity_id, chosen)
 
-    @v1.get("/discrepancies", summary="Findings of the translation and edition checker")
+    @v1.get("/discrepancies", responses=problems(304), summary="Findings of the translation and edition checker")
     def discrepancies(
         request: Request,
         game: Optional[str] = None,
@@ -237,36 +274,48 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         severity: Literal["high", "medium", "low"] = "low",
         assessment: Optional[Literal["rules-difference", "artefact", "unclear", "curated"]] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     ) -> dict[str, Any]:
         items, total = queries.list_findings(engine(), game=game, check=check, min_severity=severity,
                                              assessment=assessment, limit=limit, offset=offset)
         return {"items": items, "total": total, "limit": limit, "offset": offset,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.post("/sessions", status_code=201, summary="Start a game session (seats may be played by a random agent)")
+    @v1.post("/sessions", status_code=201, responses=problems(400), summary="Start a game session (seats may be played by a random agent)")
     def create_session(body: CreateSession) -> dict[str, Any]:
         return store().create(body.game, body.players, body.seats, body.options, body.seed)
 
-    @v1.get("/sessions/{sid}", summary="A session's state, current player and (at the end) scores")
+    @v1.get("/sessions/{sid}", responses=problems(404), summary="A session's state, current player and (at the end) scores")
     def get_session(sid: Annotated[str, PathParam(pattern=SESSION_ID)],
                     replay: Annotated[bool, Query(description="also replay seed + actions and compare")] = False
                     ) -> dict[str, Any]:
         return store().view(sid, replay=replay)
 
-    @v1.get("/sessions/{sid}/actions", summary="Legal actions now, and every action applied so far")
+    @v1.get("/sessions/{sid}/actions", responses=problems(404), summary="Legal actions now, and every action applied so far")
     def session_actions(sid: Annotated[str, PathParam(pattern=SESSION_ID)]) -> dict[str, Any]:
         return store().actions(sid)
 
-    @v1.post("/sessions/{sid}/actions", summary="Apply an action (409 if the session moved on)")
+    @v1.post("/sessions/{sid}/actions", responses=problems(400, 404, 409), summary="Apply an action (409 if the session moved on)")
     def apply_action(sid: Annotated[str, PathParam(pattern=SESSION_ID)], body: ApplyAction) -> dict[str, Any]:
         return store().apply(sid, body.action, body.expected_version)
 
     app.include_router(v1)
 
-    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
-    def _unknown_api(rest: str):
-        raise HTTPException(404)
+    def openapi() -> dict[str, Any]:
+        """FastAPI describes every response as application/json; errors are application/problem+json."""
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            for ops in doc["paths"].values():
+                for op in ops.values():
+                    for code, resp in op.get("responses", {}).items():
+                        if int(code) >= 400 and "application/json" in resp.get("content", {}):
+                            resp["content"] = {PROBLEM: resp["content"].pop("application/json")}
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi
 
     if site_dir is not None and site_dir.is_dir():
         app.mount("/", StaticFiles(directory=site_dir, html=True), name="site")

@@ -1,0 +1,313 @@
+"""Shared mechanics every part of the rulebook uses: servants (and the double servant), tracks and
+ties, the Great Wall, ships on the Grand Canal, travel tokens. Functions work on a private state copy.
+"""
+from __future__ import annotations
+
+from engine.core.errors import IllegalAction
+
+R = "gugong/rule/"
+
+
+def P(s: dict, name: str) -> dict:
+    return s["players"][name]
+
+
+def order_from(s: dict, start: int) -> list[str]:
+    seats = s["order"]
+    return [seats[(start + i) % len(seats)] for i in range(len(seats))]
+
+
+# ---------------------------------------------------------------- servants
+def pool_value(p: dict) -> int:
+    """What the servant pool can pay: the double servant counts as two (gugong/rule/double-servant-remove)."""
+    return p["pool"] + (2 if p["double"] == "pool" else 0)
+
+
+def pay(s: dict, name: str, n: int, use_double: bool, rule: str, events: list) -> None:
+    """Remove n servants from the pool to the general supply. The double servant may replace two."""
+    p = P(s, name)
+    if n <= 0:
+        return
+    if use_double:
+        if p["double"] != "pool" or n < 2:
+            raise IllegalAction(R + "double-servant-remove", "the double servant is not in your pool or the payment is below two servants")
+        if p["pool"] < n - 2:
+            raise IllegalAction(rule, f"{name} cannot pay {n} servants")
+        p["double"] = "supply"
+        p["pool"] -= n - 2
+        p["supply"] += n - 2
+    else:
+        if p["pool"] < n:
+            raise IllegalAction(rule, f"{name} has {p['pool']} servants in the pool and cannot pay {n}")
+        p["pool"] -= n
+        p["supply"] += n
+    events.append({"event": "pay_servants", "player": name, "servants": n, "double": bool(use_double)})
+
+
+def can_pay(p: dict, n: int, use_double: bool) -> bool:
+    if n <= 0:
+        return not use_double
+    if use_double:
+        return p["double"] == "pool" and n >= 2 and p["pool"] >= n - 2
+    return p["pool"] >= n
+
+
+def pay_options(p: dict, n: int) -> list[bool]:
+    """The ways to pay n servants: plain servants (False) and/or with the double servant (True)."""
+    return [d for d in (False, True) if can_pay(p, n, d)]
+
+
+def gain_servants(s: dict, name: str, n: int, events: list) -> int:
+    """Move up to n servants from the general supply to the pool. Each move may take the double servant
+    instead of a normal one (gugong/rule/double-servant-gain); the engine takes it first."""
+    p = P(s, name)
+    got = 0
+    for _ in range(n):
+        if p["double"] == "supply":
+            p["double"] = "pool"
+        elif p["supply"] > 0:
+            p["supply"] -= 1
+            p["pool"] += 1
+        else:
+            break
+        got += 1
+    if got:
+        events.append({"event": "gain_servants", "player": name, "servants": got})
+    return got
+
+
+# ---------------------------------------------------------------- tracks
+def gain_vp(s: dict, name: str, n: int, events: list) -> None:
+    p = P(s, name)
+    p["vp"] = max(0, p["vp"] + n)
+    if n:
+        events.append({"event": "vp", "player": name, "vp": n})
+
+
+def move_intrigue(g, s: dict, name: str, steps: int, events: list) -> None:
+    """Move on the intrigue track (at most its last space); landing puts the marker on top of a stack."""
+    p = P(s, name)
+    new = max(0, min(g.k.intrigue_max, p["intrigue"] + steps))
+    if new != p["intrigue"]:
+        p["intrigue"] = new
+        s["stamp"] += 1
+        p["istamp"] = s["stamp"]  # gugong/rule/intrigue-stacking: the newest arrival lies on top
+        events.append({"event": "intrigue", "player": name, "space": new})
+
+
+def rank_key(s: dict, name: str) -> tuple[int, int]:
+    """Higher wins ties (gugong/rule/tie-breaking): position, then the marker on top."""
+    p = P(s, name)
+    return (p["intrigue"], p["istamp"])
+
+
+def best(s: dict, names: list[str], score) -> str | None:
+    """The player with the highest score, ties broken on the intrigue track; None if nobody scores."""
+    cands = [n for n in names if score(n) > 0]
+    if not cands:
+        return None
+    return max(cands, key=lambda n: (score(n),) + rank_key(s, n))
+
+
+def move_palace(g, s: dict, name: str, steps: int, events: list) -> None:
+    """Move the envoy up; at the last space it enters the palace on the best free spot; steps beyond
+    that give 1 VP each instead (gugong/rule/palace-entry, gugong/rule/palace-extra-steps)."""
+    p = P(s, name)
+    for _ in range(steps):
+        if p["palace"] >= g.k.palace_end:
+            gain_vp(s, name, g.k.palace_extra_vp, events)
+            continue
+        p["palace"] += 1
+        if p["palace"] == g.k.palace_end:
+            s["palace_spots"].append(name)
+            events.append({"event": "enter_palace", "player": name, "spot": len(s["palace_spots"])})
+
+
+def gain_jade(s: dict, name: str, n: int, events: list) -> None:
+    P(s, name)["jade"] += n  # the general supply is unlimited (gugong/rule/jade-courtyard)
+    events.append({"event": "jade", "player": name, "jade": n})
+
+
+# ---------------------------------------------------------------- great wall
+def wall_count(s: dict, name: str) -> int:
+    return sum(size for who, size in s["wall"] if who == name)
+
+
+def wall_total(s: dict) -> int:
+    return sum(size for _, size in s["wall"])
+
+
+def wall_place(g, s: dict, name: str, piece: str, source: str, events: list) -> None:
+    """Put a normal ("n") or the double ("d") servant from the pool or the general supply on the Wall."""
+    p = P(s, name)
+    if piece == "d":
+        if p["double"] != source:
+            raise IllegalAction(R + "double-servant-placement", f"{name}'s double servant is not in the {source}")
+        p["double"] = "wall"
+        s["wall"].append([name, g.k.double_counts])
+    else:
+        if p[source] < 1:
+            raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
+        p[source] -= 1
+        s["wall"].append([name, 1])
+    events.append({"event": "wall", "player": name, "piece": piece})
+
+
+def wall_check(g, s: dict, events: list) -> None:
+    """After an action: a complete section is scored at once, then the intrigue rewards are offered."""
+    if wall_total(s) < g.k.threshold(len(s["order"])):
+        return
+    present = [n for n in s["order"] if wall_count(s, n) > 0]
+    winner = best(s, present, lambda n: wall_count(s, n))
+    events.append({"event": "wall_scoring", "winner": winner})
+    gain_vp(s, winner, g.k.wall_vp, events)
+    move_palace(g, s, winner, g.k.wall_palace, events)
+    wall_remove(s, winner)
+    # gugong/rule/intrigue-rewards: lowest marker first (bottom of a stack counts lowest)
+    push_many(s, [{"kind": "intrigue_reward", "player": n}
+                  for n in sorted(present, key=lambda n: rank_key(s, n)) for _ in range(g.k.rewards_per_player)])
+
+
+def wall_remove(s: dict, name: str) -> None:
+    """The winner's servants go to the general supply; the others slide left (order is kept)."""
+    p = P(s, name)
+    keep = []
+    for who, size in s["wall"]:
+        if who != name:
+            keep.append([who, size])
+        elif size == 1:
+            p["supply"] += 1
+        else:
+            p["double"] = "supply"
+    s["wall"] = keep
+
+
+# ---------------------------------------------------------------- grand canal
+def occupied(s: dict) -> set[tuple[int, int]]:
+    return {(sh["path"], sh["port"]) for n in s["order"] for sh in P(s, n)["ships"] if sh}
+
+
+def first_free(g, s: dict, path: int, after: int) -> int | None:
+    occ = occupied(s)
+    for port in range(after + 1, g.k.last_port + 1):
+        if (path, port) not in occ:
+            return port
+    return None
+
+
+def ship_load(sh: dict) -> int:
+    return sum(sh["load"])
+
+
+def ship_targets(g, s: dict, name: str, size: int) -> list[tuple[int, int | None]]:
+    """(ship, path) pairs where a piece of `size` may go: a ship on the canal with room, or a ship
+    beside the board put on the first free port of a path (gugong/rule/canal-new-ship)."""
+    p = P(s, name)
+    out = []
+    new_done = False
+    for i, sh in enumerate(p["ships"]):
+        if sh:
+            if ship_load(sh) + size <= g.k.ship_capacity:
+                out.append((i, None))
+        elif not new_done:
+            new_done = True  # the ships beside the board are alike: offer the first one
+            for path in range(s["paths"]):
+                if first_free(g, s, path, g.k.first_port - 1) is not None:
+                    out.append((i, path))
+    return out
+
+
+def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, source: str, events: list) -> None:
+    p = P(s, name)
+    if not isinstance(ship, int) or not 0 <= ship < len(p["ships"]):
+        raise IllegalAction(R + "canal-adding-servants", "no such ship")
+    size = g.k.double_counts if piece == "d" else 1
+    sh = p["ships"][ship]
+    if sh is None:
+        if path not in range(s["paths"]):
+            raise IllegalAction(R + "canal-paths", "a new ship needs a path of the canal")
+        port = first_free(g, s, path, g.k.first_port - 1)
+        if port is None:
+            raise IllegalAction(R + "canal-new-ship", "no free port on that path")
+        sh = p["ships"][ship] = {"path": path, "port": port, "load": []}
+        events.append({"event": "new_ship", "player": name, "ship": ship, "path": path, "port": port})
+    if ship_load(sh) + size > g.k.ship_capacity:
+        raise IllegalAction(R + "canal-adding-servants", "the ship has no free spot")
+    if piece == "d":
+        if p["double"] != source:
+            raise IllegalAction(R + "double-servant-placement", f"the double servant is not in the {source}")
+        p["double"] = "ship"
+    else:
+        if p[source] < 1:
+            raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
+        p[source] -= 1
+    sh["load"].append(size)
+    events.append({"event": "ship_servant", "player": name, "ship": ship, "piece": piece})
+
+
+def ship_move(g, s: dict, name: str, ship: int, events: list) -> bool:
+    """Move one space forward to the next free port of the ship's path, skipping occupied ones."""
+    sh = P(s, name)["ships"][ship]
+    port = first_free(g, s, sh["path"], sh["port"])
+    if port is None:
+        return False
+    sh["port"] = port
+    events.append({"event": "ship_move", "player": name, "ship": ship, "port": port})
+    return True
+
+
+def ship_clear(g, s: dict, name: str, ship: int) -> None:
+    """The ship goes back beside the board; its servants go to the general supply."""
+    p = P(s, name)
+    for size in p["ships"][ship]["load"]:
+        if size == 1:
+            p["supply"] += 1
+        else:
+            p["double"] = "supply"
+    p["ships"][ship] = None
+
+
+def claimable(g, s: dict, name: str, ship: int) -> list[str]:
+    """Rewards the ship may claim now (full, in a reward port, free spot on the player board)."""
+    p = P(s, name)
+    sh = p["ships"][ship]
+    if not sh or ship_load(sh) < g.k.ship_capacity or 1 not in sh["load"]:
+        return []
+    port = g.k.ports[sh["port"]]
+    kinds = {"vp": ["vp4"], "gift_card": ["gift_card"], "double_servant": ["double_servant"],
+             "choice": ["vp4", "gift_card", "double_servant"]}.get(port["reward"], [])
+    out = []
+    for kind in kinds:
+        if p["ports"][kind] >= g.k.port_limits[kind]:
+            continue
+        if kind == "double_servant" and p["double"] != "locked":
+            continue
+        if kind == "gift_card" and not s["draw"]:
+            continue  # assumption: with an empty draw pile there is no card to take
+        out.append(kind)
+    return out
+
+
+def offer_claims(g, s: dict, name: str) -> None:
+    for i in range(len(P(s, name)["ships"])):
+        if claimable(g, s, name, i):
+            push(s, {"kind": "claim", "player": name, "ship": i})
+
+
+# ---------------------------------------------------------------- pending decisions
+def push(s: dict, item: dict, last: bool = False) -> None:
+    """Decisions wait in s["pending"]; the first one is decided next. New decisions raised while
+    carrying out a step go before the remaining ones (last=True keeps them in their given order)."""
+    if last:
+        s["pending"].append(item)
+    else:
+        s["pending"].insert(0, item)
+
+
+def push_many(s: dict, items: list[dict]) -> None:
+    s["pending"][0:0] = items
+
+
+# ---------------------------------------------------------------- travel tokens
+def token_slots_used(p: dict) -> int:
+    return p["tokens"] + p["double_tokens"]

@@ -1,0 +1,108 @@
+"""Day phase (rulebook pages 4-5): turns in clockwise order; each turn 1. gift exchange, 2. the card
+action and/or the location action (card action first); a player without cards passes."""
+from __future__ import annotations
+
+from engine.core.errors import IllegalAction, MalformedAction
+from engine.gugong import common as c
+from engine.gugong import locations as L
+from engine.gugong.common import P
+
+R = "gugong/rule/"
+PAYMENTS = ("free", "servants", "discard", "no_action")
+
+
+def exchange_is_free(g, p: dict, mine: int, theirs: int) -> bool:
+    """A higher gift is exchanged freely; so is a 1 for a 9 (gugong/rule/value-one-exception), and an
+    equal gift for the holder of the equal-value decree (gugong/decree/l2-same-value)."""
+    return (mine > theirs or (mine == g.k.low_value and theirs == g.k.high_value)
+            or (mine == theirs and L.has_decree(p, "l2-same-value")))
+
+
+def do_exchange(g, s, name, a, ev):
+    p = P(s, name)
+    card, loc, payment = a.get("card"), a.get("location"), a.get("payment")
+    if loc not in s["board"] or payment not in PAYMENTS:
+        raise MalformedAction(f"exchange: location one of {sorted(s['board'])}, payment one of {PAYMENTS}")
+    if card not in p["hand"]:
+        raise IllegalAction(R + "gift-exchange", f"{card!r} is not in {name}'s hand")
+    theirs = s["board"][loc]
+    free = exchange_is_free(g, p, g.k.card_value[card], g.k.card_value[theirs])
+    if payment == "free":
+        if not free:
+            raise IllegalAction(R + "gift-exchange-lower", "your gift is not higher than the official's: pay, discard or take no action")
+    elif free:
+        raise IllegalAction(R + "gift-exchange-higher", "your gift is higher: exchange it freely")
+    elif payment == "servants":
+        c.pay(s, name, g.k.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
+    elif payment == "discard":
+        other = a.get("discard")
+        if other == card or other not in p["hand"]:
+            raise IllegalAction(R + "exchange-discard-card", "discard another gift card from your hand")
+        p["hand"].remove(other)
+        p["discard"].append(other)
+    p["hand"].remove(card)
+    s["board"][loc] = card
+    p["discard"].append(theirs)  # gugong/rule/taken-card-to-discard
+    acting = payment != "no_action"
+    s["stage"] = "act"
+    s["acts"] = {"card": card, "location": loc,
+                 "card_action": acting and g.k.card_ability[card] is not None, "location_action": acting}
+    ev.append({"event": "exchange", "player": name, "card": card, "location": loc, "took": theirs, "payment": payment})
+
+
+def exchange_opts(g, s, name):
+    p = P(s, name)
+    out = []
+    for card in p["hand"]:
+        for loc in g.k.locations:
+            theirs = s["board"][loc]
+            if exchange_is_free(g, p, g.k.card_value[card], g.k.card_value[theirs]):
+                out.append({"card": card, "location": loc, "payment": "free"})
+                continue
+            out += [{"card": card, "location": loc, "payment": "servants", "double": d}
+                    for d in c.pay_options(p, g.k.exchange_servants)]
+            out += [{"card": card, "location": loc, "payment": "discard", "discard": x} for x in p["hand"] if x != card]
+            out.append({"card": card, "location": loc, "payment": "no_action"})
+    return out
+
+
+def do_card_action(g, s, name, a, ev):
+    acts = s["acts"]
+    if s["stage"] != "act" or not acts.get("card_action"):
+        raise IllegalAction(R + "perform-actions", "no card action available (it comes before the location action)")
+    acts["card_action"] = False
+    L.do_card_action(g, s, name, g.k.card_ability[acts["card"]], a, ev)
+
+
+def do_location_action(g, s, name, a, ev):
+    acts = s["acts"]
+    if s["stage"] != "act" or not acts.get("location_action"):
+        raise IllegalAction(R + "perform-actions", "no location action available this turn")
+    acts["location_action"] = False
+    acts["card_action"] = False  # if both are done, the card action comes first
+    L.DO[acts["location"]](g, s, name, a, ev)
+    ev.append({"event": "location_action", "player": name, "location": acts["location"]})
+
+
+def act_opts(g, s, name):
+    acts = s["acts"]
+    out = [{"type": "end_turn"}]
+    if acts.get("card_action"):
+        out += [dict(type="card_action", **o) for o in L.card_action_opts(g, s, name, g.k.card_ability[acts["card"]])]
+    if acts.get("location_action"):
+        out += [dict(type="location_action", **o) for o in L.OPTS[acts["location"]](g, s, name)]
+    return out
+
+
+def end_turn(g, s, ev):
+    """Next player clockwise who still has cards; when everybody has passed the night begins."""
+    s["stage"] = "exchange"
+    s["acts"] = {}
+    n = len(s["order"])
+    for i in range(1, n + 1):
+        t = (s["turn"] + i) % n
+        if P(s, s["order"][t])["hand"]:
+            s["turn"] = t
+            return
+    s["phase"], s["step"] = "night", "dice"
+    ev.append({"event": "night", "day": s["day"]})

@@ -1,0 +1,276 @@
+"""Gugong (Andreas Steding, Game Brewer 2018) for 2-5 players, on plain JSON states.
+
+The game runs as the rulebook reads: setup (setup.py), then four days of morning (morning.py,
+skipped on day 1), day (day.py, locations.py) and night (night.py), then final scoring
+(scoring.py). Automatic steps run by themselves; whenever a player must decide something the state
+waits: either for the turn player's next step of the day or for the first of `pending` (decisions
+raised inside an action: traveller moves, token rewards, intrigue rewards, ships, port rewards,
+morning decree bonuses). Every rule constant comes from the knowledge base (consts.py).
+"""
+from __future__ import annotations
+
+from engine.core import state as st
+from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.game import Action, Event, Game
+from engine.gugong import common as c
+from engine.gugong import day, morning, night, scoring
+from engine.gugong import locations as L
+from engine.gugong.consts import Consts
+from engine.gugong.schema import state_schema
+from engine.gugong.setup import new_state
+
+R = "gugong/rule/"
+
+# pending decision kind -> the action type that decides it, and the rule it belongs to
+DECISIONS = {
+    "travel_move": ("travel", R + "travel-move"),
+    "token_reward": ("token_reward", R + "travel-token-list"),
+    "make_room": ("tokens", R + "travel-token-limit"),
+    "intrigue_reward": ("intrigue_reward", R + "intrigue-rewards"),
+    "canal_place": ("canal_place", R + "canal-adding-servants"),
+    "canal_move": ("canal_move", R + "canal-moving-ships"),
+    "claim": ("claim", R + "canal-claim-reward"),
+    "decree_bonus": ("decree_bonus", "gugong/step/morning-decree-bonuses"),
+}
+TURN_ACTIONS = {"exchange", "card_action", "location_action", "end_turn"}
+ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
+
+
+class Gugong(Game):
+    key = "gugong"
+
+    def __init__(self, rules=None):
+        super().__init__(rules)
+        self.k = Consts(self.rules)
+
+    # ------------------------------------------------------------ states
+    def new_state(self, players, options=None, seed=0):
+        s = new_state(self, list(players), dict(options or {}), seed)
+        self._advance(s, [])
+        return s
+
+    def current_player(self, s):
+        if s["phase"] == "end":
+            return None
+        if s["pending"]:
+            return s["pending"][0]["player"]
+        if s["phase"] == "day":
+            return s["order"][s["turn"]]
+        return None
+
+    def is_terminal(self, s):
+        return s["phase"] == "end"
+
+    def scores(self, s):
+        return [dict(r) for r in (s["result"] or [])]
+
+    def state_schema(self):
+        return state_schema(self)
+
+    # ------------------------------------------------------------ actions
+    def _apply(self, s, a, events):
+        name = a.get("player")
+        kind = a["type"]
+        if kind not in ALL_TYPES:
+            raise MalformedAction(f"unknown action type {kind!r}; types: {', '.join(sorted(ALL_TYPES))}")
+        if not isinstance(name, str):
+            raise MalformedAction("an action names its 'player'")
+        if name not in s["players"]:
+            raise MalformedAction(f"no player {name!r} in this game")
+        if self.is_terminal(s):
+            raise IllegalAction(R + "end-game", "the game is over")
+        if name != self.current_player(s):
+            raise IllegalAction(R + "day-turns", f"it is {self.current_player(s)}'s decision, not {name}'s")
+        if kind == "tokens":  # travel tokens may be exchanged whenever you decide something
+            L.do_tokens(self, s, name, a, events)
+        elif s["pending"]:
+            item = s["pending"][0]
+            want, rule = DECISIONS[item["kind"]]
+            if kind != want:
+                raise IllegalAction(rule, f"first decide the pending {item['kind']} ({want})")
+            self._decide(s, item, name, a, events)
+        elif kind == "exchange":
+            if s["stage"] != "exchange":
+                raise IllegalAction(R + "day-turns",
+                                    "you have already exchanged a gift this turn")
+            day.do_exchange(self, s, name, a, events)
+        elif s["stage"] != "act":
+            raise IllegalAction(R + "gift-exchange", "a turn starts with a gift exchange")
+        elif kind == "card_action":
+            day.do_card_action(self, s, name, a, events)
+        elif kind == "location_action":
+            day.do_location_action(self, s, name, a, events)
+        elif kind == "end_turn":
+            day.end_turn(self, s, events)
+        else:
+            raise IllegalAction(R + "day-turn-steps", f"nothing to decide with {kind!r} now")
+        self._advance(s, events)
+
+    def _decide(self, s, item, name, a, ev):
+        k = item["kind"]
+        if k == "travel_move":
+            L.decide_travel_move(self, s, name, a, ev)
+        elif k == "token_reward":
+            L.decide_token_reward(self, s, name, a, ev)
+        elif k == "intrigue_reward":
+            L.decide_intrigue_reward(self, s, name, a, ev)
+        elif k == "canal_place":
+            L.decide_canal_place(self, s, name, a, ev)
+        elif k == "canal_move":
+            L.decide_canal_move(self, s, name, a, ev)
+        elif k == "claim":
+            L.decide_claim(self, s, name, a, ev)
+        elif k == "decree_bonus":
+            morning.decide_bonus(self, s, name, a, ev)
+
+    def _advance(self, s, ev):
+        """Run automatic steps until somebody has to decide (or the game is over)."""
+        while True:
+            if s["pending"]:
+                item = s["pending"][0]
+                if item["kind"] == "canal_claims":
+                    s["pending"].pop(0)
+                    c.offer_claims(self, s, item["player"])
+                    continue
+                if item["kind"] == "travel_move" and not L.travel_destinations(self, s, item["player"]):
+                    s["pending"].pop(0)  # no city with a token can be reached: the move lapses
+                    continue
+                if item["kind"] == "claim" and not c.claimable(self, s, item["player"], item["ship"]):
+                    s["pending"].pop(0)
+                    continue
+                return
+            if s["phase"] == "day":
+                if s["stage"] == "act" and not (s["acts"]["card_action"] or s["acts"]["location_action"]):
+                    day.end_turn(self, s, ev)
+                    continue
+                if s["stage"] == "exchange" and not c.P(s, s["order"][s["turn"]])["hand"]:
+                    day.end_turn(self, s, ev)  # no cards left: the player passes
+                    continue
+                return
+            if s["phase"] == "night":
+                if s["step"] == "end_of_day":
+                    if s["day"] >= self.k.days:
+                        scoring.run(self, s, ev)
+                    else:
+                        s["phase"], s["step"] = "morning", "first_player"
+                    continue
+                night.run(self, s, ev)
+                continue
+            if s["phase"] == "morning":
+                morning.run(self, s, ev)
+                continue
+            return
+
+    def run(self, state, step):
+        """Engine steps by name, for scenarios: night, destiny_dice, move_ships, morning, final_scoring."""
+        s = st.copy(state)
+        ev: list[Event] = []
+        if step == "night":
+            s["phase"], s["step"], s["pending"] = "night", "dice", []
+            self._advance(s, ev)
+        elif step == "destiny_dice":
+            night.destiny_dice(self, s, ev)
+        elif step == "move_ships":
+            night.move_ships(self, s, ev)
+            self._advance_pending_only(s, ev)
+        elif step == "morning":
+            s["phase"], s["step"], s["pending"] = "morning", "first_player", []
+            self._advance(s, ev)
+        elif step == "final_scoring":
+            scoring.run(self, s, ev)
+        else:
+            raise IllegalAction("scenario", f"gugong has no engine step {step!r}")
+        return s, ev
+
+    def _advance_pending_only(self, s, ev):
+        while s["pending"] and s["pending"][0]["kind"] == "claim" and \
+                not c.claimable(self, s, s["pending"][0]["player"], s["pending"][0]["ship"]):
+            s["pending"].pop(0)
+
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self, s) -> list[Action]:
+        if self.is_terminal(s):
+            return []
+        name = self.current_player(s)
+        out: list[dict] = []
+        if s["pending"]:
+            item = s["pending"][0]
+            k = item["kind"]
+            if k == "travel_move":
+                opts = [{"city": x} for x in L.travel_destinations(self, s, name)]
+            elif k == "token_reward":
+                opts = L.token_reward_opts(self, s, name, item["token"])
+            elif k == "make_room":
+                opts = []
+            elif k == "intrigue_reward":
+                opts = L.intrigue_reward_opts(self, s, name)
+            elif k == "canal_place":
+                opts = L.canal_place_opts(self, s, name, item)
+            elif k == "canal_move":
+                opts = L.canal_move_opts(self, s, name)
+            elif k == "claim":
+                opts = L.claim_opts(self, s, name, item)
+            else:
+                opts = morning.bonus_opts(self, s, name, item["decree"])
+            t = DECISIONS[k][0]
+            out = [dict(type=t, player=name, **o) for o in opts]
+        elif s["stage"] == "exchange":
+            out = [dict(type="exchange", player=name, **o) for o in day.exchange_opts(self, s, name)]
+        else:
+            out = [dict(player=name, **o) for o in day.act_opts(self, s, name)]
+        if not (s["pending"] and s["pending"][0]["kind"] == "make_room") and not out:
+            return out
+        out += [dict(type="tokens", player=name, **o) for o in L.tokens_opts(self, s, name)]
+        return out
+
+    # ------------------------------------------------------------ invariants
+    def check_invariants(self, s) -> list[str]:
+        k = self.k
+        bad = []
+        for name in s["order"]:
+            p = s["players"][name]
+            on_wall = sum(1 for who, size in s["wall"] if who == name and size == 1)
+            dbl_wall = sum(1 for who, size in s["wall"] if who == name and size != 1)
+            on_ships = sum(sh["load"].count(1) for sh in p["ships"] if sh)
+            dbl_ships = sum(1 for sh in p["ships"] if sh for x in sh["load"] if x != 1)
+            on_decrees = sum(1 for holders in s["decrees"].values() for who in holders if who == name)
+            total = p["pool"] + p["supply"] + on_wall + on_ships + on_decrees + sum(p["ports"].values())
+            if total != k.servants_total:
+                bad.append(f"{name} has {total} servants accounted for, not {k.servants_total}")
+            if min(p["pool"], p["supply"]) < 0:
+                bad.append(f"{name} has a negative servant count")
+            where = {"wall": dbl_wall, "ship": dbl_ships}
+            for place, n in where.items():
+                if n != (1 if p["double"] == place else 0):
+                    bad.append(f"{name}'s double servant is {p['double']} but {n} are on the {place}")
+            if p["double"] not in ("locked", "pool", "supply", "wall", "ship"):
+                bad.append(f"{name}'s double servant is nowhere")
+            if p["vp"] < 0:
+                bad.append(f"{name} has negative VP")
+            if not 0 <= p["intrigue"] <= k.intrigue_max:
+                bad.append(f"{name}'s intrigue marker is off the track")
+            if not 0 <= p["palace"] <= k.palace_end:
+                bad.append(f"{name}'s envoy is off the palace track")
+            if len(p["tokens"]) > k.token_slots:
+                bad.append(f"{name} holds more than {k.token_slots} travel tokens")
+            for kind, n in p["ports"].items():
+                if n > k.port_limits[kind]:
+                    bad.append(f"{name} claimed {kind} {n} times")
+            for sh in p["ships"]:
+                if sh and sum(sh["load"]) > k.ship_capacity:
+                    bad.append(f"{name} has an overloaded ship")
+            if sorted(p["decrees"]) != sorted(d for d, holders in s["decrees"].items() if name in holders):
+                bad.append(f"{name}'s decrees disagree with the board")
+        cards = list(s["board"].values()) + s["draw"] + s["box"]
+        for name in s["order"]:
+            cards += s["players"][name]["hand"] + s["players"][name]["discard"]
+        if sorted(cards) != k.cards:
+            bad.append("gift cards were created or lost")
+        ports = [(sh["path"], sh["port"]) for n in s["order"] for sh in s["players"][n]["ships"] if sh]
+        if len(ports) != len(set(ports)):
+            bad.append("two ships share a port")
+        if any(not 1 <= d <= k.die_faces for d in s["dice"]):
+            bad.append("a destiny die shows an impossible side")
+        if len(s["palace_spots"]) != len(set(s["palace_spots"])):
+            bad.append("an envoy entered the palace twice")
+        return bad

@@ -1,0 +1,552 @@
+"""The seven location actions (rulebook pages 5-12, in board order), the gift card actions that
+repeat them, travel token rewards and the small decisions these actions raise (pending decisions).
+
+Each location has `do_<loc>` (carry out, raising IllegalAction) and `opts_<loc>` (every complete
+parameter set that is legal now, for legal_actions).
+"""
+from __future__ import annotations
+
+from engine.core.errors import IllegalAction, MalformedAction
+from engine.gugong import common as c
+from engine.gugong.common import P
+
+R = "gugong/rule/"
+AO = "gugong/action-option/"
+
+
+def has_decree(p: dict, key: str) -> bool:
+    return key in p["decrees"]
+
+
+def discount(g, p: dict, key: str) -> int:
+    """Level 2 decrees that make an action one servant cheaper ("may remove one servant fewer")."""
+    return g.k.decrees[key]["servant_discount"] if has_decree(p, key) else 0
+
+
+def _option(a: dict) -> str:
+    o = a.get("option")
+    if o not in ("A", "B"):
+        raise MalformedAction("option must be 'A' or 'B'")
+    return o
+
+
+# ================================================================ 1. travel
+def travel_cost(g, p: dict, option: str) -> int:
+    cost = g.k.travel[option][0]
+    if option == "B":
+        cost = max(0, cost - discount(g, p, "l2-travel"))
+    return cost
+
+
+def do_travel(g, s, name, a, ev):
+    p = P(s, name)
+    option = _option(a)
+    c.pay(s, name, travel_cost(g, p, option), bool(a.get("double")), AO + "travel-b", ev)
+    c.push_many(s, [{"kind": "travel_move", "player": name} for _ in range(g.k.travel[option][1])])
+
+
+def opts_travel(g, s, name):
+    p = P(s, name)
+    out = [{"option": "A"}]
+    for d in c.pay_options(p, travel_cost(g, p, "B")):
+        out.append({"option": "B", "double": d})
+    return out
+
+
+def travel_destinations(g, s, name) -> list[int]:
+    """gugong/rule/travel-move: the first move goes to any city with a token; later moves follow the
+    roads to a city with a token, passing over empty cities and other travellers."""
+    tok = s["map"]
+    here = P(s, name)["traveller"]
+    if here is None:
+        return [i for i, t in enumerate(tok) if t]
+    seen, stack, out = {here}, [here], []
+    while stack:
+        x = stack.pop()
+        for y in g.k.roads[x]:
+            if y in seen:
+                continue
+            seen.add(y)
+            if tok[y]:
+                out.append(y)
+            else:
+                stack.append(y)
+    return sorted(out)
+
+
+def decide_travel_move(g, s, name, a, ev):
+    city = a.get("city")
+    if city not in travel_destinations(g, s, name):
+        raise IllegalAction(R + "travel-move", f"the traveller cannot reach city {city!r}")
+    s["pending"].pop(0)
+    P(s, name)["traveller"] = city
+    token = s["map"][city]
+    s["map"][city] = None
+    ev.append({"event": "travel", "player": name, "city": city, "token": token})
+    c.push(s, {"kind": "token_reward", "player": name, "token": token})
+
+
+# ---- travel token rewards (gugong/rule/travel-token-list)
+def token_reward_opts(g, s, name, token):
+    p = P(s, name)
+    at = g.k.token_attrs[token]
+    out = [{"use": False}]
+    if token in ("travel-hire-one", "travel-hire-two", "travel-palace", "travel-intrigue", "travel-vp"):
+        out.append({"use": True})
+    elif token == "travel-gift-for-jade":
+        out += [{"use": True, "card": x} for x in p["hand"] if g.k.card_value[x] >= at["min_card_value"]]
+    elif token == "travel-swap-card":
+        out += [dict(use=True, **o) for o in swap_opts(g, s, name)]
+    elif token == "travel-retrieve-card":
+        out += [{"use": True, "card": x} for x in sorted(set(p["discard"]))]
+    elif token == "travel-ship":
+        out += [{"use": True, "ship": i, "path": path, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")
+                for i, path in c.ship_targets(g, s, name, _size(g, pc))]
+    elif token == "travel-wall":
+        out += [{"use": True, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")]
+    elif token == "travel-servants-for-jade":
+        out += [{"use": True, "double": d} for d in c.pay_options(p, at["servants"])]
+    return out
+
+
+def _has(p, piece, source):
+    return p["double"] == source if piece == "d" else p[source] > 0
+
+
+def _size(g, piece):
+    return g.k.double_counts if piece == "d" else 1
+
+
+def decide_token_reward(g, s, name, a, ev):
+    item = s["pending"][0]
+    token = item["token"]
+    p = P(s, name)
+    at = g.k.token_attrs[token]
+    rule = "gugong/token/" + token
+    if a.get("use"):
+        if token in ("travel-hire-one", "travel-hire-two"):
+            c.gain_servants(s, name, at["servants"], ev)
+        elif token == "travel-palace":
+            c.move_palace(g, s, name, at["palace_steps"], ev)
+        elif token == "travel-intrigue":
+            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+        elif token == "travel-vp":
+            c.gain_vp(s, name, at["vp"], ev)
+        elif token == "travel-gift-for-jade":
+            card = a.get("card")
+            if card not in p["hand"] or g.k.card_value[card] < at["min_card_value"]:
+                raise IllegalAction(rule, "discard a gift card of high enough value from your hand")
+            p["hand"].remove(card)
+            p["discard"].append(card)
+            c.gain_jade(s, name, at["jade"], ev)
+        elif token == "travel-swap-card":
+            swap_card(g, s, name, a, rule, ev)
+        elif token == "travel-retrieve-card":
+            card = a.get("card")
+            if card not in p["discard"]:
+                raise IllegalAction(rule, "that card is not on your discard pile")
+            p["discard"].remove(card)
+            p["hand"].append(card)
+        elif token == "travel-ship":
+            c.ship_place(g, s, name, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply", ev)
+        elif token == "travel-wall":
+            c.wall_place(g, s, name, a.get("piece", "n"), "supply", ev)
+        elif token == "travel-servants-for-jade":
+            c.pay(s, name, at["servants"], bool(a.get("double")), rule, ev)
+            c.gain_jade(s, name, at["jade"], ev)
+        elif token == "travel-double":
+            raise IllegalAction(rule, "the double token has no reward of its own")
+    s["pending"].pop(0)
+    # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
+    if len(p["tokens"]) >= g.k.token_slots:
+        c.push(s, {"kind": "make_room", "player": name, "token": token})
+    else:
+        p["tokens"].append(token)
+    if a.get("use") and token == "travel-ship":
+        ship = a.get("ship")
+        if c.claimable(g, s, name, ship):
+            c.push(s, {"kind": "claim", "player": name, "ship": ship})
+    if a.get("use") and token == "travel-wall":
+        c.wall_check(g, s, ev)
+
+
+# ---- exchanging travel tokens (any time the player decides something)
+def tokens_opts(g, s, name):
+    p = P(s, name)
+    doubles = p["tokens"].count("travel-double")
+    singles = len(p["tokens"]) - doubles
+    out = []
+    for kind, (need, (res, _)) in g.k.token_rates.items():
+        if kind == "servant" and p["supply"] == 0 and p["double"] != "supply":
+            continue
+        for d in range(0, doubles + 1):
+            rest = max(0, need - d * g.k.double_token_counts)
+            if rest <= singles and (d == 0 or d * g.k.double_token_counts - g.k.double_token_counts < need):
+                out.append({"for": kind, "doubles": d})
+    return out
+
+
+def do_tokens(g, s, name, a, ev):
+    p = P(s, name)
+    kind = a.get("for")
+    if kind not in g.k.token_rates:
+        raise MalformedAction("tokens: 'for' is servant, vp or jade")
+    d = a.get("doubles", 0)
+    if not isinstance(d, int) or d < 0:
+        raise MalformedAction("tokens: 'doubles' is a count")
+    need, (res, amount) = g.k.token_rates[kind]
+    if d > p["tokens"].count("travel-double"):
+        raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
+    rest = max(0, need - d * g.k.double_token_counts)
+    singles = [t for t in p["tokens"] if t != "travel-double"]
+    if rest > len(singles):
+        raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
+    for _ in range(d):
+        p["tokens"].remove("travel-double")
+        s["token_discard"].append("travel-double")
+    for t in singles[:rest]:
+        p["tokens"].remove(t)
+        s["token_discard"].append(t)
+    ev.append({"event": "tokens_exchanged", "player": name, "for": kind})
+    if res == "servant":
+        if not c.gain_servants(s, name, amount, ev):
+            raise IllegalAction(R + "travel-exchange-servant", "no servant in the general supply")
+    elif res == "vp":
+        c.gain_vp(s, name, amount, ev)
+    else:
+        c.gain_jade(s, name, amount, ev)
+    # a token waiting for a free slot is placed as soon as there is room
+    if s["pending"] and s["pending"][0]["kind"] == "make_room" and s["pending"][0]["player"] == name \
+            and len(p["tokens"]) < g.k.token_slots:
+        p["tokens"].append(s["pending"].pop(0)["token"])
+
+
+# ================================================================ 2. great wall
+def do_great_wall(g, s, name, a, ev):
+    p = P(s, name)
+    option = _option(a)
+    pieces = a.get("pieces")
+    if not isinstance(pieces, list) or not all(x in ("n", "d") for x in pieces):
+        raise MalformedAction("pieces: a list of 'n' (servant) and 'd' (double servant)")
+    if option == "A":
+        if len(pieces) != g.k.wall_a_place:
+            raise IllegalAction(AO + "great-wall-a", f"option A places {g.k.wall_a_place} servant")
+    else:
+        c.pay(s, name, g.k.wall_b_cost, False, AO + "great-wall-b", ev)
+        if not 1 <= len(pieces) <= g.k.wall_b_max:
+            raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.k.wall_b_max} servants")
+    if pieces.count("d") > 1:
+        raise IllegalAction(R + "double-servant", "there is one double servant")
+    for pc in pieces:
+        c.wall_place(g, s, name, pc, "pool", ev)
+    if a.get("extra"):  # gugong/decree/l2-wall: one more servant from the general supply
+        if not has_decree(p, "l2-wall"):
+            raise IllegalAction("gugong/decree/l2-wall", "you do not hold the Great Wall decree")
+        for _ in range(g.k.decrees["l2-wall"]["extra_servants"]):
+            c.wall_place(g, s, name, "n", "supply", ev)
+    c.wall_check(g, s, ev)  # completion is checked after the whole action
+
+
+def opts_great_wall(g, s, name):
+    p = P(s, name)
+    dbl = p["double"] == "pool"
+    out = []
+    extras = [False, True] if has_decree(p, "l2-wall") and p["supply"] > 0 else [False]
+    a_sets = [["n"]] * (p["pool"] >= 1) + [["d"]] * dbl
+    b_sets = []
+    if p["pool"] >= g.k.wall_b_cost:
+        left = p["pool"] - g.k.wall_b_cost
+        b_sets = [["n"]] * (left >= 1) + [["n", "n"]] * (left >= 2) + [["d"]] * dbl + [["n", "d"]] * (dbl and left >= 1)
+    for opt, sets in (("A", a_sets), ("B", b_sets)):
+        for pcs in sets:
+            for e in extras:
+                out.append({"option": opt, "pieces": pcs, "extra": e})
+    return out
+
+
+def decide_intrigue_reward(g, s, name, a, ev):
+    key = a.get("reward")
+    p = P(s, name)
+    if key is not None:
+        at = g.k.intrigue_rewards.get(key)
+        if at is None:
+            raise MalformedAction(f"unknown intrigue reward {key!r}")
+        if p["intrigue"] < at["intrigue_cost"]:
+            raise IllegalAction(R + "intrigue-rewards", "your intrigue marker is too low for that reward")
+        if "dice_turned" in at:
+            die, face = a.get("die"), a.get("face")
+            if die not in range(len(s["dice"])) or face not in range(1, g.k.die_faces + 1):
+                raise IllegalAction("gugong/reward/" + key, "choose a die and the side to turn it to")
+            s["dice"][die] = face
+        c.move_intrigue(g, s, name, -at["intrigue_cost"], ev)
+        if "servants" in at:
+            c.gain_servants(s, name, at["servants"], ev)
+        if "jade" in at:
+            c.gain_jade(s, name, at["jade"], ev)
+        ev.append({"event": "intrigue_reward", "player": name, "reward": key})
+    s["pending"].pop(0)
+
+
+def intrigue_reward_opts(g, s, name):
+    p = P(s, name)
+    out = [{"reward": None}]
+    for key, at in sorted(g.k.intrigue_rewards.items()):
+        if p["intrigue"] < at["intrigue_cost"]:
+            continue
+        if "dice_turned" in at:
+            out += [{"reward": key, "die": d, "face": f} for d in range(len(s["dice"])) for f in range(1, g.k.die_faces + 1)
+                    if s["dice"][d] != f]
+        else:
+            out.append({"reward": key})
+    return out
+
+
+# ================================================================ 3. jade
+def jade_cost(g, s, p, house) -> int | None:
+    if house == "courtyard":
+        if any(s["jade_houses"]):
+            return None  # the courtyard sells only when every house is sold out
+        cost = g.k.jade_courtyard
+    elif isinstance(house, int) and 0 <= house < len(s["jade_houses"]) and s["jade_houses"][house] > 0:
+        cost = g.k.jade_houses[house]["cost"]
+    else:
+        return None
+    return max(0, cost - discount(g, p, "l2-jade"))
+
+
+def do_jade(g, s, name, a, ev):
+    p = P(s, name)
+    house = a.get("house")
+    cost = jade_cost(g, s, p, house)
+    if cost is None:
+        raise IllegalAction(R + "jade-courtyard", f"no jade to buy at {house!r}")
+    c.pay(s, name, cost, bool(a.get("double")), AO + "jade-action", ev)
+    if house != "courtyard":
+        s["jade_houses"][house] -= 1
+    c.gain_jade(s, name, g.k.jade_gained, ev)
+
+
+def opts_jade(g, s, name):
+    p = P(s, name)
+    out = []
+    for house in list(range(len(s["jade_houses"]))) + ["courtyard"]:
+        cost = jade_cost(g, s, p, house)
+        if cost is not None:
+            out += [{"house": house, "double": d} for d in c.pay_options(p, cost)]
+    return out
+
+
+# ================================================================ 4. intrigue
+def do_intrigue(g, s, name, a, ev):
+    option = _option(a)
+    cost, steps = g.k.intrigue[option]
+    c.pay(s, name, cost, False, AO + "intrigue-b", ev)
+    c.move_intrigue(g, s, name, steps, ev)
+    if option == "A" and s["medal"] is None:  # the first to choose A this day takes the medal
+        s["medal"] = name
+        ev.append({"event": "medal", "player": name})
+
+
+def opts_intrigue(g, s, name):
+    p = P(s, name)
+    return [{"option": "A"}] + ([{"option": "B"}] if p["pool"] >= g.k.intrigue["B"][0] else [])
+
+
+# ================================================================ 5. palace
+def do_palace(g, s, name, a, ev):
+    option = _option(a)
+    if option == "A":
+        c.move_palace(g, s, name, g.k.palace_a, ev)
+    else:
+        cost, steps, intrigue = g.k.palace_b
+        c.pay(s, name, cost, bool(a.get("double")), AO + "palace-b", ev)
+        c.move_palace(g, s, name, steps, ev)
+        c.move_intrigue(g, s, name, intrigue, ev)
+
+
+def opts_palace(g, s, name):
+    p = P(s, name)
+    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(p, g.k.palace_b[0])]
+
+
+# ================================================================ 6. decrees
+def decree_cost(g, s, p, name, key) -> int:
+    at = g.k.decrees[key]
+    others = sum(1 for who in s["decrees"][key] if who != name)
+    return max(0, at["servant_cost"] + g.k.decree_extra * others - discount(g, p, "l2-decree"))
+
+
+def do_decrees(g, s, name, a, ev):
+    p = P(s, name)
+    key = a.get("decree")
+    if key not in s["decrees"]:
+        raise IllegalAction("gugong/location/decrees", f"decree {key!r} is not in this game")
+    if name in s["decrees"][key]:
+        raise IllegalAction(R + "decree-once", "you may take each decree only once")
+    c.pay(s, name, decree_cost(g, s, p, name, key), bool(a.get("double")), AO + "decrees-action", ev)
+    if p["pool"] < g.k.decree_placed:  # only a normal servant may stand on a decree
+        raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
+    p["pool"] -= g.k.decree_placed
+    s["decrees"][key].append(name)
+    p["decrees"].append(key)
+    c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)  # gugong/rule/decree-immediate-vp
+    ev.append({"event": "decree", "player": name, "decree": key})
+
+
+def opts_decrees(g, s, name):
+    p = P(s, name)
+    out = []
+    for key in s["decrees"]:
+        if name in s["decrees"][key]:
+            continue
+        cost = decree_cost(g, s, p, name, key)
+        for d in c.pay_options(p, cost):
+            left = p["pool"] - (cost - 2 if d else cost)
+            if left >= g.k.decree_placed:
+                out.append({"decree": key, "double": d})
+    return out
+
+
+# ================================================================ 7. grand canal
+def do_grand_canal(g, s, name, a, ev):
+    option = _option(a)
+    if option == "A":
+        items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": True}
+                 for _ in range(g.k.canal_a_place)]
+        items += [{"kind": "canal_move", "player": name} for _ in range(g.k.canal_a_steps)]
+    else:
+        c.pay(s, name, g.k.canal_b_cost, False, AO + "grand-canal-b", ev)
+        items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": False}
+                 for _ in range(g.k.canal_b_place)]
+    items.append({"kind": "canal_claims", "player": name})  # claims once the action is done
+    c.push_many(s, items)
+
+
+def opts_grand_canal(g, s, name):
+    p = P(s, name)
+    out = [{"option": "A"}]
+    if p["pool"] >= g.k.canal_b_cost and c.pool_value(p) - g.k.canal_b_cost >= g.k.canal_b_place:
+        out.append({"option": "B"})
+    return out
+
+
+def canal_place_opts(g, s, name, item):
+    p = P(s, name)
+    out = [{"ship": None}] if item["optional"] else []
+    for pc in ("n", "d"):
+        if _has(p, pc, item["source"]):
+            out += [{"ship": i, "path": path, "piece": pc} for i, path in c.ship_targets(g, s, name, _size(g, pc))]
+    return out or [{"ship": None}]  # nothing can be placed: the placement lapses
+
+
+def decide_canal_place(g, s, name, a, ev):
+    item = s["pending"][0]
+    ship = a.get("ship")
+    if ship is None:
+        if item["optional"] or canal_place_opts(g, s, name, item) == [{"ship": None}]:
+            s["pending"].pop(0)
+            return
+        raise IllegalAction(AO + "grand-canal-b", "option B places two servants on your ships")
+    c.ship_place(g, s, name, ship, a.get("path"), a.get("piece", "n"), item["source"], ev)
+    s["pending"].pop(0)
+
+
+def canal_move_opts(g, s, name):
+    p = P(s, name)
+    return [{"ship": None}] + [{"ship": i} for i, sh in enumerate(p["ships"])
+                               if sh and c.first_free(g, s, sh["path"], sh["port"]) is not None]
+
+
+def decide_canal_move(g, s, name, a, ev):
+    ship = a.get("ship")
+    if ship is not None:
+        p = P(s, name)
+        if ship not in range(len(p["ships"])) or not p["ships"][ship] or not c.ship_move(g, s, name, ship, ev):
+            raise IllegalAction(R + "canal-moving-ships", "that ship cannot move to a free port")
+    s["pending"].pop(0)
+
+
+def decide_claim(g, s, name, a, ev):
+    item = s["pending"][0]
+    ship = item["ship"]
+    kind = a.get("reward")
+    if kind is not None:
+        if kind not in c.claimable(g, s, name, ship):
+            raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
+        p = P(s, name)
+        sh = p["ships"][ship]
+        sh["load"].remove(1)
+        p["ports"][kind] += g.k.claim_to_board  # one servant marks the reward on the player board
+        c.ship_clear(g, s, name, ship)
+        port = {"vp4": "vp", "gift_card": "gift_card", "double_servant": "double_servant"}[kind]
+        at = next(x for x in g.k.ports.values() if x["reward"] == port)
+        if kind == "vp4":
+            c.gain_vp(s, name, at["vp"], ev)
+        elif kind == "gift_card":
+            for _ in range(at["cards_drawn"]):
+                if s["draw"]:
+                    p["hand"].append(s["draw"].pop(0))
+        else:
+            p["double"] = "pool"
+        ev.append({"event": "port_reward", "player": name, "reward": kind})
+    s["pending"].pop(0)
+
+
+def claim_opts(g, s, name, item):
+    return [{"reward": None}] + [{"reward": k} for k in c.claimable(g, s, name, item["ship"])]
+
+
+# ================================================================ gift card actions
+def swap_opts(g, s, name):
+    p = P(s, name)
+    return [{"from": src, "card": x, "location": loc} for src in ("hand", "discard") for x in sorted(set(p[src]))
+            for loc in g.k.locations]
+
+
+def swap_card(g, s, name, a, rule, ev):
+    """Swap a card of your hand or discard pile with a board card; the new card goes where yours was."""
+    p = P(s, name)
+    src, card, loc = a.get("from"), a.get("card"), a.get("location")
+    if src not in ("hand", "discard") or loc not in s["board"]:
+        raise MalformedAction("swap: from hand|discard, card, location")
+    if card not in p[src]:
+        raise IllegalAction(rule, f"{card!r} is not in your {src}")
+    p[src].remove(card)
+    p[src].append(s["board"][loc])
+    s["board"][loc] = card
+    ev.append({"event": "swap", "player": name, "card": card, "location": loc})
+
+
+DO = {"travel": do_travel, "great-wall": do_great_wall, "jade": do_jade, "intrigue": do_intrigue,
+      "palace": do_palace, "decrees": do_decrees, "grand-canal": do_grand_canal}
+OPTS = {"travel": opts_travel, "great-wall": opts_great_wall, "jade": opts_jade, "intrigue": opts_intrigue,
+        "palace": opts_palace, "decrees": opts_decrees, "grand-canal": opts_grand_canal}
+PARAMS = ("option", "double", "pieces", "extra", "house", "decree")
+
+
+def ability_location(g, ability: str) -> str | None:
+    """Card actions that repeat a location action name it in their effect (do_action)."""
+    eff = g.k.card_abilities[ability]["effect"]
+    if eff and "do_action" in eff[0]:
+        return eff[0]["do_action"]["action"].rsplit("/", 1)[1]
+    return None
+
+
+def do_card_action(g, s, name, ability, a, ev):
+    loc = ability_location(g, ability)
+    if loc:
+        DO[loc](g, s, name, a, ev)
+    elif ability in ("hire-one-servant", "hire-two-servants"):
+        c.gain_servants(s, name, g.k.card_abilities[ability]["attrs"]["servants"], ev)
+    elif ability == "swap-card":
+        swap_card(g, s, name, a, "gugong/card-ability/swap-card", ev)
+    ev.append({"event": "card_action", "player": name, "ability": ability})
+
+
+def card_action_opts(g, s, name, ability):
+    loc = ability_location(g, ability)
+    if loc:
+        return OPTS[loc](g, s, name)
+    if ability == "swap-card":
+        return swap_opts(g, s, name)
+    return [{}]

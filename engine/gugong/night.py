@@ -1,0 +1,55 @@
+"""Night phase (rulebook page 13): 1. destiny dice, 2. moving all ships; then the next morning or the
+end of the game."""
+from __future__ import annotations
+
+from engine.gugong import common as c
+from engine.gugong.common import P
+
+
+def destiny_dice(g, s, ev):
+    """Each card on a discard pile earns a servant per die showing its value (two equal dice: two);
+    the most matches earns VP and a palace step, ties broken on the intrigue track."""
+    matches = {}
+    for name in s["order"]:
+        p = P(s, name)
+        matches[name] = sum(s["dice"].count(g.k.card_value[x]) for x in p["discard"])
+        c.gain_servants(s, name, matches[name] * g.k.night_per_match, ev)
+    ev.append({"event": "destiny_dice", "dice": list(s["dice"]), "matches": matches})
+    winner = c.best(s, s["order"], lambda n: matches[n])
+    if winner:
+        c.gain_vp(s, winner, g.k.night_vp, ev)
+        c.move_palace(g, s, winner, g.k.night_palace, ev)
+        ev.append({"event": "most_matches", "player": winner})
+    # the discard piles become the hands for the next day (gugong/rule/taken-card-to-discard)
+    for name in s["order"]:
+        p = P(s, name)
+        p["hand"] += p["discard"]
+        p["discard"] = []
+
+
+def move_ships(g, s, ev):
+    """Ships in the last port are lost at sea; all others move forward, the furthest first; then
+    full ships may claim the reward of their port (players in turn order)."""
+    ships = [(sh["port"], name, i) for name in s["order"] for i, sh in enumerate(P(s, name)["ships"]) if sh]
+    for port, name, i in ships:
+        if port == g.k.last_port:
+            c.ship_clear(g, s, name, i)
+            ev.append({"event": "ship_lost", "player": name, "ship": i})
+    for port, name, i in sorted(ships, key=lambda t: -t[0]):
+        if port != g.k.last_port:
+            for _ in range(g.k.night_ship_steps):
+                c.ship_move(g, s, name, i, ev)
+    claims = [{"kind": "claim", "player": name, "ship": i} for name in c.order_from(s, s["first"])
+              for i in range(len(P(s, name)["ships"])) if c.claimable(g, s, name, i)]
+    c.push_many(s, claims)
+
+
+def run(g, s, ev):
+    """Carry out the automatic night steps until a decision is needed."""
+    if s["step"] == "dice":
+        destiny_dice(g, s, ev)
+        s["step"] = "ships"
+    if s["step"] == "ships":
+        move_ships(g, s, ev)
+        s["step"] = "end_of_day"
+        return

@@ -1,0 +1,96 @@
+"""JSON Schema of a Gugong state and of its actions (printed by `rulekb schema gugong`)."""
+from __future__ import annotations
+
+
+def state_schema(g) -> dict:
+    k = g.k
+    locs = list(k.locations)
+    card = {"type": "string", "enum": list(k.cards), "description": "gift card id (gugong/unknown/gift-card-deck)"}
+    piece = {"enum": ["n", "d"], "description": "n = a servant, d = the double servant"}
+    name = {"type": "string", "description": "player name"}
+    int0 = {"type": "integer", "minimum": 0}
+    ship = {"oneOf": [{"type": "null"}, {"type": "object", "required": ["path", "port", "load"], "properties": {
+        "path": int0, "port": {"type": "integer", "minimum": k.first_port, "maximum": k.last_port},
+        "load": {"type": "array", "items": {"enum": [1, k.double_counts]},
+                 "description": "spaces each servant on the ship takes (the double servant takes two)"}}}]}
+    player = {"type": "object", "properties": {
+        "pool": {**int0, "description": "servants in the servant pool (on the player board)"},
+        "supply": {**int0, "description": "servants in the player's general supply"},
+        "double": {"enum": ["locked", "pool", "supply", "wall", "ship"], "description": "where the double servant is"},
+        "hand": {"type": "array", "items": card}, "discard": {"type": "array", "items": card},
+        "vp": int0, "jade": int0,
+        "palace": {"type": "integer", "minimum": 0, "maximum": k.palace_end, "description": f"envoy space; {k.palace_end} = in the palace"},
+        "intrigue": {"type": "integer", "minimum": 0, "maximum": k.intrigue_max},
+        "istamp": {**int0, "description": "stacking order on the intrigue track: higher lies on top"},
+        "traveller": {"oneOf": [{"type": "null"}, int0], "description": "city of the traveller (None: beside the map)"},
+        "tokens": {"type": "array", "items": {"type": "string"}, "maxItems": k.token_slots, "description": "travel tokens held"},
+        "ships": {"type": "array", "items": ship, "minItems": k.ships, "maxItems": k.ships},
+        "ports": {"type": "object", "description": "servants on the port-reward spots of the player board",
+                  "properties": {kind: {"type": "integer", "minimum": 0, "maximum": n} for kind, n in k.port_limits.items()}},
+        "decrees": {"type": "array", "items": {"enum": sorted(k.decrees)}},
+        "disqualified": {"type": "boolean"}, "final_vp": int0, "final_scoring": {"type": "object"}}}
+    pending = {"type": "object", "required": ["kind", "player"], "properties": {
+        "kind": {"enum": ["travel_move", "token_reward", "make_room", "intrigue_reward", "canal_place", "canal_move",
+                          "claim", "decree_bonus", "canal_claims"]},
+        "player": name, "token": {"type": "string"}, "ship": int0, "decree": {"type": "string"},
+        "source": {"enum": ["pool", "supply"]}, "optional": {"type": "boolean"}}}
+    state = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Gugong state", "type": "object",
+        "properties": {
+            "game": {"const": "gugong"}, "order": {"type": "array", "items": name, "description": "seats, clockwise"},
+            "options": {"type": "object", "properties": {"first_player": name}},
+            "rng": {"type": "integer", "description": "SplitMix64 state"}, "log": {"type": "array", "description": "actions applied"},
+            "day": {"type": "integer", "minimum": 1, "maximum": k.days},
+            "phase": {"enum": ["morning", "day", "night", "end"]},
+            "step": {"enum": [None, "first_player", "new_servants", "dice", "ships", "end_of_day"]},
+            "first": {**int0, "description": "seat index of the first player"},
+            "turn": {**int0, "description": "seat index of the player whose turn it is (day)"},
+            "stage": {"enum": ["exchange", "act"], "description": "step 1 (gift exchange) or 2 (actions) of the turn"},
+            "acts": {"type": "object", "properties": {"card": card, "location": {"enum": locs},
+                                                      "card_action": {"type": "boolean"}, "location_action": {"type": "boolean"}}},
+            "medal": {"oneOf": [{"type": "null"}, name], "description": "who took the next-first-player medal"},
+            "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": k.die_faces}},
+            "board": {"type": "object", "properties": {loc: card for loc in locs}, "description": "the officials' gift cards"},
+            "draw": {"type": "array", "items": card}, "box": {"type": "array", "items": card},
+            "map": {"type": "array", "items": {"type": ["string", "null"]}, "description": "travel token on each city"},
+            "token_piles": {"type": "array", "items": {"type": "array"}}, "token_discard": {"type": "array"},
+            "jade_houses": {"type": "array", "items": int0, "description": "jade left in each house"},
+            "wall": {"type": "array", "items": {"type": "array", "prefixItems": [name, {"enum": [1, k.double_counts]}]},
+                     "description": "servants on the Great Wall, left to right: [player, spaces]"},
+            "decrees": {"type": "object", "additionalProperties": {"type": "array", "items": name},
+                        "description": "decrees in play and whose servants are on them"},
+            "paths": {"type": "integer", "description": "paths of the Grand Canal"},
+            "palace_spots": {"type": "array", "items": name, "description": "envoys in the palace, in order of entry"},
+            "stamp": int0, "pending": {"type": "array", "items": pending},
+            "players": {"type": "object", "additionalProperties": player},
+            "result": {"oneOf": [{"type": "null"}, {"type": "array"}]}},
+    }
+    base = {"player": name}
+    opt = {"enum": ["A", "B"]}
+    actions = {
+        "exchange": {**base, "card": card, "location": {"enum": locs},
+                     "payment": {"enum": ["free", "servants", "discard", "no_action"],
+                                 "description": "free: higher gift (or 1 for 9, or equal with the decree); servants: pay two; discard: another hand card; no_action: exchange without actions"},
+                     "discard": card, "double": {"type": "boolean", "description": "pay with the double servant"}},
+        "card_action": {**base, "description": "the placed card's action; location-like cards take that location's parameters; swap-card: from, card, location"},
+        "location_action": {**base, "option": opt, "double": {"type": "boolean"},
+                            "pieces": {"type": "array", "items": piece, "description": "great-wall"},
+                            "extra": {"type": "boolean", "description": "great-wall with the l2-wall decree"},
+                            "house": {"oneOf": [int0, {"const": "courtyard"}], "description": "jade"},
+                            "decree": {"enum": sorted(k.decrees)}},
+        "end_turn": base,
+        "travel": {**base, "city": int0},
+        "token_reward": {**base, "use": {"type": "boolean"}, "card": card, "from": {"enum": ["hand", "discard"]},
+                         "location": {"enum": locs}, "ship": int0, "path": int0, "piece": piece, "double": {"type": "boolean"}},
+        "tokens": {**base, "for": {"enum": list(k.token_rates)}, "doubles": int0},
+        "intrigue_reward": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": sorted(k.intrigue_rewards)}]},
+                            "die": int0, "face": {"type": "integer", "minimum": 1, "maximum": k.die_faces}},
+        "canal_place": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}, "path": int0, "piece": piece},
+        "canal_move": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}},
+        "claim": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": list(k.port_limits)}]}},
+        "decree_bonus": {**base, "use": {"type": "boolean"}, "ship": int0, "path": int0, "piece": piece,
+                         "card": card, "location": {"enum": locs}},
+    }
+    return {"state": state, "action": {"oneOf": [
+        {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": t}, **props}}
+        for t, props in actions.items()]}}

@@ -1,0 +1,66 @@
+"""Components and setup (rulebook "Przygotowanie gry" / "Příprava hry"): the start state."""
+from __future__ import annotations
+
+from engine.core.errors import EngineError
+from engine.core.rng import Rng
+
+
+def new_state(g, players: list[str], options: dict, seed: int) -> dict:
+    k = g.k
+    lo, hi = g.rules.meta["players"]["min"], g.rules.meta["players"]["max"]
+    if not lo <= len(players) <= hi or len(set(players)) != len(players):
+        raise EngineError(f"gugong is played by {lo}-{hi} players with distinct names")
+    if len(players) == 1:
+        raise EngineError("the solo game against the Meng automa is not implemented yet")
+    s: dict = {"game": "gugong", "order": list(players), "options": dict(options), "rng": Rng.seed_state(seed),
+               "log": [], "day": k.day_start, "phase": "day", "step": None, "stamp": 0,
+               "paths": k.paths(len(players)), "pending": [], "medal": None, "palace_spots": [],
+               "wall": [], "result": None}
+    rng = Rng(s)
+    # first player token: chosen at random (gugong/setup-step/first-player)
+    first = options.get("first_player")
+    s["first"] = players.index(first) if first in players else rng.below(len(players))
+    s["turn"] = s["first"]
+    s["stage"] = "exchange"
+    s["acts"] = {}
+    seats = [players[(s["first"] + i) % len(players)] for i in range(len(players))]
+    s["players"] = {}
+    for i, name in enumerate(seats):
+        s["players"][name] = {
+            "pool": k.start_pool, "supply": k.start_supply, "double": "locked",
+            "hand": [], "discard": [], "vp": k.vp_start, "jade": 0,
+            "palace": k.palace_start, "intrigue": k.intrigue_start, "istamp": i,  # stacked in turn order, first at the bottom
+            "traveller": None, "tokens": 0, "double_tokens": 0,
+            "ships": [None] * k.ships, "ports": {kind: 0 for kind in k.port_limits}, "decrees": []}
+    s["stamp"] = len(seats)
+    # travel tokens: one face up on each city, the rest in two equal draw piles
+    tokens = [key for key, count in k.token_mix.items() for _ in range(count)]
+    rng.shuffle(tokens)
+    s["map"] = tokens[:k.cities]
+    rest = tokens[k.cities:]
+    half = (len(rest) + 1) // 2
+    s["token_piles"] = [rest[:half], rest[half:]]
+    s["token_discard"] = []
+    # jade on the roofs of the houses
+    s["jade_houses"] = [h["jade"] for h in k.jade_houses]
+    # decrees: two random tiles of each level
+    s["decrees"] = {}
+    for level in range(1, k.decree_levels + 1):
+        tiles = sorted(key for key, at in k.decrees.items() if at["level"] == level)
+        rng.shuffle(tiles)
+        for key in sorted(tiles[:k.decrees_per_level]):
+            s["decrees"][key] = []
+    # gift cards: board cards on the locations, draw pile, a starting set per player in turn order
+    board = [c for c in k.cards if k.card_setup[c] == "board"]
+    rng.shuffle(board)
+    s["board"] = dict(zip(k.locations, board[:k.display_cards]))
+    draw = [c for c in k.cards if k.card_setup[c] == "draw"]
+    rng.shuffle(draw)
+    s["draw"] = draw
+    for i, name in enumerate(seats):
+        s["players"][name]["hand"] = [c for c in k.cards if k.card_setup[c] == f"set{i + 1}"]
+    used = set(board[:k.display_cards]) | set(draw) | {c for n in seats for c in s["players"][n]["hand"]}
+    s["box"] = [c for c in k.cards if c not in used]
+    # destiny dice
+    s["dice"] = [rng.die(k.die_faces) for _ in range(k.dice)]
+    return s
