@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api import sessions as sess
+from engine.core import scenario
 
 from i18n.catalog import t
 from i18n.locale import negotiate
@@ -54,12 +55,34 @@ def problems(*codes: int) -> dict[int, dict[str, Any]]:
     return {c: ({"description": text[c]} if c == 304 else {"model": Problem, "description": text[c]}) for c in codes}
 
 
+class ScenarioDoc(BaseModel):
+    """A scenario as in DESIGN.md: the engine builds the start state, merges `setup`, runs `steps`
+    and checks `expect`."""
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
+        "id": "gugong/example/my-check", "game": "gugong", "players": ["Kuba", "Ania"], "options": {},
+        "setup": {}, "steps": [{"run": "night"}], "expect": [{"path": "players.Kuba.vp", "equals": 0}]}]})
+    id: str = Field(default="scenario", max_length=200)
+    game: str
+    players: list[str] = Field(min_length=1, max_length=8)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, strict=True)
+    setup: dict[str, Any] = Field(default_factory=dict)
+    steps: list[dict[str, Any]] = Field(default_factory=list, max_length=2000)
+    expect: list[dict[str, Any]] = Field(default_factory=list, max_length=500)
+
+
+def scenario_result(outcome) -> dict[str, Any]:
+    return {"id": outcome.id, "status": outcome.status, "message": outcome.message,
+            "checks": [c.__dict__ for c in outcome.checks],
+            "state_before": outcome.before, "state_after": outcome.state}
+
+
 class CreateSession(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(examples=["gugong"])
     players: list[str] = Field(min_length=1, max_length=8, examples=[["Kuba", "Ania", "Jola"]])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{}])
-    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, description="random when omitted")
+    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, strict=True, description="random when omitted")
     seats: dict[str, Literal["human", "random"]] = Field(
         default_factory=dict, description="who plays each seat; unnamed seats are human", examples=[{"Jola": "random"}])
 
@@ -68,7 +91,7 @@ class ApplyAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: dict[str, Any] = Field(examples=[{"type": "pass", "player": "Kuba"}])
     expected_version: Optional[int] = Field(
-        default=None, ge=0, description="the version the action was chosen against; 409 if the session moved on")
+        default=None, ge=0, strict=True, description="the version the action was chosen against; 409 if the session moved on")
 
 
 def problem(status: int, title: str, detail: str, lang: str = "en", **extra: Any) -> JSONResponse:
@@ -280,6 +303,36 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                                              assessment=assessment, limit=limit, offset=offset)
         return {"items": items, "total": total, "limit": limit, "offset": offset,
                 "next": next_link(request, offset, limit, total)}
+
+    @v1.get("/health", summary="Liveness: answers without touching any database")
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @v1.get("/examples", responses=problems(304), summary="Worked examples, with whether the engine runs them")
+    def examples(request: Request, game: Optional[str] = None, lang: Optional[Lang] = None,
+                 limit: Annotated[int, Query(ge=1, le=200)] = 100,
+                 offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+        language = pick_lang(request, lang)
+        items, total = queries.list_entities(engine(), game=game, kind="example", lang=language, limit=limit,
+                                             offset=offset)
+        for item in items:
+            attrs = queries.get_entity(engine(), item["id"])["attrs"]
+            item["runnable"] = bool(attrs.get("steps") or attrs.get("expect"))
+            item["players"] = attrs.get("players", [])
+        return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language,
+                "next": next_link(request, offset, limit, total)}
+
+    @v1.post("/examples/{example_id:path}/run", responses=problems(400, 404), summary="Run a stored worked example")
+    def run_example(example_id: str) -> dict[str, Any]:
+        ent = queries.get_entity(engine(), example_id)
+        if ent["kind"] != "example":
+            raise queries.NotFound("entity", example_id)
+        doc = {"id": ent["id"], "game": ent["game"], **ent["attrs"]}
+        return scenario_result(scenario.run(doc))
+
+    @v1.post("/scenarios/run", responses=problems(400), summary="Run a scenario document (never a file path)")
+    def run_scenario(doc: Annotated[ScenarioDoc, Body()]) -> dict[str, Any]:
+        return scenario_result(scenario.run(doc.model_dump(exclude_none=True)))
 
     @v1.post("/sessions", status_code=201, responses=problems(400), summary="Start a game session (seats may be played by a random agent)")
     def create_session(body: CreateSession) -> dict[str, Any]:

@@ -98,3 +98,23 @@ def test_two_concurrent_actions_never_both_apply(fixture_db, sessions_url):
             th.join()
         assert sorted(results) == [200, 409], results
         assert c.get(f"/api/v1/sessions/{s['id']}").json()["version"] == 1
+
+
+def test_scenarios_run_from_a_posted_document(fixture_db, tmp_path):
+    c = client(fixture_db, f"sqlite:///{tmp_path / 's.db'}")
+    doc = {"id": "race/example/t", "game": "race", "players": ["A", "B"], "seed": 1,
+           "steps": [{"run": "bonus-round"}], "expect": [{"path": "players.B.total", "equals": 1},
+                                                        {"path": "players.A.total", "equals": 9}]}
+    body = c.post("/api/v1/scenarios/run", json=doc).json()
+    assert body["status"] == "FAIL" and [ch["ok"] for ch in body["checks"]] == [True, False]
+    assert body["state_before"]["players"]["B"]["total"] == 0 and body["state_after"]["players"]["B"]["total"] == 1
+    assert c.post("/api/v1/scenarios/run", json={"game": "race"}).status_code == 422
+    assert c.post("/api/v1/scenarios/run", json={**doc, "path": "/etc/passwd"}).json()["status"] == "FAIL"
+
+
+def test_examples_are_listed_and_run(fixture_db, tmp_path):
+    c = client(fixture_db, f"sqlite:///{tmp_path / 's.db'}")
+    items = c.get("/api/v1/examples", params={"game": "gugong"}).json()["items"]
+    assert [i["id"] for i in items] == ["gugong/example/night-dice"] and items[0]["runnable"] is False
+    assert c.post("/api/v1/examples/gugong/example/night-dice/run").json()["status"] == "PENDING"
+    assert c.post("/api/v1/examples/gugong/term/servant/run").status_code == 404

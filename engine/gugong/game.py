@@ -140,9 +140,6 @@ class Gugong(Game):
                     continue
                 return
             if s["phase"] == "day":
-                if s["stage"] == "act" and not (s["acts"]["card_action"] or s["acts"]["location_action"]):
-                    day.end_turn(self, s, ev)
-                    continue
                 if s["stage"] == "exchange" and not c.P(s, s["order"][s["turn"]])["hand"]:
                     day.end_turn(self, s, ev)  # no cards left: the player passes
                     continue

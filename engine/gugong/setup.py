@@ -7,6 +7,9 @@ from engine.core.rng import Rng
 
 def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     k = g.k
+    # option "others": extra seats after the named players (a worked example that names one player
+    # still needs a 2-5 player game around it)
+    players = list(players) + [x for x in options.get("others", []) if x not in players]
     lo, hi = g.rules.meta["players"]["min"], g.rules.meta["players"]["max"]
     if not lo <= len(players) <= hi or len(set(players)) != len(players):
         raise EngineError(f"gugong is played by {lo}-{hi} players with distinct names")
@@ -30,7 +33,7 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
             "pool": k.start_pool, "supply": k.start_supply, "double": "locked",
             "hand": [], "discard": [], "vp": k.vp_start, "jade": 0,
             "palace": k.palace_start, "intrigue": k.intrigue_start, "istamp": i,  # stacked in turn order, first at the bottom
-            "traveller": None, "tokens": 0, "double_tokens": 0,
+            "traveller": None, "tokens": [],
             "ships": [None] * k.ships, "ports": {kind: 0 for kind in k.port_limits}, "decrees": []}
     s["stamp"] = len(seats)
     # travel tokens: one face up on each city, the rest in two equal draw piles
