@@ -19,7 +19,7 @@ site: build
 	$(BIN)/rulekb site build
 
 bench: install
-	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench_api
 
 install: $(STAMP)
 

@@ -118,3 +118,26 @@ def test_examples_are_listed_and_run(fixture_db, tmp_path):
     assert [i["id"] for i in items] == ["gugong/example/night-dice"] and items[0]["runnable"] is False
     assert c.post("/api/v1/examples/gugong/example/night-dice/run").json()["status"] == "PENDING"
     assert c.post("/api/v1/examples/gugong/term/servant/run").status_code == 404
+
+
+def test_an_accepted_action_survives_a_killed_server(fixture_db, sessions_url):
+    import httpx
+
+    from tests.server import Server
+
+    toy = {"race": "tests.test_engine_core:Race"}
+    server = Server(fixture_db, sessions_url, toy)
+    try:
+        s = httpx.post(f"{server.url}/api/v1/sessions", json={"game": "race", "players": ["A", "B"], "seed": 3}).json()
+        r = httpx.post(f"{server.url}/api/v1/sessions/{s['id']}/actions",
+                       json={"action": {"type": "add", "player": "A", "n": 2}})
+        assert r.status_code == 200
+        accepted = r.json()["state"]
+    finally:
+        server.kill()
+    server = Server(fixture_db, sessions_url, toy)
+    try:
+        after = httpx.get(f"{server.url}/api/v1/sessions/{s['id']}", params={"replay": True}).json()
+        assert after["version"] == 1 and after["state"] == accepted and after["replay_matches"]
+    finally:
+        server.stop()

@@ -1,0 +1,54 @@
+"""A real API server process on a free loopback port, for tests and benchmarks that need one."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+LAUNCH = """
+import sys, uvicorn
+from engine.core import game
+game.ENGINES.update({extra!r})
+from api.app import create_app
+uvicorn.run(create_app({db!r}, site_dir=None, sessions_url={sessions!r}), host="127.0.0.1", port={port},
+            log_level="warning")
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, db: str, sessions: str, extra_engines: dict[str, str] | None = None):
+        self.port = free_port()
+        code = LAUNCH.format(extra=extra_engines or {}, db=db, sessions=sessions, port=self.port)
+        self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/v1/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"the server did not start: {self.proc.stderr.read().decode()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing: what a crash does."""
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.kill()
