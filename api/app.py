@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api import models as out
 from api import sessions as sess
 from engine.core import scenario
 
@@ -111,6 +112,51 @@ def pick_lang(request: Request, lang: Optional[str]) -> str:
     return lang or negotiate(request.headers.get("accept-language"))
 
 
+class BodyLimit:
+    """413 for a body over MAX_BODY: by its Content-Length, or by counting a streamed body."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        request = Request(scope)
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return await self._too_large(request, scope, receive, send)
+        body, more = b"", True
+        while more:  # bodies here are small: read it all (up to the limit) before the app runs
+            message = await receive()
+            if message["type"] != "http.request":
+                return await self.app(scope, _replay([message]), send)
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > MAX_BODY:
+                return await self._too_large(request, scope, receive, send)
+        await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
+
+    async def _too_large(self, request, scope, receive, send):
+        lang = request_lang(request)
+        response = problem(413, t(lang, "Request too large"),
+                           t(lang, "A request body may hold at most %(n)d bytes.", n=MAX_BODY), lang)
+        await response(scope, receive, send)
+
+
+def _replay(messages, then=None):
+    """An ASGI receive that first returns the given messages, then waits on the real one."""
+    queue = list(messages)
+
+    async def receive():
+        if queue:
+            return queue.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
 def allowed_methods(request: Request) -> set[str]:
     """Every method some route accepts on this path (Starlette's own 405 names only the first route)."""
     from starlette.routing import Match
@@ -156,12 +202,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                        allow_headers=["*"], expose_headers=["ETag", "Content-Language"])
 
     @app.middleware("http")
-    async def _limits_and_caching(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length and (not length.isdigit() or int(length) > MAX_BODY):
-            lang = request_lang(request)
-            return problem(413, t(lang, "Request too large"),
-                           t(lang, "A request body may hold at most %(n)d bytes.", n=MAX_BODY), lang)
+    async def _caching(request: Request, call_next):
         response = await call_next(request)
         path = request.url.path
         if (request.method == "GET" and path.startswith("/api/v1/") and not path.startswith("/api/v1/sessions")
@@ -225,15 +266,15 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     v1 = APIRouter(prefix="/api/v1", responses=problems(413, 422, 503))
     kb_errors = problems(304, 404)
 
-    @v1.get("/games", responses=problems(304), summary="All games with editions, sources and counts")
-    def games() -> list[dict[str, Any]]:
+    @v1.get("/games", response_model_exclude_unset=True, responses=problems(304), summary="All games with editions, sources and counts")
+    def games() -> list[out.GameOut]:
         return queries.list_games(engine())
 
-    @v1.get("/games/{game}", responses=kb_errors, summary="One game")
-    def game(game: str) -> dict[str, Any]:
+    @v1.get("/games/{game}", response_model_exclude_unset=True, responses=kb_errors, summary="One game")
+    def game(game: str) -> out.GameOut:
         return queries.get_game(engine(), game)
 
-    @v1.get("/entities", responses=problems(304), summary="List entities, filtered by game and kind")
+    @v1.get("/entities", response_model_exclude_unset=True, responses=problems(304), summary="List entities, filtered by game and kind")
     def entities(
         request: Request,
         game: Optional[str] = None,
@@ -241,18 +282,18 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         lang: Optional[Lang] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-    ) -> dict[str, Any]:
+    ) -> out.EntityList:
         language = pick_lang(request, lang)
         items, total = queries.list_entities(engine(), game=game, kind=kind, lang=language, limit=limit, offset=offset)
         return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.get("/entities/{entity_id:path}", responses=kb_errors, summary="One entity with texts, attributes and provenance")
-    def entity(request: Request, entity_id: str, lang: Optional[Lang] = None) -> dict[str, Any]:
+    @v1.get("/entities/{entity_id:path}", response_model_exclude_unset=True, responses=kb_errors, summary="One entity with texts, attributes and provenance")
+    def entity(request: Request, entity_id: str, lang: Optional[Lang] = None) -> out.EntityOut:
         explicit = lang or (pick_lang(request, None) if request.headers.get("accept-language") else None)
         return queries.get_entity(engine(), entity_id, explicit)
 
-    @v1.get("/search", responses=problems(304), summary="Ranked, diacritic-insensitive search")
+    @v1.get("/search", response_model_exclude_unset=True, responses=problems(304), summary="Ranked, diacritic-insensitive search")
     def search(
         request: Request,
         q: Annotated[str, Query(max_length=500)],
@@ -261,19 +302,19 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         kind: Optional[str] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
-    ) -> dict[str, Any]:
+    ) -> out.SearchOut:
         res = run_search(engine(), q, game=game, lang=lang, kind=kind, limit=limit, offset=offset)
         language = pick_lang(request, lang)
         return {"query": res.query, "tokens": res.tokens, "total": res.total, "limit": limit, "offset": offset,
                 "next": next_link(request, offset, limit, res.total),
                 "warnings": [t(language, w) for w in res.warnings], "hits": [h.__dict__ for h in res.hits]}
 
-    @v1.get("/compare/{entity_id:path}", responses=kb_errors, summary="An entity's texts side by side per source, with findings")
+    @v1.get("/compare/{entity_id:path}", response_model_exclude_unset=True, responses=kb_errors, summary="An entity's texts side by side per source, with findings")
     def compare(
         entity_id: str,
         langs: Annotated[Optional[str], Query(pattern=r"^(pl|cs|en),(pl|cs|en)$", examples=["pl,cs"])] = None,
         editions: Annotated[Optional[str], Query(pattern=r"^[0-9a-z-]+,[0-9a-z-]+$", examples=["2007,2017"])] = None,
-    ) -> dict[str, Any]:
+    ) -> out.CompareOut:
         game = queries.get_entity(engine(), entity_id)["game"]
         sources = queries.get_game(engine(), game)["sources"]
         chosen = None
@@ -289,7 +330,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                     "type": "value_error"}])
         return queries.compare_entity(engine(), entity_id, chosen)
 
-    @v1.get("/discrepancies", responses=problems(304), summary="Findings of the translation and edition checker")
+    @v1.get("/discrepancies", response_model_exclude_unset=True, responses=problems(304), summary="Findings of the translation and edition checker")
     def discrepancies(
         request: Request,
         game: Optional[str] = None,
@@ -298,20 +339,20 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         assessment: Optional[Literal["rules-difference", "artefact", "unclear", "curated"]] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-    ) -> dict[str, Any]:
+    ) -> out.FindingList:
         items, total = queries.list_findings(engine(), game=game, check=check, min_severity=severity,
                                              assessment=assessment, limit=limit, offset=offset)
         return {"items": items, "total": total, "limit": limit, "offset": offset,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.get("/health", summary="Liveness: answers without touching any database")
-    def health() -> dict[str, str]:
+    @v1.get("/health", response_model_exclude_unset=True, summary="Liveness: answers without touching any database")
+    def health() -> out.Health:
         return {"status": "ok"}
 
-    @v1.get("/examples", responses=problems(304), summary="Worked examples, with whether the engine runs them")
+    @v1.get("/examples", response_model_exclude_unset=True, responses=problems(304), summary="Worked examples, with whether the engine runs them")
     def examples(request: Request, game: Optional[str] = None, lang: Optional[Lang] = None,
                  limit: Annotated[int, Query(ge=1, le=200)] = 100,
-                 offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+                 offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> out.ExampleList:
         language = pick_lang(request, lang)
         items, total = queries.list_entities(engine(), game=game, kind="example", lang=language, limit=limit,
                                              offset=offset)
@@ -322,34 +363,34 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.post("/examples/{example_id:path}/run", responses=problems(400, 404), summary="Run a stored worked example")
-    def run_example(example_id: str) -> dict[str, Any]:
+    @v1.post("/examples/{example_id:path}/run", response_model_exclude_unset=True, responses=problems(400, 404), summary="Run a stored worked example")
+    def run_example(example_id: str) -> out.ScenarioResult:
         ent = queries.get_entity(engine(), example_id)
         if ent["kind"] != "example":
             raise queries.NotFound("entity", example_id)
         doc = {"id": ent["id"], "game": ent["game"], **ent["attrs"]}
         return scenario_result(scenario.run(doc))
 
-    @v1.post("/scenarios/run", responses=problems(400), summary="Run a scenario document (never a file path)")
-    def run_scenario(doc: Annotated[ScenarioDoc, Body()]) -> dict[str, Any]:
+    @v1.post("/scenarios/run", response_model_exclude_unset=True, responses=problems(400), summary="Run a scenario document (never a file path)")
+    def run_scenario(doc: Annotated[ScenarioDoc, Body()]) -> out.ScenarioResult:
         return scenario_result(scenario.run(doc.model_dump(exclude_none=True)))
 
-    @v1.post("/sessions", status_code=201, responses=problems(400), summary="Start a game session (seats may be played by a random agent)")
-    def create_session(body: CreateSession) -> dict[str, Any]:
+    @v1.post("/sessions", response_model_exclude_unset=True, status_code=201, responses=problems(400), summary="Start a game session (seats may be played by a random agent)")
+    def create_session(body: CreateSession) -> out.SessionOut:
         return store().create(body.game, body.players, body.seats, body.options, body.seed)
 
-    @v1.get("/sessions/{sid}", responses=problems(404), summary="A session's state, current player and (at the end) scores")
+    @v1.get("/sessions/{sid}", response_model_exclude_unset=True, responses=problems(404), summary="A session's state, current player and (at the end) scores")
     def get_session(sid: Annotated[str, PathParam(pattern=SESSION_ID)],
                     replay: Annotated[bool, Query(description="also replay seed + actions and compare")] = False
-                    ) -> dict[str, Any]:
+                    ) -> out.SessionOut:
         return store().view(sid, replay=replay)
 
-    @v1.get("/sessions/{sid}/actions", responses=problems(404), summary="Legal actions now, and every action applied so far")
-    def session_actions(sid: Annotated[str, PathParam(pattern=SESSION_ID)]) -> dict[str, Any]:
+    @v1.get("/sessions/{sid}/actions", response_model_exclude_unset=True, responses=problems(404), summary="Legal actions now, and every action applied so far")
+    def session_actions(sid: Annotated[str, PathParam(pattern=SESSION_ID)]) -> out.SessionActions:
         return store().actions(sid)
 
-    @v1.post("/sessions/{sid}/actions", responses=problems(400, 404, 409), summary="Apply an action (409 if the session moved on)")
-    def apply_action(sid: Annotated[str, PathParam(pattern=SESSION_ID)], body: ApplyAction) -> dict[str, Any]:
+    @v1.post("/sessions/{sid}/actions", response_model_exclude_unset=True, responses=problems(400, 404, 409), summary="Apply an action (409 if the session moved on)")
+    def apply_action(sid: Annotated[str, PathParam(pattern=SESSION_ID)], body: ApplyAction) -> out.SessionOut:
         return store().apply(sid, body.action, body.expected_version)
 
     app.include_router(v1)
@@ -369,6 +410,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         return app.openapi_schema
 
     app.openapi = openapi
+    app.add_middleware(BodyLimit)
 
     if site_dir is not None and site_dir.is_dir():
         app.mount("/", StaticFiles(directory=site_dir, html=True), name="site")

@@ -139,3 +139,11 @@ def test_request_bodies_are_limited(client):
 def test_lists_give_next_links(client):
     body = client.get("/api/v1/entities", params={"limit": 2}).json()
     assert body["total"] > 2 and "offset=2" in body["next"]
+
+
+def test_streamed_bodies_are_limited_too(client):
+    def chunks():
+        for _ in range(20):
+            yield b"x" * 8192
+    r = client.post("/api/v1/scenarios/run", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413

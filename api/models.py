@@ -1,0 +1,247 @@
+"""Response schemas of the API, with examples: what other apps can rely on.
+
+The queries in kb/queries.py return plain dicts; these models describe them for the OpenAPI
+document (and FastAPI checks every response against them).
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Lang = Literal["pl", "cs", "en"]
+Origin = Literal["source", "translated", "generated"]
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Titles(Out):
+    pl: str
+    cs: str
+    en: str
+
+
+class EditionOut(Out):
+    key: str
+    title: Titles
+    year: Optional[int] = None
+    sources: list[str]
+
+
+class SourceOut(Out):
+    id: str = Field(examples=["gugong-pl"])
+    edition: str
+    lang: Lang
+    publisher: str
+    file: str
+    original: str = Field(description="file name in the input corpus")
+    sha256: str
+    text_quality: Literal["ocr", "clean"]
+    lines: int
+
+
+class GameOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
+        "id": "gugong", "title": {"pl": "Gugong", "cs": "Gugong", "en": "Gugong"}, "designers": ["Andreas Steding"],
+        "year": 2018, "players": {"min": 1, "max": 5}, "editions": [], "variants": [], "expansions": [],
+        "sources": [], "languages": {"source": ["cs", "pl"], "translated_only": ["en"]},
+        "counts": {"entities": 376, "by_kind": {"location": 7}}}]})
+    id: str
+    title: Titles
+    designers: list[str]
+    year: Optional[int] = None
+    players: dict[str, int]
+    editions: list[EditionOut]
+    variants: list[dict[str, Any]]
+    expansions: list[dict[str, Any]]
+    sources: list[SourceOut]
+    languages: dict[str, list[str]]
+    counts: dict[str, Any]
+
+
+class EntitySummary(Out):
+    id: str = Field(examples=["gugong/location/travel"])
+    game: str
+    kind: str
+    key: str
+    parent: Optional[str] = None
+    name: str
+    name_lang: Optional[Lang] = None
+    fallback_from: Optional[Lang] = Field(default=None, description="set when no name exists in the asked language")
+
+
+class Page(Out):
+    total: int
+    limit: int
+    offset: int
+    next: Optional[str] = Field(default=None, description="URL of the next page, absent on the last")
+
+
+class EntityList(Page):
+    items: list[EntitySummary]
+    lang: Lang
+
+
+class TextOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [
+        {"lang": "pl", "text": "Podróż", "origin": "source", "source": "gugong-pl", "lines": [[474, 474]]},
+        {"lang": "en", "text": "Travel", "origin": "translated"}]})
+    lang: Lang
+    text: str
+    origin: Origin
+    source: Optional[str] = None
+    lines: Optional[list[list[int]]] = Field(default=None, description="[first, last] line spans in the source")
+    repair: Optional[str] = Field(default=None, description="what was restored that the OCR lost, and from where")
+
+
+class ProvenanceOut(Out):
+    attr: str
+    basis: Literal["text", "example", "reference", "assumption", "by_edition"]
+    edition: Optional[str] = None
+    source: Optional[str] = None
+    lines: Optional[list[list[int]]] = None
+    example: Optional[str] = None
+    reference: Optional[str] = None
+    note: Optional[str] = None
+
+
+class EntityOut(Out):
+    id: str
+    game: str
+    kind: str
+    key: str
+    parent: Optional[str] = None
+    scope: Optional[dict[str, Any]] = None
+    attrs: dict[str, Any]
+    effect: Optional[list[Any]] = None
+    texts: dict[str, Union[list[TextOut], dict[str, list[TextOut]]]] = Field(
+        description="per field: all languages (lang -> texts), or one language's texts when ?lang= is given")
+    provenance: list[ProvenanceOut]
+    refs: list[str]
+    referenced_by: list[str]
+    children: list[str]
+    data_file: str
+    forms: Optional[dict[str, list[str]]] = None
+    lang: Optional[Lang] = None
+    fallbacks: Optional[dict[str, str]] = Field(default=None, description="field -> language shown instead")
+
+
+class Hit(Out):
+    id: str
+    game: str
+    kind: str
+    lang: Lang
+    name: str
+    snippet: str
+    highlights: list[list[int]] = Field(description="[start, end) character offsets of matches in the snippet")
+    score: float
+
+
+class SearchOut(Page):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
+        "query": "SŁUŻĄCY", "tokens": ["sluzacy"], "total": 1, "limit": 20, "offset": 0, "next": None,
+        "warnings": [], "hits": [{"id": "gugong/term/servant", "game": "gugong", "kind": "term", "lang": "pl",
+                                  "name": "Służący", "snippet": "Służący", "highlights": [[0, 7]], "score": 12.5}]}]})
+    query: str
+    tokens: list[str]
+    warnings: list[str] = Field(description="parts of the query that were dropped or relaxed, in the asked language")
+    hits: list[Hit]
+
+
+class Side(Out):
+    label: str
+    source: Optional[str] = None
+    lines: Optional[list[list[int]]] = None
+    text: str
+
+
+class FindingOut(Out):
+    key: str
+    game: str
+    entity: str
+    field: str
+    compared: str = Field(examples=["2007,2017"])
+    check: str = Field(examples=["edition-value"])
+    severity: Literal["high", "medium", "low"]
+    assessment: Literal["rules-difference", "artefact", "unclear", "curated"]
+    message: str = Field(examples=["large_price: 6 in 2007, 7 in 2017"])
+    a: Optional[Side] = None
+    b: Optional[Side] = None
+
+
+class FindingList(Page):
+    items: list[FindingOut]
+
+
+class CompareOut(Out):
+    id: str
+    game: str
+    kind: str
+    sources: Optional[list[str]] = None
+    fields: dict[str, dict[str, TextOut]] = Field(description="field -> source id -> text")
+    findings: list[FindingOut]
+
+
+class ExampleSummary(EntitySummary):
+    runnable: bool = Field(description="whether the engine reproduces it (it has steps and expectations)")
+    players: list[str]
+
+
+class ExampleList(Page):
+    items: list[ExampleSummary]
+    lang: Lang
+
+
+class CheckOut(Out):
+    path: str
+    ok: bool
+    message: str
+
+
+class ScenarioResult(Out):
+    id: str
+    status: Literal["PASS", "FAIL", "PENDING", "ERROR"]
+    message: str
+    checks: list[CheckOut]
+    state_before: Optional[dict[str, Any]] = None
+    state_after: Optional[dict[str, Any]] = None
+
+
+class SessionOut(Out):
+    id: str = Field(description="unguessable; keep it to return to the game")
+    game: str
+    players: list[str]
+    seats: dict[str, Literal["human", "random"]]
+    options: dict[str, Any]
+    seed: int
+    version: int = Field(description="increases with every applied action; send it back as expected_version")
+    state: dict[str, Any]
+    current_player: Optional[str] = None
+    terminal: bool
+    scores: Optional[list[dict[str, Any]]] = None
+    replay_matches: Optional[bool] = None
+    created_at: str
+    updated_at: str
+
+
+class HistoryItem(Out):
+    seq: int
+    player: Optional[str] = None
+    by: Literal["human", "random"]
+    action: dict[str, Any]
+    events: list[Any]
+    at: str
+
+
+class SessionActions(Out):
+    id: str
+    version: int
+    current_player: Optional[str] = None
+    legal: list[dict[str, Any]]
+    history: list[HistoryItem]
+
+
+class Health(Out):
+    status: Literal["ok"]
