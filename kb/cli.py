@@ -235,6 +235,46 @@ def _spans(spans) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans or [])
 
 
+@app.command("list")
+def list_cmd(
+    game: Optional[str] = typer.Option(None, help="gugong, dragon or zhanguo"),
+    kind: Optional[str] = typer.Option(None, help="e.g. unknown (the unknowns register), decree, example"),
+    lang: str = typer.Option("en", help="language of the names"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """List entries; `--kind unknown` is the unknowns register (status and the value the engine uses)."""
+    from kb.queries import get_entity, list_entities
+
+    _check_choice("lang", lang, ("pl", "cs", "en"))
+    engine = _engine(database_url)
+    items, offset = [], 0
+    while True:
+        page, total = list_entities(engine, game=game, kind=kind, lang=lang, limit=200, offset=offset)
+        items += page
+        offset += len(page)
+        if not page or offset >= total:
+            break
+    if kind == "unknown":
+        for item in items:
+            ent = get_entity(engine, item["id"])
+            item["status"] = ent["attrs"].get("status")
+            item["value_used"] = ent["attrs"].get("value_used")
+            item["basis"] = [p for p in ent["provenance"] if p["attr"] == "value_used"]
+    if as_json:
+        _emit_json(items)
+        return
+    for item in items:
+        line = f"{item['id']}  {item['name']}"
+        if kind == "unknown":
+            basis = item["basis"][0] if item["basis"] else {}
+            why = basis.get("reference") or basis.get("example") or ""
+            value = json.dumps(item["value_used"], ensure_ascii=False) if item["value_used"] is not None else "—"
+            line += f"\n    status: {item['status']}; value used: {value[:150]}" + (f"\n    basis: {why[:150]}" if why else "")
+        typer.echo(line)
+    typer.echo(tr("(%(shown)d of %(total)d)", shown=len(items), total=len(items)))
+
+
 @app.command()
 def compare(
     game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),

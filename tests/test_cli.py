@@ -86,3 +86,11 @@ def test_scenario_run_prints_one_line_per_scenario(tmp_path):
 def test_engines_not_yet_written_say_so():
     r = run("schema", "dragon")
     assert r.exit_code == 2 and "not implemented yet" in r.output
+
+
+def test_list_shows_the_unknowns_register(fixture_db):
+    r = run("list", "--game", "gugong", "--kind", "term", "--database-url", fixture_db)
+    assert r.exit_code == 0 and "gugong/term/servant  servant" in r.stdout
+    data = json.loads(run("list", "--kind", "unknown", "--json").stdout)
+    assert data and all({"status", "value_used", "basis"} <= set(d) for d in data)
+    assert {d["status"] for d in data} <= {"unknown", "implied", "external", "assumed"}
