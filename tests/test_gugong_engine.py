@@ -123,6 +123,234 @@ def test_schema_describes_state_and_actions(game):
 
 
 @pytest.mark.parametrize("path", files(EXAMPLES), ids=lambda p: p.stem)
-def test_worked_examples_pass(path):
+def test_worked_examples_pass(path, game):
     outcome = run(load_file(path))
     assert outcome.status == "PASS", outcome.line
+    # the scenario's setup is a sound game state, and so is its end
+    assert game.check_invariants(outcome.before) == []
+    assert game.check_invariants(outcome.state) == []
+
+
+def test_every_listed_action_is_legal(game):
+    """legal_actions lists only actions apply accepts (sampled along seeded random games)."""
+    from engine.core.rng import Rng
+    for n in (2, 5):
+        state = game.new_state([f"P{i + 1}" for i in range(n)], {}, 40 + n)
+        agent = Rng({"rng": 40 + n})
+        steps = 0
+        while not game.is_terminal(state) and steps < 150:
+            legal = game.legal_actions(state)
+            for action in legal:
+                game.apply(state, action)
+            state, _ = game.apply(state, legal[agent.below(len(legal))])
+            steps += 1
+
+
+def test_new_ship_spots_match_the_canal_example(game):
+    """gugong/example/canal-ships: a new ship may go to port 1 of the left path or port 3 of the right one."""
+    doc = load_file(EXAMPLES / "canal-ships.yaml")
+    doc = dict(doc, steps=doc["steps"][:3])
+    state = run(doc).state
+    placed = set()
+    for a in game.legal_actions(state):
+        if a["type"] == "canal_place" and a["ship"] == 1:
+            after, _ = game.apply(state, a)
+            sh = after["players"]["Marcin"]["ships"][1]
+            placed.add((sh["path"], sh["port"]))
+    assert placed == {(0, 1), (1, 3)}
+
+
+def test_night_dice_follow_the_czech_text(game):
+    """The Polish text names Kuba and Ania as tied, but its own numbers (1, 4, 0, 4 servants) tie Ania
+    and Jacek: the scenario follows the Czech text and Kuba does not score."""
+    doc = load_file(EXAMPLES / "night-dice.yaml")
+    assert doc["follows"] == "cs"
+    outcome = run(doc)
+    assert outcome.state["players"]["Kuba"]["vp"] == 0 and outcome.state["players"]["Jacek"]["vp"] == 3
+
+
+def test_rule_constants_come_from_the_knowledge_base(game):
+    """Change a decree's immediate VP in the knowledge base and the engine follows."""
+    from engine.core.game import Rules
+    from engine.gugong.game import Gugong
+    entities = st.copy(game.rules.entities)
+    entities["gugong/decree/l1-servant"]["attrs"]["immediate_vp"] = 11
+    changed = Gugong(Rules("gugong", entities, game.rules.meta))
+    doc = load_file(EXAMPLES / "decree-take.yaml")
+    state = changed.new_state(doc["players"], doc["options"], 0)
+    st.deep_merge(state, doc["setup"])
+    for step in doc["steps"]:
+        state, _ = changed.apply(state, dict(step["action"], player=step["player"]))
+    assert state["players"]["Karol"]["vp"] == 11
+
+
+@pytest.mark.parametrize("options", [{"advanced": True}, {"bonus_travel_tokens": True},
+                                     {"advanced": True, "bonus_travel_tokens": True}], ids=str)
+def test_variants_play_to_the_end(game, options):
+    for n in (2, 3, 4, 5):
+        for seed in range(8):
+            played = random_game(game, n, seed, options, check=True)
+            assert not played.violations, played.violations[:3]
+            assert game.replay(played.players, played.options, played.seed, played.actions) == played.final
+
+
+def test_advanced_setup_deals_the_shared_deck(game):
+    state = game.new_state(["A", "B"], {"advanced": True}, 3)
+    board = set(state["board"].values())
+    assert len(board) == game.k.advanced_board_cards
+    assert not state["box"]  # the unused starting sets join the shared deck
+    plain = game.new_state(["A", "B"], {}, 3)
+    assert all(game.k.card_setup[c] == "board" for c in plain["board"].values())
+
+
+def test_bonus_gift_value_token_raises_gift_values(game):
+    state = game.new_state(["A", "B"], {"bonus_travel_tokens": True, "first_player": "A"}, 2)
+    a = state["players"]["A"]
+    a["hand"], a["pool"] = ["4a"], 6
+    state["board"]["jade"] = "4d"
+    assert not any(x["payment"] == "free" for x in game.legal_actions(state)
+                   if x["type"] == "exchange" and x["location"] == "jade")
+    a["bonus"] = [{"token": "bonus-gift-value", "location": None}]
+    a["pool"] -= 1
+    assert any(x["payment"] == "free" for x in game.legal_actions(state)
+               if x["type"] == "exchange" and x["location"] == "jade")
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_solo_games_against_meng(game, level):
+    for seed in range(20):
+        played = random_game(game, 1, seed, {"solo": level}, check=True)
+        assert not played.violations, played.violations[:3]
+        assert [p for p in played.players] == ["P1"]
+        assert {r["player"] for r in played.scores} == {"P1", game.solo.meng}
+        assert game.replay(played.players, played.options, played.seed, played.actions) == played.final
+        assert st.roundtrip(played.final) == played.final
+
+
+def test_solo_setup_follows_the_difficulty(game):
+    meng = game.solo.meng
+    for level, extra in (("easy", 0), ("normal", 0), ("hard", game.solo.hard_cards)):
+        state = game.new_state(["Ola"], {"solo": level}, 1)
+        assert state["order"] == ["Ola", meng] and state["first"] == 0
+        assert len(state["players"][meng]["hand"]) == len(state["players"]["Ola"]["hand"]) + extra
+        specials = [a for a in state["solo"]["deck"] if a.startswith("s")]
+        assert len(specials) == game.solo.levels[level]
+        assert len(state["solo"]["deck"]) == len(game.solo.faces) + game.solo.levels[level]
+        assert game.current_player(state) == "Ola"
+    with pytest.raises(Exception):
+        game.new_state(["Ola"], {"solo": "impossible"}, 1)
+
+
+def test_meng_plays_his_turn_by_himself(game):
+    state = game.new_state(["Ola"], {"solo": "normal"}, 4)
+    meng = game.solo.meng
+    action = next(a for a in game.legal_actions(state) if a["type"] == "exchange" and a["payment"] == "no_action")
+    state, _ = game.apply(state, action)
+    state, events = game.apply(state, {"type": "end_turn", "player": "Ola"})
+    assert any(e.get("player") == meng and e["event"] == "exchange" for e in events)
+    assert len(state["players"][meng]["hand"]) == 3 and len(state["solo"]["today"]) == 1
+
+
+# ---- focused rule checks on hand-made states
+def _turn(game, players, first, seed=0, options=None):
+    state = game.new_state(players, dict(options or {}, first_player=first), seed)
+    return state
+
+
+def _act(state, location, card="1a"):
+    state["stage"] = "act"
+    state["acts"] = {"card": card, "location": location, "card_action": False, "location_action": True}
+    return state
+
+
+def test_final_scoring_order_disqualification_and_ties(game):
+    state = _turn(game, ["A", "B", "C"], "A")
+    k = game.k
+    pa, pb, pc = (state["players"][n] for n in "ABC")
+    # A: in the palace first, 2 jade, l3-vp-ratio + l3-eight-vp; B: in the palace second, same VP as A
+    # after scoring but higher on the intrigue track; C: most VP but outside the palace
+    state["palace_spots"] = ["A", "B"]
+    pa.update(palace=k.palace_end, vp=30, jade=2, decrees=["l3-vp-ratio", "l3-eight-vp"], intrigue=1)
+    state["decrees"].update({"l3-vp-ratio": ["A"], "l3-eight-vp": ["A"]})
+    pa["pool"] -= 2
+    pb.update(palace=k.palace_end, intrigue=5)
+    pc.update(palace=k.palace_end - 1, vp=90)
+    ratio = min(k.decrees["l3-vp-ratio"]["max_end_vp"], 30 // k.decrees["l3-vp-ratio"]["vp_gained_per_end_vp"])
+    a_total = 30 + ratio + k.decrees["l3-eight-vp"]["end_vp"] + k.palace_spots[0] + k.jade_points(2)
+    pb["vp"] = a_total - k.palace_spots[1]
+    state, _ = game.run(state, "final_scoring")
+    result = game.scores(state)
+    assert [r["player"] for r in result] == ["B", "A", "C"]
+    assert result[0]["vp"] == result[1]["vp"] == a_total
+    assert result[2]["disqualified"] and result[2]["vp"] == k.disq_score
+    assert state["players"]["A"]["final_scoring"]["l3-vp-ratio"] == ratio
+
+
+def test_end_wall_scoring_can_bring_an_envoy_into_the_palace(game):
+    state = _turn(game, ["A", "B"], "A")
+    state["players"]["A"].update(palace=game.k.palace_end - 1, pool=5)
+    state["wall"] = [["A", 1]]
+    state, _ = game.run(state, "final_scoring")
+    assert state["palace_spots"] == ["A"] and not state["players"]["A"]["disqualified"]
+
+
+def test_wall_completion_threshold_follows_player_count(game):
+    for n in (2, 3, 4, 5):
+        names = [f"P{i}" for i in range(n)]
+        state = _act(_turn(game, names, "P0"), "great-wall")
+        need = game.k.threshold(n)
+        state["wall"] = [["P1", 1]] * (need - 2)
+        state["players"]["P1"]["pool"] -= need - 2
+        action = {"type": "location_action", "player": "P0", "option": "A", "pieces": ["n"], "extra": False}
+        after, events = game.apply(state, action)
+        assert not any(e["event"] == "wall_scoring" for e in events)
+        after = _act(after, "great-wall")
+        after, events = game.apply(after, action)
+        assert any(e["event"] == "wall_scoring" and e["winner"] == "P1" for e in events)
+
+
+def test_palace_steps_after_entering_give_vp(game):
+    state = _act(_turn(game, ["A", "B"], "A"), "palace")
+    state["players"]["A"].update(palace=game.k.palace_end - 1, vp=0)
+    state, _ = game.apply(state, {"type": "location_action", "player": "A", "option": "B"})
+    assert state["players"]["A"]["palace"] == game.k.palace_end
+    assert state["players"]["A"]["vp"] == game.k.palace_b[1] - 1
+    assert state["palace_spots"] == ["A"]
+
+
+def test_level_2_decrees_lower_costs(game):
+    state = _act(_turn(game, ["A", "B"], "A"), "jade")
+    a = state["players"]["A"]
+    a["decrees"] = ["l2-jade"]
+    state["decrees"]["l2-jade"] = ["A"]
+    a["pool"], a["supply"] = 5, 6
+    cost = game.k.jade_houses[0]["cost"] - game.k.decrees["l2-jade"]["servant_discount"]
+    after, _ = game.apply(state, {"type": "location_action", "player": "A", "house": 0})
+    assert after["players"]["A"]["pool"] == 5 - cost
+
+
+def test_token_limit_forces_an_exchange(game):
+    state = _act(_turn(game, ["A", "B"], "A"), "travel")
+    a = state["players"]["A"]
+    a["tokens"] = ["travel-vp"] * game.k.token_slots
+    state, _ = game.apply(state, {"type": "location_action", "player": "A", "option": "A"})
+    city = game.legal_actions(state)[0]["city"]
+    state, _ = game.apply(state, {"type": "travel", "player": "A", "city": city})
+    state, _ = game.apply(state, {"type": "token_reward", "player": "A", "use": False})
+    assert state["pending"][0]["kind"] == "make_room"
+    assert {x["type"] for x in game.legal_actions(state)} == {"tokens"}
+    _illegal(game, state, {"type": "end_turn", "player": "A"}, "gugong/rule/travel-token-limit")
+    state, _ = game.apply(state, {"type": "tokens", "player": "A", "for": "vp", "doubles": 0})
+    assert not state["pending"] and len(state["players"]["A"]["tokens"]) == game.k.token_slots - game.k.token_rates["vp"][0] + 1
+
+
+def test_port_reward_limits(game):
+    state = _turn(game, ["A", "B"], "A")
+    a = state["players"]["A"]
+    a["ships"][0] = {"path": 0, "port": 2, "load": [1, 1, 1]}
+    a["pool"] -= 3
+    from engine.gugong import common as c  # port 2: 4 VP while the player board has a free spot
+    assert c.claimable(game, state, "A", 0) == ["vp4"]
+    a["ports"]["vp4"] = game.k.port_limits["vp4"]
+    a["pool"] -= game.k.port_limits["vp4"]
+    assert c.claimable(game, state, "A", 0) == []

@@ -18,24 +18,25 @@ def order_from(s: dict, start: int) -> list[str]:
 
 
 # ---------------------------------------------------------------- servants
-def pool_value(p: dict) -> int:
+def pool_value(g, p: dict) -> int:
     """What the servant pool can pay: the double servant counts as two (gugong/rule/double-servant-remove)."""
-    return p["pool"] + (2 if p["double"] == "pool" else 0)
+    return p["pool"] + (g.k.double_removed if p["double"] == "pool" else 0)
 
 
-def pay(s: dict, name: str, n: int, use_double: bool, rule: str, events: list) -> None:
+def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list) -> None:
     """Remove n servants from the pool to the general supply. The double servant may replace two."""
     p = P(s, name)
+    dv = g.k.double_removed
     if n <= 0:
         return
     if use_double:
-        if p["double"] != "pool" or n < 2:
+        if p["double"] != "pool" or n < dv:
             raise IllegalAction(R + "double-servant-remove", "the double servant is not in your pool or the payment is below two servants")
-        if p["pool"] < n - 2:
+        if p["pool"] < n - dv:
             raise IllegalAction(rule, f"{name} cannot pay {n} servants")
         p["double"] = "supply"
-        p["pool"] -= n - 2
-        p["supply"] += n - 2
+        p["pool"] -= n - dv
+        p["supply"] += n - dv
     else:
         if p["pool"] < n:
             raise IllegalAction(rule, f"{name} has {p['pool']} servants in the pool and cannot pay {n}")
@@ -44,17 +45,18 @@ def pay(s: dict, name: str, n: int, use_double: bool, rule: str, events: list) -
     events.append({"event": "pay_servants", "player": name, "servants": n, "double": bool(use_double)})
 
 
-def can_pay(p: dict, n: int, use_double: bool) -> bool:
+def can_pay(g, p: dict, n: int, use_double: bool) -> bool:
+    dv = g.k.double_removed
     if n <= 0:
         return not use_double
     if use_double:
-        return p["double"] == "pool" and n >= 2 and p["pool"] >= n - 2
+        return p["double"] == "pool" and n >= dv and p["pool"] >= n - dv
     return p["pool"] >= n
 
 
-def pay_options(p: dict, n: int) -> list[bool]:
+def pay_options(g, p: dict, n: int) -> list[bool]:
     """The ways to pay n servants: plain servants (False) and/or with the double servant (True)."""
-    return [d for d in (False, True) if can_pay(p, n, d)]
+    return [d for d in (False, True) if can_pay(g, p, n, d)]
 
 
 def gain_servants(s: dict, name: str, n: int, events: list) -> int:
@@ -307,7 +309,3 @@ def push(s: dict, item: dict, last: bool = False) -> None:
 def push_many(s: dict, items: list[dict]) -> None:
     s["pending"][0:0] = items
 
-
-# ---------------------------------------------------------------- travel tokens
-def token_slots_used(p: dict) -> int:
-    return p["tokens"] + p["double_tokens"]

@@ -71,7 +71,10 @@ class Consts:
         }
         self.double_token_counts = a(_id("token", "travel-double"), "counts_as")
         self.token_mix = unk("travel-token-mix")
-        self.token_attrs = {e["key"]: e["attrs"] for e in rules.of_kind("token") if e["key"] in self.token_mix}
+        self.bonus_mix = unk("bonus-travel-token-mix")  # variant gugong/variant/bonus-travel-tokens
+        self.token_attrs = {e["key"]: e["attrs"] for e in rules.of_kind("token")
+                            if e["key"] in self.token_mix or e["key"] in self.bonus_mix}
+        self.advanced_board_cards = a(_id("rule", "advanced-gift-deck"), "board_cards")
         self.cities = unk("travel-map-cities")
         self.roads = [[] for _ in range(self.cities)]
         for x, y in unk("travel-map-roads"):

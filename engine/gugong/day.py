@@ -26,14 +26,14 @@ def do_exchange(g, s, name, a, ev):
     if card not in p["hand"]:
         raise IllegalAction(R + "gift-exchange", f"{card!r} is not in {name}'s hand")
     theirs = s["board"][loc]
-    free = exchange_is_free(g, p, g.k.card_value[card], g.k.card_value[theirs])
+    free = exchange_is_free(g, p, g.k.card_value[card] + L.gift_value_bonus(g, p), g.k.card_value[theirs])
     if payment == "free":
         if not free:
             raise IllegalAction(R + "gift-exchange-lower", "your gift is not higher than the official's: pay, discard or take no action")
     elif free:
         raise IllegalAction(R + "gift-exchange-higher", "your gift is higher: exchange it freely")
     elif payment == "servants":
-        c.pay(s, name, g.k.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
+        c.pay(g, s, name, g.k.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
     elif payment == "discard":
         other = a.get("discard")
         if other == card or other not in p["hand"]:
@@ -53,14 +53,15 @@ def do_exchange(g, s, name, a, ev):
 def exchange_opts(g, s, name):
     p = P(s, name)
     out = []
+    plus = L.gift_value_bonus(g, p)
     for card in p["hand"]:
         for loc in g.k.locations:
             theirs = s["board"][loc]
-            if exchange_is_free(g, p, g.k.card_value[card], g.k.card_value[theirs]):
+            if exchange_is_free(g, p, g.k.card_value[card] + plus, g.k.card_value[theirs]):
                 out.append({"card": card, "location": loc, "payment": "free"})
                 continue
             out += [{"card": card, "location": loc, "payment": "servants", "double": d}
-                    for d in c.pay_options(p, g.k.exchange_servants)]
+                    for d in c.pay_options(g, p, g.k.exchange_servants)]
             out += [{"card": card, "location": loc, "payment": "discard", "discard": x} for x in p["hand"] if x != card]
             out.append({"card": card, "location": loc, "payment": "no_action"})
     return out
@@ -82,6 +83,7 @@ def do_location_action(g, s, name, a, ev):
     acts["card_action"] = False  # if both are done, the card action comes first
     L.DO[acts["location"]](g, s, name, a, ev)
     ev.append({"event": "location_action", "player": name, "location": acts["location"]})
+    L.after_location_action(g, s, name, acts["location"], ev)
 
 
 def act_opts(g, s, name):
@@ -104,5 +106,23 @@ def end_turn(g, s, ev):
         if P(s, s["order"][t])["hand"]:
             s["turn"] = t
             return
+    end_of_day(g, s, ev)
+    if s.get("solo"):  # the solo game has a Dusk phase before the night
+        from engine.gugong import solo
+        solo.start_dusk(g, s, ev)
+        return
     s["phase"], s["step"] = "night", "dice"
     ev.append({"event": "night", "day": s["day"]})
+
+
+def end_of_day(g, s, ev):
+    """Bonus travel tokens (variant) go above the player board as usual, their servants to the supply."""
+    for name in s["order"]:
+        p = P(s, name)
+        for b in p["bonus"]:
+            p["supply"] += g.k.token_attrs[b["token"]]["servant_cost"]
+            if len(p["tokens"]) >= g.k.token_slots:
+                c.push(s, {"kind": "make_room", "player": name, "token": b["token"]}, last=True)
+            else:
+                p["tokens"].append(b["token"])
+        p["bonus"] = []

@@ -13,7 +13,7 @@ from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.game import Action, Event, Game
 from engine.gugong import common as c
-from engine.gugong import day, morning, night, scoring
+from engine.gugong import day, morning, night, scoring, solo
 from engine.gugong import locations as L
 from engine.gugong.consts import Consts
 from engine.gugong.schema import state_schema
@@ -31,6 +31,7 @@ DECISIONS = {
     "canal_move": ("canal_move", R + "canal-moving-ships"),
     "claim": ("claim", R + "canal-claim-reward"),
     "decree_bonus": ("decree_bonus", "gugong/step/morning-decree-bonuses"),
+    "follow": ("follow", "gugong/token/bonus-follow"),
 }
 TURN_ACTIONS = {"exchange", "card_action", "location_action", "end_turn"}
 ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
@@ -42,6 +43,7 @@ class Gugong(Game):
     def __init__(self, rules=None):
         super().__init__(rules)
         self.k = Consts(self.rules)
+        self.solo = solo.SoloConsts(self)
 
     # ------------------------------------------------------------ states
     def new_state(self, players, options=None, seed=0):
@@ -122,6 +124,8 @@ class Gugong(Game):
             L.decide_claim(self, s, name, a, ev)
         elif k == "decree_bonus":
             morning.decide_bonus(self, s, name, a, ev)
+        elif k == "follow":
+            L.decide_follow(self, s, name, a, ev)
 
     def _advance(self, s, ev):
         """Run automatic steps until somebody has to decide (or the game is over)."""
@@ -138,7 +142,20 @@ class Gugong(Game):
                 if item["kind"] == "claim" and not c.claimable(self, s, item["player"], item["ship"]):
                     s["pending"].pop(0)
                     continue
+                if item["player"] == solo.meng(s):
+                    solo.auto_decide(self, s, item, ev)  # the automa decides by its own rules
+                    continue
                 return
+            if solo.is_solo(s) and s["solo"]["todo"]:
+                solo.step(self, s, ev)
+                continue
+            if s["phase"] == "dusk":
+                solo.end_dusk(self, s, ev)
+                continue
+            if s["phase"] == "day" and s["order"][s["turn"]] == solo.meng(s) and s["stage"] == "exchange" \
+                    and c.P(s, s["order"][s["turn"]])["hand"]:
+                solo.start_turn(self, s, ev)
+                continue
             if s["phase"] == "day":
                 if s["stage"] == "exchange" and not c.P(s, s["order"][s["turn"]])["hand"]:
                     day.end_turn(self, s, ev)  # no cards left: the player passes
@@ -207,6 +224,8 @@ class Gugong(Game):
                 opts = L.canal_move_opts(self, s, name)
             elif k == "claim":
                 opts = L.claim_opts(self, s, name, item)
+            elif k == "follow":
+                opts = L.follow_opts(self, s, name, item)
             else:
                 opts = morning.bonus_opts(self, s, name, item["decree"])
             t = DECISIONS[k][0]
@@ -231,7 +250,8 @@ class Gugong(Game):
             on_ships = sum(sh["load"].count(1) for sh in p["ships"] if sh)
             dbl_ships = sum(1 for sh in p["ships"] if sh for x in sh["load"] if x != 1)
             on_decrees = sum(1 for holders in s["decrees"].values() for who in holders if who == name)
-            total = p["pool"] + p["supply"] + on_wall + on_ships + on_decrees + sum(p["ports"].values())
+            parked = sum(k.token_attrs[b["token"]]["servant_cost"] for b in p["bonus"])
+            total = p["pool"] + p["supply"] + on_wall + on_ships + on_decrees + sum(p["ports"].values()) + parked
             if total != k.servants_total:
                 bad.append(f"{name} has {total} servants accounted for, not {k.servants_total}")
             if min(p["pool"], p["supply"]) < 0:

@@ -41,14 +41,14 @@ def travel_cost(g, p: dict, option: str) -> int:
 def do_travel(g, s, name, a, ev):
     p = P(s, name)
     option = _option(a)
-    c.pay(s, name, travel_cost(g, p, option), bool(a.get("double")), AO + "travel-b", ev)
+    c.pay(g, s, name, travel_cost(g, p, option), bool(a.get("double")), AO + "travel-b", ev)
     c.push_many(s, [{"kind": "travel_move", "player": name} for _ in range(g.k.travel[option][1])])
 
 
 def opts_travel(g, s, name):
     p = P(s, name)
     out = [{"option": "A"}]
-    for d in c.pay_options(p, travel_cost(g, p, "B")):
+    for d in c.pay_options(g, p, travel_cost(g, p, "B")):
         out.append({"option": "B", "double": d})
     return out
 
@@ -105,7 +105,12 @@ def token_reward_opts(g, s, name, token):
     elif token == "travel-wall":
         out += [{"use": True, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")]
     elif token == "travel-servants-for-jade":
-        out += [{"use": True, "double": d} for d in c.pay_options(p, at["servants"])]
+        out += [{"use": True, "double": d} for d in c.pay_options(g, p, at["servants"])]
+    elif token in g.k.bonus_mix and p["pool"] >= at["servant_cost"]:
+        if token == "bonus-gift-value":
+            out.append({"use": True})
+        else:
+            out += [{"use": True, "location": loc} for loc in g.k.locations]
     return out
 
 
@@ -152,10 +157,23 @@ def decide_token_reward(g, s, name, a, ev):
         elif token == "travel-wall":
             c.wall_place(g, s, name, a.get("piece", "n"), "supply", ev)
         elif token == "travel-servants-for-jade":
-            c.pay(s, name, at["servants"], bool(a.get("double")), rule, ev)
+            c.pay(g, s, name, at["servants"], bool(a.get("double")), rule, ev)
             c.gain_jade(s, name, at["jade"], ev)
         elif token == "travel-double":
             raise IllegalAction(rule, "the double token has no reward of its own")
+        elif token in g.k.bonus_mix:
+            # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
+            # board (or by an action space) for the rest of the day; see day.end_of_day
+            loc = a.get("location") if token != "bonus-gift-value" else None
+            if token != "bonus-gift-value" and loc not in g.k.locations:
+                raise IllegalAction(rule, "mark one of the action spaces")
+            if p["pool"] < at["servant_cost"]:
+                raise IllegalAction(rule, "a servant from your pool goes with the token")
+            p["pool"] -= at["servant_cost"]
+            p["bonus"].append({"token": token, "location": loc})
+            s["pending"].pop(0)
+            ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
+            return
     s["pending"].pop(0)
     # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
     if len(p["tokens"]) >= g.k.token_slots:
@@ -232,7 +250,7 @@ def do_great_wall(g, s, name, a, ev):
         if len(pieces) != g.k.wall_a_place:
             raise IllegalAction(AO + "great-wall-a", f"option A places {g.k.wall_a_place} servant")
     else:
-        c.pay(s, name, g.k.wall_b_cost, False, AO + "great-wall-b", ev)
+        c.pay(g, s, name, g.k.wall_b_cost, False, AO + "great-wall-b", ev)
         if not 1 <= len(pieces) <= g.k.wall_b_max:
             raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.k.wall_b_max} servants")
     if pieces.count("d") > 1:
@@ -320,7 +338,7 @@ def do_jade(g, s, name, a, ev):
     cost = jade_cost(g, s, p, house)
     if cost is None:
         raise IllegalAction(R + "jade-courtyard", f"no jade to buy at {house!r}")
-    c.pay(s, name, cost, bool(a.get("double")), AO + "jade-action", ev)
+    c.pay(g, s, name, cost, bool(a.get("double")), AO + "jade-action", ev)
     if house != "courtyard":
         s["jade_houses"][house] -= 1
     c.gain_jade(s, name, g.k.jade_gained, ev)
@@ -332,7 +350,7 @@ def opts_jade(g, s, name):
     for house in list(range(len(s["jade_houses"]))) + ["courtyard"]:
         cost = jade_cost(g, s, p, house)
         if cost is not None:
-            out += [{"house": house, "double": d} for d in c.pay_options(p, cost)]
+            out += [{"house": house, "double": d} for d in c.pay_options(g, p, cost)]
     return out
 
 
@@ -340,7 +358,7 @@ def opts_jade(g, s, name):
 def do_intrigue(g, s, name, a, ev):
     option = _option(a)
     cost, steps = g.k.intrigue[option]
-    c.pay(s, name, cost, False, AO + "intrigue-b", ev)
+    c.pay(g, s, name, cost, False, AO + "intrigue-b", ev)
     c.move_intrigue(g, s, name, steps, ev)
     if option == "A" and s["medal"] is None:  # the first to choose A this day takes the medal
         s["medal"] = name
@@ -359,14 +377,14 @@ def do_palace(g, s, name, a, ev):
         c.move_palace(g, s, name, g.k.palace_a, ev)
     else:
         cost, steps, intrigue = g.k.palace_b
-        c.pay(s, name, cost, bool(a.get("double")), AO + "palace-b", ev)
+        c.pay(g, s, name, cost, bool(a.get("double")), AO + "palace-b", ev)
         c.move_palace(g, s, name, steps, ev)
         c.move_intrigue(g, s, name, intrigue, ev)
 
 
 def opts_palace(g, s, name):
     p = P(s, name)
-    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(p, g.k.palace_b[0])]
+    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(g, p, g.k.palace_b[0])]
 
 
 # ================================================================ 6. decrees
@@ -383,7 +401,7 @@ def do_decrees(g, s, name, a, ev):
         raise IllegalAction("gugong/location/decrees", f"decree {key!r} is not in this game")
     if name in s["decrees"][key]:
         raise IllegalAction(R + "decree-once", "you may take each decree only once")
-    c.pay(s, name, decree_cost(g, s, p, name, key), bool(a.get("double")), AO + "decrees-action", ev)
+    c.pay(g, s, name, decree_cost(g, s, p, name, key), bool(a.get("double")), AO + "decrees-action", ev)
     if p["pool"] < g.k.decree_placed:  # only a normal servant may stand on a decree
         raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
     p["pool"] -= g.k.decree_placed
@@ -400,8 +418,8 @@ def opts_decrees(g, s, name):
         if name in s["decrees"][key]:
             continue
         cost = decree_cost(g, s, p, name, key)
-        for d in c.pay_options(p, cost):
-            left = p["pool"] - (cost - 2 if d else cost)
+        for d in c.pay_options(g, p, cost):
+            left = p["pool"] - (cost - g.k.double_removed if d else cost)
             if left >= g.k.decree_placed:
                 out.append({"decree": key, "double": d})
     return out
@@ -415,7 +433,7 @@ def do_grand_canal(g, s, name, a, ev):
                  for _ in range(g.k.canal_a_place)]
         items += [{"kind": "canal_move", "player": name} for _ in range(g.k.canal_a_steps)]
     else:
-        c.pay(s, name, g.k.canal_b_cost, False, AO + "grand-canal-b", ev)
+        c.pay(g, s, name, g.k.canal_b_cost, False, AO + "grand-canal-b", ev)
         items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": False}
                  for _ in range(g.k.canal_b_place)]
     items.append({"kind": "canal_claims", "player": name})  # claims once the action is done
@@ -425,7 +443,7 @@ def do_grand_canal(g, s, name, a, ev):
 def opts_grand_canal(g, s, name):
     p = P(s, name)
     out = [{"option": "A"}]
-    if p["pool"] >= g.k.canal_b_cost and c.pool_value(p) - g.k.canal_b_cost >= g.k.canal_b_place:
+    if p["pool"] >= g.k.canal_b_cost and c.pool_value(g, p) - g.k.canal_b_cost >= g.k.canal_b_place:
         out.append({"option": "B"})
     return out
 
@@ -550,3 +568,35 @@ def card_action_opts(g, s, name, ability):
     if ability == "swap-card":
         return swap_opts(g, s, name)
     return [{}]
+
+
+# ================================================================ bonus travel tokens (variant)
+def after_location_action(g, s, name, loc, ev):
+    """Marked action spaces: the tax token takes 1 VP from each other player who performs the action;
+    the follow token lets its owner perform it too. Follows trigger neither (engine assumption)."""
+    for other in c.order_from(s, s["order"].index(name))[1:]:
+        for b in P(s, other)["bonus"]:
+            if b["location"] != loc:
+                continue
+            at = g.k.token_attrs[b["token"]]
+            if b["token"] == "bonus-tax":
+                taken = min(at["vp_taken_per_use"], P(s, name)["vp"])
+                c.gain_vp(s, name, -taken, ev)
+                c.gain_vp(s, other, taken, ev)
+            elif b["token"] == "bonus-follow":
+                c.push(s, {"kind": "follow", "player": other, "location": loc}, last=True)
+
+
+def follow_opts(g, s, name, item):
+    return [{"use": False}] + [dict(use=True, **o) for o in OPTS[item["location"]](g, s, name)]
+
+
+def decide_follow(g, s, name, a, ev):
+    item = s["pending"].pop(0)
+    if a.get("use"):
+        DO[item["location"]](g, s, name, a, ev)
+        ev.append({"event": "follow", "player": name, "location": item["location"]})
+
+
+def gift_value_bonus(g, p: dict) -> int:
+    return sum(g.k.token_attrs[b["token"]]["gift_value_bonus"] for b in p["bonus"] if b["token"] == "bonus-gift-value")

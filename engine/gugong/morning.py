@@ -48,10 +48,15 @@ def decree_bonuses(g, s, ev):
     """Players with a servant on a morning decree get its bonus, from the first player clockwise."""
     level = g.rules.attr("gugong/step/morning-decree-bonuses", "decree_level")
     items = []
+    meng = s["solo"]["meng"] if s.get("solo") else None
     for name in c.order_from(s, s["first"]):
         for key in P(s, name)["decrees"]:
             if g.k.decrees[key]["level"] == level:
-                items.append({"kind": "decree_bonus", "player": name, "decree": key})
+                if name == meng:
+                    from engine.gugong import solo
+                    solo.morning_bonus(g, s, key, ev)
+                else:
+                    items.append({"kind": "decree_bonus", "player": name, "decree": key})
     c.push_many(s, items)
 
 

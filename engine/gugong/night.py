@@ -2,6 +2,7 @@
 end of the game."""
 from __future__ import annotations
 
+from engine.core.rng import Rng
 from engine.gugong import common as c
 from engine.gugong.common import P
 
@@ -10,9 +11,13 @@ def destiny_dice(g, s, ev):
     """Each card on a discard pile earns a servant per die showing its value (two equal dice: two);
     the most matches earns VP and a palace step, ties broken on the intrigue track."""
     matches = {}
+    meng = s["solo"]["meng"] if s.get("solo") else None
     for name in s["order"]:
         p = P(s, name)
-        matches[name] = sum(s["dice"].count(g.k.card_value[x]) for x in p["discard"])
+        if name == meng:  # gugong/rule/solo-night: Meng's matches are fixed by the day
+            matches[name] = g.solo.matches[s["day"]]
+        else:
+            matches[name] = sum(s["dice"].count(g.k.card_value[x]) for x in p["discard"])
         c.gain_servants(s, name, matches[name] * g.k.night_per_match, ev)
     ev.append({"event": "destiny_dice", "dice": list(s["dice"]), "matches": matches})
     winner = c.best(s, s["order"], lambda n: matches[n])
@@ -25,11 +30,15 @@ def destiny_dice(g, s, ev):
         p = P(s, name)
         p["hand"] += p["discard"]
         p["discard"] = []
+        if name == meng:  # Meng's gift cards are a face-down pile: shuffled (engine assumption)
+            Rng(s).shuffle(p["hand"])
 
 
 def move_ships(g, s, ev):
     """Ships in the last port are lost at sea; all others move forward, the furthest first; then
-    full ships may claim the reward of their port (players in turn order)."""
+    full ships may claim the reward of their port (players in turn order; Meng's ships earn their
+    rewards by themselves, see solo.py)."""
+    meng = s["solo"]["meng"] if s.get("solo") else None
     ships = [(sh["port"], name, i) for name in s["order"] for i, sh in enumerate(P(s, name)["ships"]) if sh]
     for port, name, i in ships:
         if port == g.k.last_port:
@@ -40,7 +49,7 @@ def move_ships(g, s, ev):
             for _ in range(g.k.night_ship_steps):
                 c.ship_move(g, s, name, i, ev)
     claims = [{"kind": "claim", "player": name, "ship": i} for name in c.order_from(s, s["first"])
-              for i in range(len(P(s, name)["ships"])) if c.claimable(g, s, name, i)]
+              for i in range(len(P(s, name)["ships"])) if name != meng and c.claimable(g, s, name, i)]
     c.push_many(s, claims)
 
 

@@ -28,20 +28,29 @@ def state_schema(g) -> dict:
         "ports": {"type": "object", "description": "servants on the port-reward spots of the player board",
                   "properties": {kind: {"type": "integer", "minimum": 0, "maximum": n} for kind, n in k.port_limits.items()}},
         "decrees": {"type": "array", "items": {"enum": sorted(k.decrees)}},
+        "bonus": {"type": "array", "description": "bonus travel tokens in use this day (variant), each with one servant",
+                  "items": {"type": "object", "properties": {"token": {"enum": sorted(k.bonus_mix)},
+                                                             "location": {"oneOf": [{"type": "null"}, {"enum": locs}]}}}},
         "disqualified": {"type": "boolean"}, "final_vp": int0, "final_scoring": {"type": "object"}}}
     pending = {"type": "object", "required": ["kind", "player"], "properties": {
         "kind": {"enum": ["travel_move", "token_reward", "make_room", "intrigue_reward", "canal_place", "canal_move",
-                          "claim", "decree_bonus", "canal_claims"]},
+                          "claim", "decree_bonus", "canal_claims", "follow"]},
         "player": name, "token": {"type": "string"}, "ship": int0, "decree": {"type": "string"},
         "source": {"enum": ["pool", "supply"]}, "optional": {"type": "boolean"}}}
     state = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Gugong state", "type": "object",
         "properties": {
             "game": {"const": "gugong"}, "order": {"type": "array", "items": name, "description": "seats, clockwise"},
-            "options": {"type": "object", "properties": {"first_player": name}},
+            "options": {"type": "object", "properties": {
+                "solo": {"enum": sorted(g.solo.levels), "description": "one named player: the solo game at this level (normal by default)"},
+                "solo_sets": {"type": "integer", "description": "which pair of card sets (gugong/unknown/solo-card-set-pairs)"},
+                "focus": {"enum": locs, "description": "solo: the location Meng focuses on (random by default)"},
+                "first_player": name, "others": {"type": "array", "items": name, "description": "extra seats after the named players"},
+                "advanced": {"type": "boolean", "description": "gugong/variant/advanced: shared gift card deck"},
+                "bonus_travel_tokens": {"type": "boolean", "description": "gugong/variant/bonus-travel-tokens"}}},
             "rng": {"type": "integer", "description": "SplitMix64 state"}, "log": {"type": "array", "description": "actions applied"},
             "day": {"type": "integer", "minimum": 1, "maximum": k.days},
-            "phase": {"enum": ["morning", "day", "night", "end"]},
+            "phase": {"enum": ["morning", "day", "dusk", "night", "end"], "description": "dusk: solo game only"},
             "step": {"enum": [None, "first_player", "new_servants", "dice", "ships", "end_of_day"]},
             "first": {**int0, "description": "seat index of the first player"},
             "turn": {**int0, "description": "seat index of the player whose turn it is (day)"},
@@ -63,7 +72,14 @@ def state_schema(g) -> dict:
             "palace_spots": {"type": "array", "items": name, "description": "envoys in the palace, in order of entry"},
             "stamp": int0, "pending": {"type": "array", "items": pending},
             "players": {"type": "object", "additionalProperties": player},
-            "result": {"oneOf": [{"type": "null"}, {"type": "array"}]}},
+            "result": {"oneOf": [{"type": "null"}, {"type": "array"}]},
+            "solo": {"oneOf": [{"type": "null"}, {"type": "object", "description": "solo game against the Meng automa", "properties": {
+                "meng": name, "level": {"enum": sorted(g.solo.levels)}, "focus": {"enum": locs},
+                "deck": {"type": "array", "items": {"type": "string"}, "description": "Automa deck: r<i> regular (gugong/unknown/automa-card-faces), s<i> special"},
+                "today": {"type": "array", "description": "Automa cards played this Day (for the Dusk)"},
+                "discard": {"type": "array", "description": "Automa cards of previous Days"},
+                "neutral_ports": {"type": "object", "description": "Meng's port rewards, marked with neutral servants"},
+                "todo": {"type": "array", "description": "Meng's waiting steps"}}}]}},
     }
     base = {"player": name}
     opt = {"enum": ["A", "B"]}
@@ -81,13 +97,14 @@ def state_schema(g) -> dict:
         "end_turn": base,
         "travel": {**base, "city": int0},
         "token_reward": {**base, "use": {"type": "boolean"}, "card": card, "from": {"enum": ["hand", "discard"]},
-                         "location": {"enum": locs}, "ship": int0, "path": int0, "piece": piece, "double": {"type": "boolean"}},
+                         "location": {"enum": locs, "description": "swap-card target, or the action space a bonus token marks"}, "ship": int0, "path": int0, "piece": piece, "double": {"type": "boolean"}},
         "tokens": {**base, "for": {"enum": list(k.token_rates)}, "doubles": int0},
         "intrigue_reward": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": sorted(k.intrigue_rewards)}]},
                             "die": int0, "face": {"type": "integer", "minimum": 1, "maximum": k.die_faces}},
         "canal_place": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}, "path": int0, "piece": piece},
         "canal_move": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}},
         "claim": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": list(k.port_limits)}]}},
+        "follow": {**base, "use": {"type": "boolean"}, "description": "bonus follow token: the marked location's parameters"},
         "decree_bonus": {**base, "use": {"type": "boolean"}, "ship": int0, "path": int0, "piece": piece,
                          "card": card, "location": {"enum": locs}},
     }

@@ -32,8 +32,12 @@ def end_decrees_l3(g, s, ev):
                 vp = min(at["max_end_vp"], p["jade"] * at["vp_per_jade"])
             elif key == "l3-decree-servants":
                 vp = at["vp_per_servant"] * len(p["decrees"])
-            else:  # l3-port-servants
-                vp = at["vp_per_servant"] * sum(p["ports"].values())
+            else:  # l3-port-servants (Meng: his neutral markers, at most 3 at the 4 VP reward)
+                spots = sum(p["ports"].values())
+                if s.get("solo") and name == s["solo"]["meng"]:
+                    neutral = s["solo"]["neutral_ports"]
+                    spots = neutral["gift_card"] + min(neutral["vp4"], g.solo.port_marker_cap)
+                vp = at["vp_per_servant"] * spots
             c.gain_vp(s, name, vp, ev)
             _note(s, name, key, vp)
 
@@ -56,7 +60,8 @@ def end_disqualification(g, s, ev):
     """Envoys outside the palace cannot win: their VP discs leave the track."""
     for name in s["order"]:
         p = P(s, name)
-        p["disqualified"] = p["palace"] < g.k.palace_end
+        # gugong/rule/solo-end-scoring: Meng can win without entering the palace
+        p["disqualified"] = p["palace"] < g.k.palace_end and not (s.get("solo") and name == s["solo"]["meng"])
         if p["disqualified"]:
             p["final_vp"] = g.k.disq_score
             ev.append({"event": "disqualified", "player": name})

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine.core.errors import EngineError
 from engine.core.rng import Rng
+from engine.gugong import solo
 
 
 def new_state(g, players: list[str], options: dict, seed: int) -> dict:
@@ -10,11 +11,15 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     # option "others": extra seats after the named players (a worked example that names one player
     # still needs a 2-5 player game around it)
     players = list(players) + [x for x in options.get("others", []) if x not in players]
+    solo_game = len(players) == 1
+    if solo_game:  # gugong/variant/solo: Meng takes the second seat, the player starts
+        if options.get("bonus_travel_tokens"):
+            raise EngineError("the solo game uses only the basic travel tokens (gugong/rule/solo-setup-basic-tokens)")
+        players = players + [g.solo.meng]
+        options = dict(options, first_player=players[0])
     lo, hi = g.rules.meta["players"]["min"], g.rules.meta["players"]["max"]
     if not lo <= len(players) <= hi or len(set(players)) != len(players):
         raise EngineError(f"gugong is played by {lo}-{hi} players with distinct names")
-    if len(players) == 1:
-        raise EngineError("the solo game against the Meng automa is not implemented yet")
     s: dict = {"game": "gugong", "order": list(players), "options": dict(options), "rng": Rng.seed_state(seed),
                "log": [], "day": k.day_start, "phase": "day", "step": None, "stamp": 0,
                "paths": k.paths(len(players)), "pending": [], "medal": None, "palace_spots": [],
@@ -34,10 +39,13 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
             "hand": [], "discard": [], "vp": k.vp_start, "jade": 0,
             "palace": k.palace_start, "intrigue": k.intrigue_start, "istamp": i,  # stacked in turn order, first at the bottom
             "traveller": None, "tokens": [],
-            "ships": [None] * k.ships, "ports": {kind: 0 for kind in k.port_limits}, "decrees": []}
+            "ships": [None] * k.ships, "ports": {kind: 0 for kind in k.port_limits}, "decrees": [],
+            "bonus": []}
     s["stamp"] = len(seats)
     # travel tokens: one face up on each city, the rest in two equal draw piles
     tokens = [key for key, count in k.token_mix.items() for _ in range(count)]
+    if options.get("bonus_travel_tokens"):  # gugong/variant/bonus-travel-tokens: shuffled in with the rest
+        tokens += [key for key, count in k.bonus_mix.items() for _ in range(count)]
     rng.shuffle(tokens)
     s["map"] = tokens[:k.cities]
     rest = tokens[k.cities:]
@@ -54,16 +62,31 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
         for key in sorted(tiles[:k.decrees_per_level]):
             s["decrees"][key] = []
     # gift cards: board cards on the locations, draw pile, a starting set per player in turn order
-    board = [c for c in k.cards if k.card_setup[c] == "board"]
-    rng.shuffle(board)
-    s["board"] = dict(zip(k.locations, board[:k.display_cards]))
-    draw = [c for c in k.cards if k.card_setup[c] == "draw"]
-    rng.shuffle(draw)
-    s["draw"] = draw
     for i, name in enumerate(seats):
         s["players"][name]["hand"] = [c for c in k.cards if k.card_setup[c] == f"set{i + 1}"]
-    used = set(board[:k.display_cards]) | set(draw) | {c for n in seats for c in s["players"][n]["hand"]}
+    dealt = {c for n in seats for c in s["players"][n]["hand"]}
+    if options.get("advanced"):
+        # gugong/rule/advanced-gift-deck: board cards, draw-pile cards and the unused sets make one
+        # shuffled deck; its top seven go to the locations, the rest is the draw pile
+        deck = [c for c in k.cards if c not in dealt]
+        rng.shuffle(deck)
+        board, draw = deck[:k.advanced_board_cards], deck[k.advanced_board_cards:]
+    else:
+        board = [c for c in k.cards if k.card_setup[c] == "board"]
+        rng.shuffle(board)
+        board = board[:k.display_cards]
+        draw = [c for c in k.cards if k.card_setup[c] == "draw"]
+        rng.shuffle(draw)
+    s["board"] = dict(zip(k.locations, board))
+    s["draw"] = draw
+    used = set(board) | set(draw) | dealt
     s["box"] = [c for c in k.cards if c not in used]
+    s["solo"] = None
+    if solo_game:
+        try:
+            solo.setup(g, s, players[0], options, rng)
+        except ValueError as exc:
+            raise EngineError(str(exc)) from None
     # destiny dice
     s["dice"] = [rng.die(k.die_faces) for _ in range(k.dice)]
     return s

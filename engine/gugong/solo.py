@@ -1,0 +1,512 @@
+"""Solo variant (rulebook pages 15-19): one player against the Meng automa.
+
+Meng plays automatically: each Day turn he reveals the top Automa card (its upper part names the
+location, a special card the location he focuses on) and his top gift card, exchanges it whatever
+the values, and carries out the card action and the location action in their simple ("A") form, or
+option B for free with a special card. After the Day comes the Dusk, in which the lower parts of the
+day's Automa cards give him extra actions. Meng never needs a decision from the player; his steps
+wait in s["solo"]["todo"] so that the player's own decisions (e.g. intrigue rewards after a Wall
+scoring Meng caused) can come in between.
+"""
+from __future__ import annotations
+
+from engine.core.rng import Rng
+from engine.gugong import common as c
+from engine.gugong import locations as L
+from engine.gugong.common import P
+
+S = "gugong/rule/solo-"
+
+
+def rattr(g, key, name):
+    return g.rules.attr(S + key, name)
+
+
+class SoloConsts:
+    """The solo variant's constants, from the knowledge base."""
+
+    def __init__(self, g):
+        a = g.rules.attr
+        self.meng = a("gugong/variant/solo", "opponent")
+        self.board_players = a("gugong/variant/solo", "board_setup_player_count")
+        self.levels = {lvl: a(S + f"difficulty-{lvl}", "special_cards_used") for lvl in ("easy", "normal", "hard")}
+        self.hard_cards = a(S + "difficulty-hard", "extra_gift_cards")
+        self.faces = a("gugong/unknown/automa-card-faces", "value_used")
+        self.pairs = a("gugong/unknown/solo-card-set-pairs", "value_used")
+        self.route = a("gugong/unknown/solo-travel-route-cities", "value_used")
+        self.matches = a(S + "night", "meng_matches_by_day")
+        self.card_exchange_vp = a(S + "day-step-3", "card_exchange_replacement_vp")
+        self.decree_level = a(S + "decree-level", "target_level_by_day")
+        self.port_servants = a(S + "ports", "servants_for_reward")
+        self.port_cards = a(S + "ports", "gift_card_rewards")
+        self.port_vp = a(S + "ports", "later_reward_vp")
+        self.port_marker_cap = a(S + "ports", "marker_limit_at_4vp")
+        self.wall_jade_min = a(S + "wall-scoring", "jade_min_intrigue")
+        self.wall_servant_min = a(S + "wall-scoring", "servant_min_intrigue")
+        self.token_vp = {"travel-retrieve-card": a(S + "token-take-back-card", "dusk_vp"),
+                         "travel-gift-for-jade": a(S + "token-discard-for-jade", "dusk_vp"),
+                         "travel-swap-card": a(S + "token-card-exchange", "vp")}
+        self.gift_for_jade = a(S + "token-discard-for-jade", "day_jade")
+        self.morning_card_exchange_vp = a(S + "decree-l1-gift-exchange", "morning_vp")
+        self.dusk_travel_discount = a(S + "decree-l2-travel", "dusk_travel_cost_reduction")
+        self.dusk = {k: g.rules.entities[S + f"{k}-dusk"]["attrs"]
+                     for k in ("travel", "wall", "jade", "intrigue", "palace", "decrees", "canal", "special")}
+        self.special = {k: g.rules.entities[S + f"special-{k}"]["attrs"]
+                        for k in ("travel", "great-wall", "jade", "intrigue", "palace", "decrees", "grand-canal")}
+
+
+def is_solo(s) -> bool:
+    return s.get("solo") is not None
+
+
+def meng(s) -> str | None:
+    return s["solo"]["meng"] if s.get("solo") else None
+
+
+# ---------------------------------------------------------------- setup
+def setup(g, s, human: str, options: dict, rng: Rng) -> None:
+    """Board as for two players; Meng's focus card; card sets; the Automa deck by difficulty."""
+    sk = g.solo
+    level = options.get("solo", "normal")
+    if level not in sk.levels:
+        raise ValueError(f"solo level is one of {sorted(sk.levels)}")
+    # the focus: one of the seven board cards chosen at random, marked by Meng's double servant
+    focus = options.get("focus") if options.get("focus") in g.k.locations else g.k.locations[rng.below(len(g.k.locations))]
+    pair = sk.pairs[int(options.get("solo_sets", 0)) % len(sk.pairs)]
+    name = sk.meng
+    cards = {human: [x for x in g.k.cards if g.k.card_setup[x] == pair[0]],
+             name: [x for x in g.k.cards if g.k.card_setup[x] == pair[1]]}
+    neutral = {"gift_card": 0, "vp4": 0}
+    if level == "hard":  # a fifth random gift card, marked on a port reward space
+        for _ in range(sk.hard_cards):
+            cards[name].append(s["draw"].pop(0))
+            neutral["gift_card"] += 1
+    rng.shuffle(cards[name])
+    for who in (human, name):
+        old = P(s, who)["hand"]
+        s["box"] += [x for x in old if x not in cards[who]]
+        P(s, who)["hand"] = cards[who]
+    s["box"] = sorted(x for x in s["box"] if x not in cards[human] and x not in cards[name])
+    deck = [f"r{i}" for i in range(len(sk.faces))] + [f"s{i}" for i in range(sk.levels[level])]
+    rng.shuffle(deck)
+    s["solo"] = {"meng": name, "level": level, "focus": focus, "deck": deck, "today": [], "discard": [],
+                 "neutral_ports": neutral, "todo": []}
+
+
+# ---------------------------------------------------------------- Meng's resources
+def afford(g, s, n: int) -> bool:
+    """Meng must trade travel tokens for servants when that makes an action affordable."""
+    name = meng(s)
+    p = P(s, name)
+    if p["pool"] >= n:
+        return True
+    need, (_, per) = g.k.token_rates["servant"]
+    value = sum(g.k.double_token_counts if t == "travel-double" else 1 for t in p["tokens"])
+    trades = (n - p["pool"] + per - 1) // per
+    if trades * need > value or p["supply"] < n - p["pool"]:
+        return False
+    for _ in range(trades):
+        _trade(g, s, "servant", [])
+    return p["pool"] >= n
+
+
+def _trade(g, s, kind, ev) -> bool:
+    p = P(s, meng(s))
+    doubles = p["tokens"].count("travel-double")
+    need = g.k.token_rates[kind][0]
+    for d in range(0, doubles + 1):
+        rest = max(0, need - d * g.k.double_token_counts)
+        if rest <= len(p["tokens"]) - doubles:
+            if kind == "servant" and p["supply"] == 0:
+                return False
+            L.do_tokens(g, s, meng(s), {"for": kind, "doubles": d}, ev)
+            return True
+    return False
+
+
+def pay(g, s, n: int, ev) -> bool:
+    if not afford(g, s, n):
+        return False
+    c.pay(g, s, meng(s), n, False, S + "actions", ev)
+    return True
+
+
+def take_servants(g, s, n: int, source_first: str = "supply", fallback: bool = True) -> int:
+    """Servants for placements: from source_first (for the special card's free actions: the general
+    supply, else the pool)."""
+    p = P(s, meng(s))
+    got = 0
+    for _ in range(n):
+        src = source_first if p[source_first] > 0 else ("pool" if fallback and p["pool"] > 0 else None)
+        if src is None:
+            break
+        p[src] -= 1
+        got += 1
+    return got
+
+
+def ship_servant(g, s, ev, phase: str) -> bool:
+    """Meng adds a servant (already taken from his supply or pool) to an existing ship with room, else
+    to a new ship; three servants on a ship earn a port reward at once, wherever it is."""
+    name = meng(s)
+    p = P(s, name)
+    target = next((i for i, sh in enumerate(p["ships"]) if sh and c.ship_load(sh) < g.k.ship_capacity), None)
+    if target is None:
+        targets = [t for t in c.ship_targets(g, s, name, 1) if t[1] is not None]
+        if not targets:
+            return False
+        i, path = targets[0]
+        port = c.first_free(g, s, path, g.k.first_port - 1)
+        p["ships"][i] = {"path": path, "port": port, "load": []}
+        target = i
+    p["ships"][target]["load"].append(1)
+    ev.append({"event": "ship_servant", "player": name, "ship": target, "piece": "n"})
+    if c.ship_load(p["ships"][target]) >= g.solo.port_servants:
+        port_reward(g, s, target, ev, phase)
+    return True
+
+
+def port_reward(g, s, ship, ev, phase):
+    sk, name = g.solo, meng(s)
+    p = P(s, name)
+    neutral = s["solo"]["neutral_ports"]
+    p["supply"] += len(p["ships"][ship]["load"])  # all his servants go back to the general supply
+    p["ships"][ship] = None
+    if neutral["gift_card"] < sk.port_cards and s["draw"]:
+        card = s["draw"].pop(0)
+        (p["discard"] if phase == "dusk" else p["hand"]).append(card)
+        neutral["gift_card"] += 1
+        ev.append({"event": "port_reward", "player": name, "reward": "gift_card"})
+    else:
+        c.gain_vp(s, name, sk.port_vp, ev)
+        neutral["vp4"] += 1
+        ev.append({"event": "port_reward", "player": name, "reward": "vp4"})
+
+
+def wall_servants(g, s, n, source, ev, special=False):
+    name = meng(s)
+    p = P(s, name)
+    placed = 0
+    for _ in range(n):
+        if not take_servants(g, s, 1, source, fallback=special):
+            break
+        s["wall"].append([name, 1])
+        placed += 1
+    if placed:
+        ev.append({"event": "wall", "player": name, "servants": placed})
+    return placed
+
+
+# ---------------------------------------------------------------- travel
+def route_city(g, s) -> int | None:
+    """Next city with a token along Meng's route; if none, the nearest city with a token."""
+    p = P(s, meng(s))
+    tok = s["map"]
+    route = g.solo.route
+    here = p["traveller"]
+    start = route.index(here) + 1 if here in route else 0
+    for i in range(len(route)):
+        city = route[(start + i) % len(route)]
+        if tok[city]:
+            return city
+    if here is None:
+        return next((i for i, t in enumerate(tok) if t), None)
+    dist, frontier = {here: 0}, [here]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for y in g.k.roads[x]:
+                if y not in dist:
+                    dist[y] = dist[x] + 1
+                    nxt.append(y)
+        frontier = nxt
+    found = sorted((d, city) for city, d in dist.items() if tok[city] and city != here)
+    return found[0][1] if found else None
+
+
+def travel(g, s, ev, phase):
+    name = meng(s)
+    p = P(s, name)
+    city = route_city(g, s)
+    if city is None:
+        return
+    token = s["map"][city]
+    s["map"][city] = None
+    p["traveller"] = city
+    ev.append({"event": "travel", "player": name, "city": city, "token": token})
+    at = g.k.token_attrs[token]
+    if token in g.solo.token_vp and (phase == "dusk" or token == "travel-swap-card"):
+        c.gain_vp(s, name, g.solo.token_vp[token], ev)
+    elif token == "travel-retrieve-card":
+        if p["discard"]:
+            p["hand"].append(p["discard"].pop())
+    elif token == "travel-gift-for-jade":
+        if p["hand"]:
+            p["discard"].append(p["hand"].pop(0))
+            c.gain_jade(s, name, g.solo.gift_for_jade, ev)
+    elif token in ("travel-hire-one", "travel-hire-two"):
+        c.gain_servants(s, name, at["servants"], ev)
+    elif token == "travel-palace":
+        c.move_palace(g, s, name, at["palace_steps"], ev)
+    elif token == "travel-intrigue":
+        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    elif token == "travel-vp":
+        c.gain_vp(s, name, at["vp"], ev)
+    elif token == "travel-ship":
+        if take_servants(g, s, at["servants_placed"], fallback=False) and not ship_servant(g, s, ev, phase):
+            p["supply"] += 1
+    elif token == "travel-wall":
+        if wall_servants(g, s, at["servants_placed"], "supply", ev):
+            c.wall_check(g, s, ev)
+    elif token == "travel-servants-for-jade":
+        if p["pool"] >= at["servants"]:
+            c.pay(g, s, name, at["servants"], False, S + "travel-tokens", ev)
+            c.gain_jade(s, name, at["jade"], ev)
+    # keep the token; a full row forces a trade (jade, else VP, else a servant)
+    while len(p["tokens"]) >= g.k.token_slots:
+        if not any(_trade(g, s, kind, ev) for kind in ("jade", "vp", "servant")):
+            break
+    p["tokens"].append(token)
+    while _trade_jade_possible(g, s):
+        _trade(g, s, "jade", ev)
+
+
+def _trade_jade_possible(g, s) -> bool:
+    p = P(s, meng(s))
+    value = sum(g.k.double_token_counts if t == "travel-double" else 1 for t in p["tokens"])
+    return value >= g.k.token_rates["jade"][0]
+
+
+# ---------------------------------------------------------------- decrees
+def choose_decree(g, s, free: bool) -> str | None:
+    """The decree of the Day's level (level 3 on days 3-4), else lower levels, else higher ones;
+    between two of a level the cheaper, else the lower one (the later on the board)."""
+    name = meng(s)
+    p = P(s, name)
+    target = g.solo.decree_level[s["day"]]
+    levels = [target] + list(range(target - 1, 0, -1)) + list(range(target + 1, g.k.decree_levels + 1))
+    for level in levels:
+        cands = [k for k in s["decrees"] if g.k.decrees[k]["level"] == level and k not in p["decrees"]]
+        costs = {k: L.decree_cost(g, s, p, name, k) for k in cands}
+        if not free:
+            cands = [k for k in cands if _decree_affordable(g, s, costs[k])]
+        if cands:
+            return min(reversed(cands), key=lambda k: costs[k])
+    return None
+
+
+def _decree_affordable(g, s, cost) -> bool:
+    p = P(s, meng(s))
+    tokens = sum(g.k.double_token_counts if t == "travel-double" else 1 for t in p["tokens"])
+    need, (_, per) = g.k.token_rates["servant"]
+    extra = min(p["supply"], tokens // need * per)
+    return p["pool"] + extra >= cost + g.k.decree_placed
+
+
+def take_decree(g, s, key, free, ev):
+    name = meng(s)
+    p = P(s, name)
+    if not free:
+        if not pay(g, s, L.decree_cost(g, s, p, name, key) + g.k.decree_placed, ev):
+            return
+        p["supply"] -= g.k.decree_placed  # the last paid servant goes on the decree instead
+    elif not take_servants(g, s, g.k.decree_placed):
+        return
+    s["decrees"][key].append(name)
+    p["decrees"].append(key)
+    c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)
+    ev.append({"event": "decree", "player": name, "decree": key})
+
+
+# ---------------------------------------------------------------- Meng's location actions
+def day_action(g, s, loc, ev, special: bool):
+    name = meng(s)
+    p = P(s, name)
+    sp = g.solo.special
+    if loc == "travel":
+        for _ in range(sp["travel"]["moves"] if special else g.k.travel["A"][1]):
+            travel(g, s, ev, "day")
+    elif loc == "great-wall":
+        if special:
+            wall_servants(g, s, sp["great-wall"]["servants_placed"], "supply", ev, special=True)
+        else:
+            wall_servants(g, s, rattr(g, "wall-day", "servants_placed"), "pool", ev)
+        if L.has_decree(p, "l2-wall"):
+            wall_servants(g, s, g.k.decrees["l2-wall"]["extra_servants"], "supply", ev)
+        c.wall_check(g, s, ev)
+    elif loc == "jade":
+        houses = [(g.k.jade_houses[i]["cost"], i) for i, left in enumerate(s["jade_houses"]) if left]
+        house = min(houses)[1] if houses else "courtyard"
+        if special:
+            if house != "courtyard":
+                s["jade_houses"][house] -= 1
+            c.gain_jade(s, name, sp["jade"]["jade"], ev)
+        else:
+            cost = L.jade_cost(g, s, p, house)
+            if pay(g, s, cost, ev):
+                if house != "courtyard":
+                    s["jade_houses"][house] -= 1
+                c.gain_jade(s, name, g.k.jade_gained, ev)
+    elif loc == "intrigue":
+        if special:
+            c.move_intrigue(g, s, name, sp["intrigue"]["intrigue_steps"], ev)
+        else:
+            c.move_intrigue(g, s, name, rattr(g, "intrigue-day", "intrigue_steps"), ev)
+            if s["medal"] is None:
+                s["medal"] = name
+                ev.append({"event": "medal", "player": name})
+    elif loc == "palace":
+        if special:
+            c.move_palace(g, s, name, sp["palace"]["palace_steps"], ev)
+            c.move_intrigue(g, s, name, sp["palace"]["intrigue_steps"], ev)
+        else:
+            c.move_palace(g, s, name, rattr(g, "palace-day", "palace_steps"), ev)  # in the palace: 1 VP instead
+    elif loc == "decrees":
+        key = choose_decree(g, s, special)
+        if key:
+            take_decree(g, s, key, special, ev)
+    elif loc == "grand-canal":
+        n = sp["grand-canal"]["servants_placed"] if special else rattr(g, "canal-day", "servants_placed")
+        for _ in range(n):
+            if not (take_servants(g, s, 1) if special else take_servants(g, s, 1, "pool")):
+                break
+            if not ship_servant(g, s, ev, "day"):
+                p["supply" if special else "pool"] += 1
+                break
+    ev.append({"event": "location_action", "player": name, "location": loc, "special": special})
+
+
+def card_action(g, s, card, ev, special: bool):
+    name = meng(s)
+    ability = g.k.card_ability[card]
+    if ability is None:
+        return
+    loc = L.ability_location(g, ability)
+    if loc:
+        day_action(g, s, loc, ev, special)
+    elif ability == "swap-card":
+        c.gain_vp(s, name, g.solo.card_exchange_vp, ev)
+    else:
+        c.gain_servants(s, name, g.k.card_abilities[ability]["attrs"]["servants"], ev)
+
+
+def dusk_action(g, s, automa: str, ev):
+    """The lower part of an Automa card, if Meng can pay for it (else it is skipped)."""
+    name = meng(s)
+    p = P(s, name)
+    kind = "special" if automa.startswith("s") else g.solo.faces[int(automa[1:])][1]
+    kind = {"great-wall": "wall", "grand-canal": "canal"}.get(kind, kind)
+    at = g.solo.dusk[kind]
+    if kind in ("jade", "decrees", "special"):
+        for _ in range(at["free_travel_moves"]):
+            travel(g, s, ev, "dusk")
+    elif kind == "travel":
+        cost = max(0, at["servant_cost"] - (g.solo.dusk_travel_discount if L.has_decree(p, "l2-travel") else 0))
+        if pay(g, s, cost, ev):
+            for _ in range(at["moves"]):
+                travel(g, s, ev, "dusk")
+    elif kind in ("wall", "canal"):
+        if afford(g, s, at["min_pool_servants"]):
+            c.pay(g, s, name, at["servant_cost"], False, S + f"{kind}-dusk", ev)
+            if kind == "wall":
+                wall_servants(g, s, at["servants_placed"], "pool", ev)
+                c.wall_check(g, s, ev)
+            else:
+                for _ in range(at["servants_placed"]):
+                    take_servants(g, s, 1, "pool")
+                    if not ship_servant(g, s, ev, "dusk"):
+                        p["pool"] += 1
+    elif kind == "intrigue":
+        if pay(g, s, at["servant_cost"], ev):
+            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    elif kind == "palace":
+        if pay(g, s, at["servant_cost"], ev):
+            c.move_palace(g, s, name, at["palace_steps"], ev)
+            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    ev.append({"event": "dusk_action", "player": name, "action": kind})
+
+
+# ---------------------------------------------------------------- Meng's turn, Dusk, decisions
+def start_turn(g, s, ev):
+    """Steps 1-2: reveal the Automa card and Meng's top gift card; exchange regardless of values."""
+    name = meng(s)
+    p = P(s, name)
+    so = s["solo"]
+    if not so["deck"]:  # reshuffle the discards of previous days
+        so["deck"], so["discard"] = so["discard"], []
+        Rng(s).shuffle(so["deck"])
+    automa = so["deck"].pop(0)
+    special = automa.startswith("s")
+    loc = so["focus"] if special else g.solo.faces[int(automa[1:])][0]
+    card = p["hand"].pop(0)
+    p["discard"].append(s["board"][loc])
+    s["board"][loc] = card
+    so["today"].append(automa)
+    ev.append({"event": "exchange", "player": name, "card": card, "location": loc, "automa": automa})
+    so["todo"] = [["card", card, special], ["location", loc, special], ["end"]]
+
+
+def step(g, s, ev):
+    """Carry out Meng's next waiting step (steps 3-5 of his turn, or one Dusk card)."""
+    item = s["solo"]["todo"].pop(0)
+    if item[0] == "card":
+        card_action(g, s, item[1], ev, item[2])
+    elif item[0] == "location":
+        day_action(g, s, item[1], ev, item[2])
+    elif item[0] == "dusk":
+        dusk_action(g, s, item[1], ev)
+    elif item[0] == "end":
+        from engine.gugong import day
+        day.end_turn(g, s, ev)
+
+
+def start_dusk(g, s, ev):
+    s["phase"], s["step"] = "dusk", None
+    s["solo"]["todo"] = [["dusk", a] for a in s["solo"]["today"]]
+    ev.append({"event": "dusk"})
+
+
+def end_dusk(g, s, ev):
+    so = s["solo"]
+    so["discard"] += so["today"]
+    so["today"] = []
+    s["phase"], s["step"] = "night", "dice"
+
+
+def auto_decide(g, s, item, ev):
+    """Meng's intrigue reward after a Wall scoring: jade from space 7, else one servant."""
+    name = meng(s)
+    p = P(s, name)
+    key = None
+    if item["kind"] == "intrigue_reward":
+        jade = next(k for k, at in g.k.intrigue_rewards.items() if "jade" in at)
+        servant = next(k for k, at in g.k.intrigue_rewards.items() if at.get("servants") == 1)
+        if p["intrigue"] >= g.solo.wall_jade_min:
+            key = jade
+        elif p["intrigue"] >= g.solo.wall_servant_min and p["supply"] > 0:
+            key = servant
+        L.decide_intrigue_reward(g, s, name, {"reward": key}, ev)
+    else:
+        s["pending"].pop(0)
+
+
+def morning_bonus(g, s, key, ev):
+    """Meng takes every morning decree bonus; the card-exchange decree gives him 1 VP instead."""
+    name = meng(s)
+    p = P(s, name)
+    at = g.k.decrees[key]
+    if key == "l1-intrigue":
+        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    elif key == "l1-servant":
+        c.gain_servants(s, name, at["servants_gained"], ev)
+    elif key == "l1-palace":
+        if p["palace"] >= g.k.palace_end:
+            c.gain_vp(s, name, at["vp_if_in_palace"], ev)
+        else:
+            c.move_palace(g, s, name, at["palace_steps"], ev)
+    elif key == "l1-ship":
+        for _ in range(at["servants_placed"]):
+            if take_servants(g, s, 1, fallback=False) and not ship_servant(g, s, ev, "morning"):
+                p["supply"] += 1
+    elif key == "l1-card-exchange":
+        c.gain_vp(s, name, g.solo.morning_card_exchange_vp, ev)
