@@ -4,12 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: serve test build site bench install clean dictionaries
+.PHONY: serve test build site bench install clean system-packages
 
 serve: build site
 	$(BIN)/rulekb serve --host 127.0.0.1 --port 8000
 
-test: install dictionaries
+test: install system-packages
 	$(BIN)/pytest -q
 
 build: install
@@ -19,6 +19,7 @@ site: build
 	$(BIN)/rulekb site build
 
 bench: install
+	$(BIN)/python -m tests.bench
 	$(BIN)/python -m tests.bench_api
 
 install: $(STAMP)
@@ -29,13 +30,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	rm -f $(VENV)/.installed-* && touch $@
 
-# Polish and Czech hunspell dictionaries for the spelling tests (Debian packages). Needs root or
-# sudo; without them the spelling tests are skipped with a message saying so.
-dictionaries:
-	@if ! command -v hunspell >/dev/null || [ ! -f /usr/share/hunspell/pl_PL.dic ] || [ ! -f /usr/share/hunspell/cs_CZ.dic ]; then \
-	  if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && apt-get install -y -qq hunspell hunspell-pl hunspell-cs) >/dev/null 2>&1 \
-	    || echo "could not install hunspell, hunspell-pl, hunspell-cs: spelling tests will be skipped"; \
-	  else echo "hunspell, hunspell-pl, hunspell-cs missing (not root): spelling tests will be skipped"; fi; \
+# Debian packages the tests use: hunspell with the Polish and Czech dictionaries (spelling) and
+# Chromium (the browser test). Installed when run as root; otherwise the tests that need them skip
+# and say why.
+SYSTEM_PACKAGES := hunspell hunspell-pl hunspell-cs chromium
+system-packages:
+	@if ! command -v hunspell >/dev/null || [ ! -f /usr/share/hunspell/pl_PL.dic ] || [ ! -f /usr/share/hunspell/cs_CZ.dic ] \
+	    || ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && apt-get install -y -qq $(SYSTEM_PACKAGES)) >/dev/null 2>&1 \
+	    || echo "could not install $(SYSTEM_PACKAGES): the tests that need them will be skipped"; \
+	  else echo "$(SYSTEM_PACKAGES) missing (not root): the tests that need them will be skipped"; fi; \
 	fi
 
 clean:

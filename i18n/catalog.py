@@ -8,6 +8,7 @@ source language: its catalog is empty and gettext falls back to the msgid.
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,7 +21,8 @@ from babel.support import NullTranslations, Translations
 DOMAIN = "rulekb"
 LANGS = ("pl", "cs")  # catalogs; English is the source language
 ROOT = Path(__file__).resolve().parent.parent
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+# RULEKB_LOCALE_DIR lets a test point the catalogs elsewhere (e.g. a copy with a string removed)
+LOCALE_DIR = Path(os.environ.get("RULEKB_LOCALE_DIR") or Path(__file__).resolve().parent / "locale")
 KEYWORDS = {"t": (2,), "nt": (2, 3), "_nt": (1, 2), "N_": (1,), "tr": (1,)}
 SCAN = [  # (directory, method map)
     (ROOT / "kb", [("**.py", "python")]),

@@ -13,7 +13,9 @@ import sys, uvicorn
 from engine.core import game
 game.ENGINES.update({extra!r})
 from api.app import create_app
-uvicorn.run(create_app({db!r}, site_dir=None, sessions_url={sessions!r}), host="127.0.0.1", port={port},
+from pathlib import Path
+site = Path({site!r}) if {site!r} else None
+uvicorn.run(create_app({db!r}, site_dir=site, sessions_url={sessions!r}), host="127.0.0.1", port={port},
             log_level="warning")
 """
 
@@ -25,9 +27,9 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str, sessions: str, extra_engines: dict[str, str] | None = None):
+    def __init__(self, db: str, sessions: str, extra_engines: dict[str, str] | None = None, site: str | None = None):
         self.port = free_port()
-        code = LAUNCH.format(extra=extra_engines or {}, db=db, sessions=sessions, port=self.port)
+        code = LAUNCH.format(extra=extra_engines or {}, db=db, sessions=sessions, port=self.port, site=site or "")
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         self.url = f"http://127.0.0.1:{self.port}"
