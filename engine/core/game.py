@@ -128,17 +128,18 @@ class Game(ABC):
 
 ENGINES = {
     "gugong": "engine.gugong.game:Gugong",
+    "dragon": "engine.dragon.game:Dragon",
+    "zhanguo": "engine.zhanguo.game:ZhanGuo",
 }
-PLANNED = {"dragon": "In the Year of the Dragon", "zhanguo": "ZhanGuo"}
 
 
 def get_game(key: str) -> Game:
     if key not in ENGINES:
-        if key in PLANNED:
-            raise EngineError(f"the {PLANNED[key]} engine is not implemented yet")
         raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
     module, cls = ENGINES[key].split(":")
     try:
         return getattr(importlib.import_module(module), cls)()
     except ModuleNotFoundError as exc:
-        raise EngineError(f"the {key} engine is not available: {exc}") from exc
+        if module.startswith(str(exc.name)):  # the game's own package is missing, not a dependency
+            raise EngineError(f"the {key} engine is not implemented yet") from exc
+        raise
