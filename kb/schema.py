@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 LANGS = ("pl", "cs", "en")
 KINDS = (
@@ -19,6 +21,22 @@ KINDS = (
 KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 ID_RE = re.compile(r"^[a-z0-9-]+/[a-z-]+/[a-z0-9]+(?:-[a-z0-9]+)*$")
 FIELD_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def _key(v: str) -> str:
+    if not KEY_RE.match(v):
+        raise ValueError(f"key {v!r} must be lowercase a-z, 0-9 and single hyphens")
+    return v
+
+
+def _entity_id(v: str) -> str:
+    if not ID_RE.match(v):
+        raise ValueError(f"{v!r} is not an id game/kind/key")
+    return v
+
+
+Key = Annotated[str, AfterValidator(_key)]
+EntityId = Annotated[str, AfterValidator(_entity_id)]
 
 
 class Strict(BaseModel):
@@ -131,38 +149,16 @@ def _check_texts(texts: Texts) -> Texts:
 
 
 class Entity(Strict):
-    key: str
-    parent: str | None = None
+    key: Key
+    parent: EntityId | None = None
     scope: Scope | None = None
     order: int | None = None
-    refs: list[str] = []
+    refs: list[EntityId] = []
     attrs: dict[str, Any] = {}
     provenance: dict[str, Provenance] = {}
     effect: list[dict[str, Any]] | None = None
     texts: Texts
     forms: dict[str, list[str]] | None = None
-
-    @field_validator("key")
-    @classmethod
-    def _key(cls, v):
-        if not KEY_RE.match(v):
-            raise ValueError(f"key {v!r} must be lowercase a-z, 0-9 and single hyphens")
-        return v
-
-    @field_validator("parent")
-    @classmethod
-    def _parent(cls, v):
-        if v is not None and not ID_RE.match(v):
-            raise ValueError(f"parent {v!r} is not an id game/kind/key")
-        return v
-
-    @field_validator("refs")
-    @classmethod
-    def _refs(cls, v):
-        for r in v:
-            if not ID_RE.match(r):
-                raise ValueError(f"ref {r!r} is not an id game/kind/key")
-        return v
 
     @field_validator("texts")
     @classmethod
@@ -190,14 +186,14 @@ class Fact(Strict):
 
 class Example(Strict):
     """A worked example; the engine issue adds options/setup/steps/expect to make it a scenario."""
-    key: str
+    key: Key
     id: str | None = None
     game: str | None = None
     title: dict[str, str]
     players: list[str] = []
     names: dict[str, dict[str, str]] = {}
     texts: Texts
-    refs: list[str] = []
+    refs: list[EntityId] = []
     scope: Scope | None = None
     facts: list[Fact] = []
     # scenario part (DESIGN.md)
@@ -207,13 +203,6 @@ class Example(Strict):
     steps: list[dict[str, Any]] | None = None
     expect: list[dict[str, Any]] | None = None
     follows: str | None = None
-
-    @field_validator("key")
-    @classmethod
-    def _key(cls, v):
-        if not KEY_RE.match(v):
-            raise ValueError(f"key {v!r} must be lowercase a-z, 0-9 and single hyphens")
-        return v
 
     @field_validator("texts")
     @classmethod
