@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
+import functools
 import hashlib
 
 from fastapi import APIRouter, Body, FastAPI, HTTPException, Path as PathParam, Query, Request, Response
@@ -265,16 +266,19 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
 
     v1 = APIRouter(prefix="/api/v1", responses=problems(413, 422, 503))
     kb_errors = problems(304, 404)
+    # responses carry exactly the members the data has (no null-filled optional fields)
+    get = functools.partial(v1.get, response_model_exclude_unset=True)
+    post = functools.partial(v1.post, response_model_exclude_unset=True)
 
-    @v1.get("/games", response_model_exclude_unset=True, responses=problems(304), summary="All games with editions, sources and counts")
+    @get("/games", responses=problems(304), summary="All games with editions, sources and counts")
     def games() -> list[out.GameOut]:
         return queries.list_games(engine())
 
-    @v1.get("/games/{game}", response_model_exclude_unset=True, responses=kb_errors, summary="One game")
+    @get("/games/{game}", responses=kb_errors, summary="One game")
     def game(game: str) -> out.GameOut:
         return queries.get_game(engine(), game)
 
-    @v1.get("/entities", response_model_exclude_unset=True, responses=problems(304), summary="List entities, filtered by game and kind")
+    @get("/entities", responses=problems(304), summary="List entities, filtered by game and kind")
     def entities(
         request: Request,
         game: Optional[str] = None,
@@ -288,12 +292,12 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.get("/entities/{entity_id:path}", response_model_exclude_unset=True, responses=kb_errors, summary="One entity with texts, attributes and provenance")
+    @get("/entities/{entity_id:path}", responses=kb_errors, summary="One entity with texts, attributes and provenance")
     def entity(request: Request, entity_id: str, lang: Optional[Lang] = None) -> out.EntityOut:
         explicit = lang or (pick_lang(request, None) if request.headers.get("accept-language") else None)
         return queries.get_entity(engine(), entity_id, explicit)
 
-    @v1.get("/search", response_model_exclude_unset=True, responses=problems(304), summary="Ranked, diacritic-insensitive search")
+    @get("/search", responses=problems(304), summary="Ranked, diacritic-insensitive search")
     def search(
         request: Request,
         q: Annotated[str, Query(max_length=500)],
@@ -309,7 +313,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                 "next": next_link(request, offset, limit, res.total),
                 "warnings": [t(language, w) for w in res.warnings], "hits": [h.__dict__ for h in res.hits]}
 
-    @v1.get("/compare/{entity_id:path}", response_model_exclude_unset=True, responses=kb_errors, summary="An entity's texts side by side per source, with findings")
+    @get("/compare/{entity_id:path}", responses=kb_errors, summary="An entity's texts side by side per source, with findings")
     def compare(
         entity_id: str,
         langs: Annotated[Optional[str], Query(pattern=r"^(pl|cs|en),(pl|cs|en)$", examples=["pl,cs"])] = None,
@@ -330,7 +334,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                     "type": "value_error"}])
         return queries.compare_entity(engine(), entity_id, chosen)
 
-    @v1.get("/discrepancies", response_model_exclude_unset=True, responses=problems(304), summary="Findings of the translation and edition checker")
+    @get("/discrepancies", responses=problems(304), summary="Findings of the translation and edition checker")
     def discrepancies(
         request: Request,
         game: Optional[str] = None,
@@ -345,11 +349,11 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         return {"items": items, "total": total, "limit": limit, "offset": offset,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.get("/health", response_model_exclude_unset=True, summary="Liveness: answers without touching any database")
+    @get("/health", summary="Liveness: answers without touching any database")
     def health() -> out.Health:
         return {"status": "ok"}
 
-    @v1.get("/examples", response_model_exclude_unset=True, responses=problems(304), summary="Worked examples, with whether the engine runs them")
+    @get("/examples", responses=problems(304), summary="Worked examples, with whether the engine runs them")
     def examples(request: Request, game: Optional[str] = None, lang: Optional[Lang] = None,
                  limit: Annotated[int, Query(ge=1, le=200)] = 100,
                  offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> out.ExampleList:
@@ -363,7 +367,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         return {"items": items, "total": total, "limit": limit, "offset": offset, "lang": language,
                 "next": next_link(request, offset, limit, total)}
 
-    @v1.post("/examples/{example_id:path}/run", response_model_exclude_unset=True, responses=problems(400, 404), summary="Run a stored worked example")
+    @post("/examples/{example_id:path}/run", responses=problems(400, 404), summary="Run a stored worked example")
     def run_example(example_id: str) -> out.ScenarioResult:
         ent = queries.get_entity(engine(), example_id)
         if ent["kind"] != "example":
@@ -371,25 +375,25 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         doc = {"id": ent["id"], "game": ent["game"], **ent["attrs"]}
         return scenario_result(scenario.run(doc))
 
-    @v1.post("/scenarios/run", response_model_exclude_unset=True, responses=problems(400), summary="Run a scenario document (never a file path)")
+    @post("/scenarios/run", responses=problems(400), summary="Run a scenario document (never a file path)")
     def run_scenario(doc: Annotated[ScenarioDoc, Body()]) -> out.ScenarioResult:
         return scenario_result(scenario.run(doc.model_dump(exclude_none=True)))
 
-    @v1.post("/sessions", response_model_exclude_unset=True, status_code=201, responses=problems(400), summary="Start a game session (seats may be played by a random agent)")
+    @post("/sessions", status_code=201, responses=problems(400), summary="Start a game session (seats may be played by a random agent)")
     def create_session(body: CreateSession) -> out.SessionOut:
         return store().create(body.game, body.players, body.seats, body.options, body.seed)
 
-    @v1.get("/sessions/{sid}", response_model_exclude_unset=True, responses=problems(404), summary="A session's state, current player and (at the end) scores")
+    @get("/sessions/{sid}", responses=problems(404), summary="A session's state, current player and (at the end) scores")
     def get_session(sid: Annotated[str, PathParam(pattern=SESSION_ID)],
                     replay: Annotated[bool, Query(description="also replay seed + actions and compare")] = False
                     ) -> out.SessionOut:
         return store().view(sid, replay=replay)
 
-    @v1.get("/sessions/{sid}/actions", response_model_exclude_unset=True, responses=problems(404), summary="Legal actions now, and every action applied so far")
+    @get("/sessions/{sid}/actions", responses=problems(404), summary="Legal actions now, and every action applied so far")
     def session_actions(sid: Annotated[str, PathParam(pattern=SESSION_ID)]) -> out.SessionActions:
         return store().actions(sid)
 
-    @v1.post("/sessions/{sid}/actions", response_model_exclude_unset=True, responses=problems(400, 404, 409), summary="Apply an action (409 if the session moved on)")
+    @post("/sessions/{sid}/actions", responses=problems(400, 404, 409), summary="Apply an action (409 if the session moved on)")
     def apply_action(sid: Annotated[str, PathParam(pattern=SESSION_ID)], body: ApplyAction) -> out.SessionOut:
         return store().apply(sid, body.action, body.expected_version)
 
