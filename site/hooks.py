@@ -56,7 +56,9 @@ TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
     undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
 )
-TEMPLATES.globals.update(t=t, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES)
+TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
+TEMPLATES.globals.update(t=t, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
+                         TABLE_KINDS=TABLE_KINDS)
 TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s)).replace("|", "&#124;").replace("\n", " ")
 TEMPLATES.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 
