@@ -466,7 +466,9 @@ def play(
     else:
         for r in results[:20]:
             top = r.scores[0] if r.scores else {}
-            typer.echo(f"seed {r.seed}: {len(r.actions)} actions; winner {top.get('player')} ({top.get('vp')} VP)"
+            result = (f"winner {top.get('player')} ({top.get('vp')} VP)" if not top.get("disqualified")
+                      else f"no winner: every player disqualified (first on the tie-break: {top.get('player')})")
+            typer.echo(f"seed {r.seed}: {len(r.actions)} actions; {result}"
                        + (f"; {len(r.violations)} invariant violations" if r.violations else ""))
         if len(results) > 20:
             typer.echo(f"… {len(results) - 20} more games")
