@@ -1,0 +1,184 @@
+"""Every In the Year of the Dragon rule constant the engine uses, read once from the knowledge base.
+
+Values that differ by edition are resolved with Rules.attr(..., edition=...): one Consts per edition.
+Numbers printed only on components come from the unknowns register (dragon/unknown/*, `value_used`).
+"""
+from __future__ import annotations
+
+from engine.core.game import Rules
+
+G = "dragon"
+
+
+def _id(kind: str, key: str) -> str:
+    return f"{G}/{kind}/{key}"
+
+
+class Consts:
+    def __init__(self, rules: Rules, edition: str):
+        self.rules, self.edition = rules, edition
+
+        def a(kind, key, name):
+            return rules.attr(_id(kind, key), name, edition)
+
+        def unk(key):
+            return a("unknown", key, "value_used")
+
+        meta = rules.meta
+        self.editions = [e["key"] for e in meta["editions"]]
+        self.expansion_editions = {x["key"]: list(x["editions"]) for x in meta["expansions"]}
+        self.min_players, self.max_players = meta["players"]["min"], meta["players"]["max"]
+
+        # ---- persons: types (rulebook order), subtypes (young/elder), values and symbols
+        persons = {e["key"]: e for e in rules.of_kind("person")}
+        self.types = [e["key"] for e in sorted(persons.values(), key=lambda e: e["order"]) if "ages" in e["attrs"]]
+        self.subtypes: dict[str, dict] = {}
+        for t in self.types:
+            ages = persons[t]["attrs"]["ages"]
+            for age in ages:
+                sub = t if len(ages) == 1 else f"{t}-{age}"
+                self.subtypes[sub] = {"type": t, "age": age, "value": a("person", sub, "value"),
+                                      "symbols": a("person", sub, "symbols")}
+        self.young = [s for s, d in self.subtypes.items() if d["age"] == "young"]
+
+        # ---- setup
+        self.rounds = a("rule", "rounds", "rounds")
+        self.last_round = a("rule", "end-game", "last_round")
+        self.no_person_round = a("rule", "last-round", "round_without_person_phase")
+        self.start_palaces = a("setup-step", "palaces-and-money", "palaces")
+        self.start_floors = a("setup-step", "palaces-and-money", "floors_per_palace")
+        self.start_yuan = a("setup-step", "palaces-and-money", "yuan")
+        self.start_person = a("setup-step", "player-components", "person_marker_start")
+        self.start_vp = a("setup-step", "player-components", "vp_marker_start")
+        self.hand_size = a("setup-step", "player-components", "person_cards")
+        hand = unk("person-card-hand")
+        self.jokers = hand["question_mark_cards"]
+        self.draft_count = a("setup-step", "initial-persons", "persons_per_player")
+        self.draft_age = a("setup-step", "initial-persons", "age")
+        self.per_type = a("component", "person-tiles", "per_type")
+        self.young_only_types = a("setup-step", "person-tiles", "young_only_types")
+        self.young_per_type = a("setup-step", "person-tiles", "young_per_type")
+        self.elder_per_type = a("setup-step", "person-tiles", "elder_per_type")
+        self.split_removed = a("setup-step", "person-tiles-by-player-count", "removed_per_missing_player_split_types")
+        self.young_only_removed = a("setup-step", "person-tiles-by-player-count", "removed_per_missing_player_young_only_types")
+        self.track_spaces = a("setup-step", "event-track", "track_spaces")
+        self.peace_first = a("setup-step", "event-track", "peace_tiles_first")
+        self.per_event = a("component", "event-tiles", "per_event")
+        events = sorted((e for e in rules.of_kind("event") if not e["scope"]), key=lambda e: e["order"])
+        self.events = [e["key"] for e in events]
+        self.peace = next(e["key"] for e in events if "fixed_rounds" in e["attrs"])
+        self.last_dup_ruling = unk("event-track-last-duplicate")  # swap spaces 10 and 11 (1-based)
+
+        # ---- bank (components; the supply never runs out: dragon/rule/supply-shortage)
+        coins = rules.entities[_id("component", "coins")]["attrs"]
+        self.total_yuan = coins["silver"]["count"] * coins["silver"]["value"] + coins["gold"]["count"] * coins["gold"]["value"]
+        self.total_rice = a("component", "rice-tiles", "count")
+        self.total_fireworks = a("component", "fireworks-tiles", "count")
+        self.total_floors = a("component", "palace-floors", "count")
+        self.total_small = a("component", "privilege-tiles", "small")
+        self.total_large = a("component", "privilege-tiles", "large")
+
+        # ---- phase 1: actions
+        acts = sorted((e for e in rules.of_kind("action") if not e["scope"]), key=lambda e: e["order"])
+        self.actions = [e["key"] for e in acts]
+        self.action_type = {k: a("action", k, "person_type") for k in self.actions if "person_type" in rules.entities[_id("action", k)]["attrs"]}
+        self.card_symbols = {k: a("action", k, "card_symbols") for k in self.action_type}
+        self.type_action = {t: k for k, t in self.action_type.items()}
+        # what each card gives, read from its effect: ("gain", resource) or ("move", track)
+        self.card_effect, self.per_symbol = {}, {}
+        res = {"palace_floor": "floors"}
+        for key in self.action_type:
+            first = rules.effect(_id("action", key))[0]
+            if "gain" in first:
+                self.card_effect[key] = ("gain", res.get(next(iter(first["gain"])), next(iter(first["gain"]))))
+            else:
+                self.card_effect[key] = ("move", first["move"]["track"])
+            attrs = rules.entities[_id("action", key)]["attrs"]
+            self.per_symbol[key] = next(a("action", key, n) for n in ("yield_per_symbol", "steps_per_symbol", "vp_per_symbol") if n in attrs)
+        self.group_sizes = {int(n): v for n, v in a("phase", "action", "group_sizes").items()}
+        self.occupied_cost = a("rule", "occupied-group", "cost_yuan")
+        self.refill_to = a("rule", "pass-for-money", "refill_to_yuan")
+        self.max_floors = a("rule", "palace-capacity", "max_floors")
+        self.persons_per_floor = a("rule", "palace-capacity", "persons_per_floor")
+        self.price = {"small": a("action", "privilege", "small_price"), "large": a("action", "privilege", "large_price")}
+        self.dragons = unk("small-privilege-dragons")  # {small, large}
+
+        # ---- phase 3: events
+        self.tribute = a("event", "imperial-tribute", "tribute_yuan")
+        self.drought_rice = a("event", "drought", "rice_per_inhabited_palace")
+        self.fest_first = a("event", "dragon-festival", "vp_first")
+        self.fest_second = a("event", "dragon-festival", "vp_second")
+        self.fest_fraction = a("event", "dragon-festival", "discard_fraction")
+        self.fest_min = a("event", "dragon-festival", "min_fireworks_to_score")
+        self.mongol_vp = a("event", "mongol-invasion", "vp_per_helmet")
+        self.mongol_released = a("event", "mongol-invasion", "persons_released_by_fewest")
+        self.plague_released = a("event", "plague", "persons_released")
+        self.plague_reduction = a("event", "plague", "reduction_per_mortar")
+        self.peace_rounds = a("event", "peace", "fixed_rounds")
+        self.decay_floors = a("rule", "decay", "floors_lost_per_uninhabited_palace")
+
+        # ---- phase 4 and the end
+        self.vp_palace = a("scoring-rule", "round-palaces", "vp_per_palace")
+        self.vp_lady = a("scoring-rule", "round-court-ladies", "vp_per_dragon")
+        self.vp_privilege = a("scoring-rule", "round-privileges", "vp_per_dragon")
+        self.vp_person_end = a("scoring-rule", "end-persons", "vp_per_person")
+        self.sell_rice = a("scoring-rule", "end-money", "sell_price_rice")
+        self.sell_fireworks = a("scoring-rule", "end-money", "sell_price_fireworks")
+        self.yuan_per_vp = a("scoring-rule", "end-money", "yuan_per_vp")
+
+        # ---- the Great Wall (2017)
+        gw = "great-wall" in self.expansion_editions and edition in self.expansion_editions["great-wall"]
+        self.gw_ok = gw
+        if gw:
+            self.gw_card = "great-wall"
+            self.gw_groups = {int(n): v for n, v in unk("gw-action-groups").items()}
+            tiles = sorted((e for e in rules.of_kind("tile") if e["key"].startswith("gw-wall-")), key=lambda e: e["order"])
+            per = unk("gw-wall-tile-bonuses")
+            self.wall_tiles = [t["key"] for t in tiles for _ in range(per[t["key"]])]
+            self.wall_bonus = {t["key"]: {k: v for k, v in t["attrs"].items() if k.startswith("bonus_")} for t in tiles}
+            self.wall_max = a("rule", "gw-wall-placement", "max_wall_tiles")
+            self.wall_vp = a("scoring-rule", "gw-mongol-scoring", "vp_per_wall_tile")
+            self.wall_min = a("scoring-rule", "gw-mongol-scoring", "min_wall_tiles_to_score")
+            self.wall_released = a("scoring-rule", "gw-mongol-scoring", "persons_released")
+            self.wall_final_complete = a("scoring-rule", "gw-final-scoring", "complete_wall_tiles")
+            self.wall_final_vp = a("scoring-rule", "gw-final-scoring", "vp_per_wall_tile")
+            self.wall_final_released = a("scoring-rule", "gw-final-scoring", "persons_released")
+            self.wall_exhausted = unk("gw-wall-exhausted")
+            self.gw_floor_bonus = unk("gw-palace-floor-bonus")
+
+        # ---- Great Events (2017)
+        ge = "great-events" in self.expansion_editions and edition in self.expansion_editions["great-events"]
+        self.ge_ok = ge
+        if ge:
+            gev = sorted((e for e in rules.of_kind("event") if e["scope"] and "great-events" in e["scope"].get("expansions", [])),
+                         key=lambda e: e["order"])
+            self.great_events = [e["key"] for e in gev]
+            self.ge_round = a("rule", "ge-timing", "round")
+            self.eclipse_round = a("event", "ge-solar-eclipse", "round")
+            self.quake_floors = a("event", "ge-earthquake", "floors_lost")
+            self.flood_divisor = a("event", "ge-flood", "divisor")
+            self.lantern_vp = a("event", "ge-lantern-festival", "vp_per_person")
+            self.tornado_cards = a("event", "ge-tornado", "cards_discarded")
+            self.volcano_space = a("event", "ge-volcanic-eruption", "target_space")
+            self.sunrise_persons = a("event", "ge-sunrise", "persons_gained")
+            self.edict = unk("ge-edict-benefits")
+            self.eclipse = unk("ge-eclipse-repeat")
+
+    # ------------------------------------------------------------ helpers
+    def tiles(self, n_players: int) -> dict[str, int]:
+        missing = self.max_players - n_players
+        out = {}
+        for sub, d in self.subtypes.items():
+            if d["type"] in self.young_only_types:
+                out[sub] = self.per_type - missing * self.young_only_removed
+            else:
+                per = self.young_per_type if d["age"] == "young" else self.elder_per_type
+                out[sub] = per - missing * self.split_removed[d["age"]]
+        return out
+
+    def groups(self, n: int, great_wall: bool) -> list[int]:
+        return list((self.gw_groups if great_wall else self.group_sizes)[n])
+
+    def symbols(self, p: dict, ptype: str) -> int:
+        sub = self.subtypes
+        return sum(sub[x]["symbols"] for pal in p["palaces"] for x in pal["persons"] if sub[x]["type"] == ptype)

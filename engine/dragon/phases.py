@@ -1,0 +1,227 @@
+"""The initial persons (draft), phase 1 (actions: dragons on card groups, paying for an occupied group,
+topping money up to 3 yuan) and phase 2 (person cards)."""
+from __future__ import annotations
+
+from engine.core.errors import IllegalAction
+from engine.dragon import common as c
+
+R = "dragon/rule/"
+S = "dragon/setup-step/"
+
+
+# ---------------------------------------------------------------- initial persons
+def draft_choices(k, s: dict, name: str) -> list[dict]:
+    avail = [x for x in k.young if s["supply"][x] > 0 and k.subtypes[x]["age"] == k.draft_age]
+    taken = {tuple(sorted(pair)) for pair in s["drafted"]}
+    out = []
+    for i, a in enumerate(avail):
+        for b in avail[i + 1:]:
+            ta, tb = k.subtypes[a]["type"], k.subtypes[b]["type"]
+            if ta != tb and tuple(sorted((ta, tb))) not in taken:
+                out.append((a, b))
+    return out
+
+
+def do_draft(g, k, s: dict, name: str, a: dict, ev: list) -> None:
+    pair = a.get("persons")
+    if not (isinstance(pair, list) and len(pair) == k.draft_count and all(isinstance(x, str) for x in pair)):
+        raise IllegalAction(S + "initial-persons", f"choose {k.draft_count} person tiles")
+    for x in pair:
+        if x not in k.subtypes or k.subtypes[x]["age"] != k.draft_age:
+            raise IllegalAction(S + "initial-persons", f"{x!r} is not a young person tile")
+        if s["supply"][x] <= 0:
+            raise IllegalAction(R + "exhausted-tiles", f"no {x} tiles are left")
+    types = sorted(k.subtypes[x]["type"] for x in pair)
+    if len(set(types)) != len(types):
+        raise IllegalAction(S + "initial-persons", "two different persons")
+    if types in [sorted(t) for t in s["drafted"]]:
+        raise IllegalAction(S + "initial-persons", "this combination has already been chosen")
+    p = c.P(s, name)
+    palaces = a.get("palaces", list(range(len(pair))))
+    if not (isinstance(palaces, list) and len(palaces) == len(pair) and all(isinstance(i, int) and 0 <= i < len(p["palaces"]) for i in palaces)):
+        raise IllegalAction(R + "palace-capacity", "palaces: one palace index per person")
+    for x, i in zip(pair, palaces):
+        if i not in c.room(k, p):
+            raise IllegalAction(R + "palace-capacity", f"palace {i} is full")
+        s["supply"][x] -= 1
+        p["palaces"][i]["persons"].append(x)
+    s["drafted"].append(types)
+    ev.append({"event": "draft", "player": name, "persons": list(pair)})
+    c.move_marker(s, name, sum(k.subtypes[x]["value"] for x in pair), ev)
+    s["queue"].pop(0)
+
+
+# ---------------------------------------------------------------- phase 1: actions
+def lay_out(k, s: dict) -> None:
+    """dragon/phase/action: shuffle the action cards, lay them out in as many groups as players."""
+    from engine.core.rng import Rng
+    gw = s["options"]["great_wall"]
+    cards = list(k.actions) + ([k.gw_card] if gw else [])
+    Rng(s).shuffle(cards)
+    groups, i = [], 0
+    for size in k.groups(len(s["order"]), gw):
+        groups.append(cards[i:i + size])
+        i += size
+    s["groups"] = groups
+    s["dragons"] = [[] for _ in groups]
+
+
+def yield_of(k, p: dict, card: str) -> int:
+    return (k.card_symbols[card] + k.symbols(p, k.action_type[card])) * k.per_symbol[card]
+
+
+def wall_open(k, s: dict, p: dict) -> bool:
+    # dragon/unknown/gw-wall-exhausted: only with an unused wall tile and room in the wall
+    return bool(p["wall"]) and len(s["wall"]) < k.wall_max
+
+
+def action_choices(k, s: dict, name: str) -> list[dict]:
+    p = c.P(s, name)
+    out: list[dict] = [{"type": "refill", "player": name}]
+    seen = set()
+    for gi, group in enumerate(s["groups"]):
+        cost = k.occupied_cost if s["dragons"][gi] else 0
+        if p["yuan"] < cost:
+            continue
+        for card in group:
+            base = {"type": "action", "player": name, "group": gi, "card": card}
+            sig = (card, cost)
+            if sig in seen:
+                continue
+            seen.add(sig)
+            if k.card_effect.get(card) == ("gain", "floors"):
+                for add, new in c.build_options(k, p, yield_of(k, p, card)):
+                    out.append({**base, "add": add, "new": new})
+            elif card == "privilege":
+                for size in ("small", "large"):
+                    if p["yuan"] - cost >= k.price[size]:
+                        out.append({**base, "size": size})
+            elif card == getattr(k, "gw_card", None):
+                if wall_open(k, s, p):
+                    for tile in sorted(set(p["wall"])):
+                        if "bonus_palace_floor" in k.wall_bonus[tile]:
+                            for add, new in c.build_options(k, p, k.wall_bonus[tile]["bonus_palace_floor"]):
+                                out.append({**base, "tile": tile, "add": add, "new": new})
+                        else:
+                            out.append({**base, "tile": tile})
+            else:
+                out.append(base)
+    return out
+
+
+def do_refill(k, s: dict, name: str, ev: list) -> None:
+    p = c.P(s, name)
+    c.gain(s, name, "yuan", max(0, k.refill_to - p["yuan"]), ev)
+    ev.append({"event": "refill", "player": name})
+    s["queue"].pop(0)
+
+
+def do_action(k, s: dict, name: str, a: dict, ev: list) -> None:
+    p = c.P(s, name)
+    gi, card = a.get("group"), a.get("card")
+    if not isinstance(gi, int) or not 0 <= gi < len(s["groups"]):
+        raise IllegalAction("dragon/phase/action", f"there is no card group {gi!r}")
+    if card not in s["groups"][gi]:
+        raise IllegalAction("dragon/phase/action", f"group {gi} has no {card!r} card")
+    if s["dragons"][gi]:
+        c.pay(s, name, "yuan", k.occupied_cost, R + "occupied-group", ev)
+    if k.card_effect.get(card) == ("gain", "floors"):
+        n = yield_of(k, p, card)
+        c.check_build(k, p, n, a.get("add"), a.get("new"), "dragon/action/" + card)
+        c.do_build(s, name, a.get("add"), a.get("new"), ev)
+    elif card == "privilege":
+        size = a.get("size")
+        if size not in k.price:
+            raise IllegalAction("dragon/action/privilege", "size: small or large")
+        c.pay(s, name, "yuan", k.price[size], "dragon/action/privilege", ev)
+        p["privileges"][size] += 1
+        s["bank"][size] -= 1
+        ev.append({"event": "privilege", "player": name, "size": size})
+    elif card == getattr(k, "gw_card", None):
+        do_wall(k, s, name, a, ev)
+    else:
+        n = yield_of(k, p, card)
+        op, what = k.card_effect[card]
+        if op == "gain":
+            c.gain(s, name, what, n, ev)
+        elif what == "person":
+            c.move_marker(s, name, n, ev)
+        else:
+            c.vp(s, name, n, card, ev)
+    s["dragons"][gi].append(name)
+    ev.append({"event": "action", "player": name, "group": gi, "card": card})
+    s["queue"].pop(0)
+
+
+def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
+    p = c.P(s, name)
+    tile = a.get("tile")
+    if not wall_open(k, s, p):
+        raise IllegalAction("dragon/unknown/gw-wall-exhausted", "no unused wall tile or the wall is complete")
+    if tile not in p["wall"]:
+        raise IllegalAction("dragon/action/great-wall", f"{name} has no unused wall tile {tile!r}")
+    bonus = k.wall_bonus[tile]
+    if "bonus_palace_floor" in bonus:  # dragon/unknown/gw-palace-floor-bonus: built at once, as with Build
+        c.check_build(k, p, bonus["bonus_palace_floor"], a.get("add"), a.get("new"), "dragon/tile/gw-wall-palace-floor")
+        c.do_build(s, name, a.get("add"), a.get("new"), ev)
+    for what in ("rice", "fireworks", "yuan"):
+        if f"bonus_{what}" in bonus:
+            c.gain(s, name, what, bonus[f"bonus_{what}"], ev)
+    if "bonus_person_track" in bonus:
+        c.move_marker(s, name, bonus["bonus_person_track"], ev)
+    if "bonus_vp" in bonus:
+        c.vp(s, name, bonus["bonus_vp"], "wall tile", ev)
+    p["wall"].remove(tile)
+    s["wall"].append(name)  # dragon/rule/gw-wall-placement: under the next event tile, left to right
+    ev.append({"event": "wall", "player": name, "tile": tile, "length": len(s["wall"])})
+
+
+# ---------------------------------------------------------------- phase 2: persons
+def tiles_for(k, s: dict, card: str) -> list[str]:
+    if card == "joker":  # dragon/rule/joker-card: any tile of any row
+        return [x for x in k.subtypes if s["supply"][x] > 0]
+    return [x for x in k.subtypes if k.subtypes[x]["type"] == card and s["supply"][x] > 0]
+
+
+def person_choices(k, s: dict, name: str) -> list[dict]:
+    p = c.P(s, name)
+    out = []
+    places = c.placements(k, p)
+    for card in sorted(set(p["hand"])):
+        tiles = tiles_for(k, s, card)
+        if not tiles:
+            out.append({"type": "person", "player": name, "card": card, "person": None, "palace": None})
+        for x in tiles:
+            for i, j in places:
+                act = {"type": "person", "player": name, "card": card, "person": x, "palace": i}
+                if j is not None:
+                    act["slot"] = j
+                out.append(act)
+    return out
+
+
+def take_person(k, s: dict, name: str, x, a: dict, rule: str, ev: list) -> None:
+    s["supply"][x] -= 1
+    ev.append({"event": "person", "player": name, "person": x})
+    if c.place_person(k, s, name, x, a.get("palace"), a.get("slot"), rule, ev):
+        c.move_marker(s, name, k.subtypes[x]["value"], ev)
+
+
+def do_person(k, s: dict, name: str, a: dict, ev: list) -> None:
+    p = c.P(s, name)
+    card, x = a.get("card"), a.get("person")
+    if card not in p["hand"]:
+        raise IllegalAction("dragon/phase/person", f"{name} has no {card!r} person card in hand")
+    tiles = tiles_for(k, s, card)
+    if x is None:
+        if tiles:
+            raise IllegalAction("dragon/phase/person", "take the person tile matching the card")
+    elif x not in tiles:
+        fits = x in k.subtypes and card in ("joker", k.subtypes[x]["type"])
+        raise IllegalAction(R + "exhausted-tiles" if fits else "dragon/phase/person",
+                            f"the {card} card cannot take a {x!r} tile now")
+    p["hand"].remove(card)
+    ev.append({"event": "card", "player": name, "card": card})
+    if x is not None:
+        take_person(k, s, name, x, a, "dragon/phase/person", ev)
+    s["queue"].pop(0)

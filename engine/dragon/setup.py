@@ -1,0 +1,82 @@
+"""Setup (rulebook: Przygotowanie gry): bank, person tiles by player count, event track, player components,
+the expansions' extra parts; the initial persons are drafted as actions (phase "draft")."""
+from __future__ import annotations
+
+from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.rng import Rng
+
+OPTION_KEYS = {"edition", "great_wall", "great_events", "great_event", "others"}
+
+
+def options(g, opts: dict) -> dict:
+    bad = set(opts) - OPTION_KEYS
+    if bad:
+        raise MalformedAction(f"unknown options {sorted(bad)}; options: {sorted(OPTION_KEYS)}")
+    ed = str(opts.get("edition", g.default_edition))
+    if ed not in g.K:
+        raise MalformedAction(f"edition must be one of {sorted(g.K)}")
+    k = g.K[ed]
+    out = {"edition": ed, "great_wall": bool(opts.get("great_wall", False)),
+           "great_events": bool(opts.get("great_events", False)), "great_event": opts.get("great_event"),
+           "others": list(opts.get("others") or [])}
+    for key, exp, ok in (("great_wall", "great-wall", k.gw_ok), ("great_events", "great-events", k.ge_ok)):
+        if out[key] and not ok:
+            raise IllegalAction(f"dragon/variant/{exp}", f"the {exp} expansion is played only with the "
+                                f"{'/'.join(k.expansion_editions[exp])} edition, not {ed}")
+    if out["great_event"] is not None:
+        if not out["great_events"]:
+            raise IllegalAction("dragon/setup-step/ge-setup-choose-event", "a great event is chosen only with the Great Events expansion")
+        if out["great_event"] not in k.great_events:
+            raise MalformedAction(f"great_event must be one of {k.great_events}")
+    return out
+
+
+def event_track(k, rng: Rng) -> list[str]:
+    """dragon/setup-step/event-track: 2 peace tiles, then the other tiles drawn at random; an identical tile
+    drawn next to its twin moves to the next free space (the gap takes the next tile drawn)."""
+    tiles = [e for e in k.events if e != k.peace for _ in range(k.per_event)]
+    rng.shuffle(tiles)
+    track: list = [k.peace] * k.peace_first + [None] * (k.track_spaces - k.peace_first)
+    for t in tiles:
+        free = [i for i, x in enumerate(track) if x is None]
+        spot = next((i for i in free if track[i - 1] != t and (i + 1 >= len(track) or track[i + 1] != t)), free[-1])
+        track[spot] = t
+    # dragon/unknown/event-track-last-duplicate: identical last two tiles -> swap spaces 10 and 11 (1-based)
+    if track[-1] == track[-2]:
+        track[-3], track[-2] = track[-2], track[-3]
+    return track
+
+
+def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
+    o = options(g, opts)
+    names = list(players) + [n for n in o["others"] if n not in players]
+    k = g.K[o["edition"]]
+    if not k.min_players <= len(names) <= k.max_players or len(set(names)) != len(names):
+        raise MalformedAction(f"In the Year of the Dragon is played by {k.min_players} to {k.max_players} distinct players")
+    s = {"game": "dragon", "order": names, "options": o, "rng": Rng.seed_state(seed), "log": [],
+         "round": 0, "phase": "draft", "steps": [], "queue": list(names), "pending": [], "stamp": 0,
+         "groups": [], "dragons": [], "drafted": [], "wall": [], "great_event": None, "sunrise": [],
+         "result": None}
+    rng = Rng(s)
+    s["events"] = event_track(k, rng)
+    if o["great_events"]:
+        s["great_event"] = o["great_event"] or rng.choice(list(k.great_events))
+    s["supply"] = k.tiles(len(names))
+    s["released"] = {sub: 0 for sub in k.subtypes}
+    hand = list(k.types) + ["joker"] * k.jokers
+    s["players"] = {}
+    for i, n in enumerate(names):
+        s["players"][n] = {
+            "yuan": k.start_yuan, "rice": 0, "fireworks": 0, "vp": k.start_vp, "person": k.start_person,
+            "stamp": 0, "palaces": [{"floors": k.start_floors, "persons": []} for _ in range(k.start_palaces)],
+            "privileges": {"small": 0, "large": 0}, "hand": list(hand),
+            "wall": list(k.wall_tiles) if o["great_wall"] else [], "final": None}
+    # markers on space 0: the first seat's on top (any order will do: every marker moves in the draft)
+    for n in reversed(names):
+        s["stamp"] += 1
+        s["players"][n]["stamp"] = s["stamp"]
+    n = len(names)
+    s["bank"] = {"yuan": k.total_yuan - n * k.start_yuan, "rice": k.total_rice, "fireworks": k.total_fireworks,
+                 "floors": k.total_floors - n * k.start_palaces * k.start_floors,
+                 "small": k.total_small, "large": k.total_large}
+    return s
