@@ -1,0 +1,189 @@
+"""Every ZhanGuo rule constant the engine uses, read once from the knowledge base (kb/data/zhanguo).
+
+Nothing here is a typed-in rule number: each value comes from Rules.attr on the entity that states it
+or, for values printed only on components (the 120 cards, the board, the tokens), from the unknowns
+register's `value_used` (zhanguo/unknown/*). The deck is built only from the cards' `value_used`.
+"""
+from __future__ import annotations
+
+from engine.core.game import Rules
+
+G = "zhanguo"
+
+
+def _id(kind: str, key: str) -> str:
+    return f"{G}/{kind}/{key}"
+
+
+def _int_keys(d: dict) -> dict:
+    return {int(k): v for k, v in d.items()}
+
+
+class Consts:
+    def __init__(self, rules: Rules):
+        a = rules.attr
+        self.rules = rules
+
+        def unk(key):
+            return a(_id("unknown", key), "value_used")
+
+        # ---- rounds, phases
+        self.rounds = a(_id("rule", "game-round"), "rounds")
+        self.round_start = a(_id("setup-step", "round-track"), "start_space")
+        self.cards_per_deck = a(_id("phase", "draw"), "cards_per_deck")
+        decks = a(_id("rule", "cards"), "decks")
+        self.colours = list(decks)  # cream, orange, brown (writing, currency, law)
+        self.aspect_of = {c: decks[c]["aspect"] for c in decks}
+        self.colour_of_aspect = {v: k for k, v in self.aspect_of.items()}
+        self.aspect_order = a(_id("rule", "unification-rewards"), "aspect_order")
+        self.deck_range = {c: (decks[c]["first"], decks[c]["last"]) for c in decks}
+
+        # ---- the 120 cards: number and colour from the rulebook, the rest from value_used only
+        self.cards: dict[int, dict] = {}
+        for e in rules.of_kind("unknown"):
+            if e["parent"] == _id("unknown", "card-specifics"):
+                at = e["attrs"]
+                spec = dict(at["value_used"])
+                spec["colour"] = at["colour"]
+                self.cards[at["activation_number"]] = spec
+        self.abilities = {e["key"]: e["attrs"] for e in rules.of_kind("card-ability")}
+
+        # ---- components and setup
+        sup = _id("setup-step", "player-supply")
+        self.official_colours = a(_id("court-action", "recruit-official"), "official_colours")
+        self.officials_per_colour = a(_id("court-action", "recruit-official"), "officials_per_colour_per_player")
+        self.governors = a(sup, "governors")
+        self.palaces = a(sup, "palaces")
+        self.walls = a(sup, "walls")
+        self.cubes = a(sup, "unrest_markers")
+        self.discs = a(sup, "discs")
+        self.task_discs = a(_id("setup-step", "task-discs"), "discs")
+        self.m1_by_players = _int_keys(a(_id("setup-step", "general-supply"), "value_1_markers_per_colour")["by_players"])
+        self.m3_per_colour = a(_id("component", "unification-markers"), "value_3_per_colour")
+        self.m3_value = a(_id("rule", "unification-rewards"), "high_marker_value")
+        self.m1_value = a(_id("rule", "unification-rewards"), "low_marker_value")
+        self.start_vp = a(_id("setup-step", "victory-points"), "start_vp")
+        self.start_officials = unk("starting-officials")
+        self.start_region = a(_id("setup-step", "officials"), "region")
+        self.regions = [str(r) for r in range(1, a(_id("setup-step", "main-board"), "regions") + 1)]
+        self.boards = a(_id("component", "player-boards"), "symbols")
+        tl = unk("unrest-track-lengths")
+        self.track_len = {side: {self.regions[i]: n for i, n in enumerate(tl[side])} for side in ["A", *self.boards]}
+        self.b_ability = unk("b-side-boards")
+        edges = unk("region-adjacency")["edges"]
+        self.adj = {r: set() for r in self.regions}
+        for x, y in edges:
+            self.adj[str(x)].add(str(y))
+            self.adj[str(y)].add(str(x))
+        self.dist = {r: self._bfs(r) for r in self.regions}
+        self.first_player_random = a(_id("setup-step", "first-player"), "first_player_chosen") == "random"
+
+        # ---- auction (B sides)
+        au = _id("setup-step", "b-side-auction")
+        self.auction_vp = a(au, "start_vp")
+        self.boards_discarded = _int_keys(a(au, "boards_discarded")["by_players"])
+        self.min_bid = a(au, "min_bid")
+        self.last_board_cost = a(au, "last_board_cost")
+
+        # ---- unification, unrest
+        u = _id("rule", "unification")
+        self.max_cards_region = a(u, "max_cards_per_region")
+        self.markers_for_pos = _int_keys(a(u, "markers_for_card_position"))
+        self.unrest_for_pos = _int_keys(a(u, "unrest_increase_for_card_position"))
+        self.vp_per_missing = a(u, "vp_per_missing_marker")
+
+        # ---- court actions
+        self.move_min = a(_id("court-action", "move-officials"), "movement_points_min")
+        self.move_max = a(_id("court-action", "move-officials"), "movement_points_max")
+        self.work_capacity = a(_id("rule", "worker-area-capacity"), "officials_max")
+        self.shift_cost = a(_id("rule", "free-official-shift"), "movement_point_cost")
+        self.recruit_n = a(_id("court-action", "recruit-official"), "officials_taken")
+        gv = _id("court-action", "appoint-governor")
+        self.gov_cost = a(gv, "officials_removed")
+        self.gov_unrest_after = a(gv, "unrest_after")
+        self.bonus_spaces = unk("governor-bonus-spaces")["per_region"]
+        self.bonus_move = a(_id("reward", "governor-bonus-movement"), "movement_points_max")
+        self.bonus_officials = a(_id("reward", "governor-bonus-official"), "officials")
+        self.bonus_vp = a(_id("reward", "governor-bonus-vp"), "vp")
+        hw = _id("court-action", "hire-workers")
+        self.hire_per_official = a(hw, "workers_per_official_in_workers_area")
+        self.hire_max = a(hw, "workers_max")
+        self.hire_unrest = a(hw, "unrest_increase")
+        self.unrest_per_worker = a(_id("variant", "unrest-per-worker"), "unrest_per_worker_hired")
+        bp = _id("court-action", "build-palace")
+        self.palace_from_region = a(bp, "workers_from_region")
+        self.palace_from_other = a(bp, "workers_from_other_region")
+        self.palace_spaces = _int_keys(a(bp, "palace_spaces_per_region")["by_players"])
+        self.palace_vp_per_card = a(bp, "vp_per_card_on_player_board")
+        self.palace_vp_max = a(bp, "cards_on_player_board_max")
+        self.palace_m3 = a(bp, "unification_markers_taken")
+        bw = _id("court-action", "build-wall")
+        self.wall_areas = a(bw, "wall_areas")
+        self.sections_per_area = a(bw, "sections_per_wall_area")
+        self.sections = self.wall_areas * self.sections_per_area
+        self.spaces_per_section = a(bw, "spaces_per_section")
+        self.wall_workers = _int_keys(a(bw, "workers_removed")["by_space_lines"])
+        self.walls_per_section = a(bw, "walls_per_player_per_section_max")
+
+        # ---- activation
+        ca = a(_id("rule", "card-activation"), "higher_number_required_for")
+        self.higher = [x.rsplit("/", 1)[1] for x in ca]
+        self.lower = [x.rsplit("/", 1)[1] for x in a(_id("rule", "card-activation"), "lower_number_required_for")]
+        self.never = [x.rsplit("/", 1)[1] for x in a(_id("rule", "card-activation"), "never_activates")]
+        self.court_actions = [e["key"] for e in sorted(rules.of_kind("court-action"), key=lambda e: e["order"])]
+        ab = self.abilities
+        self.ab_marker_vp = ab["unification-marker"]["vp_if_none_left"]
+        self.ab_move = ab["movement"]["movement_points_max"]
+        self.ab_workers = ab["worker"]["workers"]
+        self.ab_colour_vp = ab["vp-per-card-colour"]["vp_per_card"]
+        self.ab_unrest = ab["reduce-unrest-any-region"]["unrest_decrease"]
+        self.ab_officials = ab["official"]["officials"]
+        self.b_extra_workers = ab["b-extra-worker"]["extra_workers"]
+        self.b_extra_move = ab["b-extra-worker"]["movement_points"]
+        self.b_gov_move = ab["b-governor-move"]["movement_points_max"]
+
+        # ---- rewards
+        self.reward_layout = {int(r): v for r, v in unk("reward-layout").items()}
+        self.rewards = {e["key"]: e["attrs"] for e in rules.of_kind("reward")}
+        self.min_markers = a(_id("rule", "unification-rewards"), "min_markers_to_claim")
+
+        # ---- tasks
+        req = unk("task-token-requirements")
+        self.task_types = a(_id("setup-step", "tasks"), "task_types")
+        self.task_tokens = {t: req[t] for t in self.task_types}
+        self.wall_area_names = req["wall_areas"]
+        self.task_drawn = a(_id("setup-step", "tasks"), "drawn_per_type")
+        tv = unk("task-space-vp")
+        self.task_sections = [s for s in tv if s != "spaces_per_task"]
+        self.task_vp = {s: tv[s] for s in self.task_sections}
+        self.task_spaces = tv["spaces_per_task"]
+        self.task_mult = _int_keys(a(_id("scoring-rule", "task-discs"), "multiplier_by_discs_in_section"))
+
+        # ---- walls scoring
+        ws = unk("wall-token-sides")
+        self.wall_tokens = ws["sides"]
+        self.wall_extra_vp = _int_keys(unk("wall-space-vp")["extra_vp_by_lines"])
+        self.wall_criteria = {e["key"]: _int_keys(e["attrs"]["vp_by_wall_space_lines"]) for e in rules.of_kind("token")}
+
+        # ---- end scoring
+        gm = _id("scoring-rule", "governor-majority")
+        self.gov_majority_vp = a(gm, "majority_vp")
+        self.gov_vp_each = a(gm, "vp_per_own_governor")
+        self.unif_vp = a(_id("scoring-rule", "unification-majority"), "vp_by_aspect")
+
+        # ---- variants
+        cs = _id("variant", "card-selection")
+        self.sel_rounds = a(cs, "draft_rounds")
+        self.sel_drawn = a(cs, "cards_drawn_per_deck")
+        self.sel_kept = a(cs, "cards_kept_per_deck")
+
+    def _bfs(self, r):
+        d = {r: 0}
+        todo = [r]
+        while todo:
+            x = todo.pop(0)
+            for y in sorted(self.adj[x]):
+                if y not in d:
+                    d[y] = d[x] + 1
+                    todo.append(y)
+        return d

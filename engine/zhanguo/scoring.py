@@ -1,0 +1,180 @@
+"""End of the game (zhanguo/rule/end-game): governor majorities, unification majorities, task
+sections, walls with their tokens; the ranking; and the state's invariants."""
+from __future__ import annotations
+
+from engine.zhanguo.common import P, cards_on_board, marker_value
+
+
+def governor_majorities(g, s):
+    k = g.k
+    out = {n: 0 for n in s["seats"]}
+    for r in k.regions:
+        count = {}
+        for gv in s["board"]["governors"][r]:
+            count[gv["player"]] = count.get(gv["player"], 0) + 1
+        if not count:
+            continue
+        top = max(count.values())
+        tied = [n for n, c in count.items() if c == top]
+        pool = k.gov_majority_vp + k.gov_vp_each * top
+        for n in tied:
+            out[n] += pool // len(tied)  # shared, rounded down
+    return out
+
+
+def unification_majorities(g, s):
+    k = g.k
+    out = {n: 0 for n in s["seats"]}
+    for aspect, vp in k.unif_vp.items():
+        colour = k.colour_of_aspect[aspect]
+        vals = {n: marker_value(g, P(s, n), colour) for n in s["seats"]}
+        top = max(vals.values())
+        if top <= 0:
+            continue
+        win = next(n for n in s["track"] if vals[n] == top)  # tie: highest disc on the reward track
+        out[win] += vp
+    return out
+
+
+def task_points(g, s, by_section=None):
+    k = g.k
+    out = {n: 0 for n in s["seats"]}
+    for sec in k.task_sections:
+        for n in s["seats"]:
+            vps = []
+            for t in k.task_types:
+                discs = s["board"]["tasks"][sec][t]["discs"]
+                if n in discs:
+                    vps.append(k.task_vp[sec][t][discs.index(n)])
+            vp = sum(vps) * k.task_mult[len(vps)] if vps else 0
+            out[n] += vp
+            if by_section is not None:
+                by_section.setdefault(n, {})[sec] = vp
+    return out
+
+
+def criterion_count(g, p, crit):
+    k = g.k
+    regs = p["regions"].values()
+    colour_of = lambda c: k.cards[c]["colour"]  # noqa: E731
+    if crit == "empty-unrest-track":
+        return sum(1 for r in regs if r["unrest"] == 0)
+    if crit == "officials-vs-unrest":
+        return sum(1 for r in regs if sum(r["gov"].values()) + sum(r["work"].values()) >= r["unrest"])
+    if crit.endswith("-official"):
+        c = crit[:-len("-official")]
+        return sum(1 for r in regs if r["gov"][c] + r["work"][c] > 0)
+    if crit == "card-sets":
+        return min(sum(1 for r in regs for c in r["cards"] if colour_of(c) == col) for col in k.colours)
+    if crit == "three-cards":
+        return sum(1 for r in regs if len(r["cards"]) >= k.max_cards_region)
+    if crit == "two-same-colour":
+        return sum(1 for r in regs if any(sum(1 for c in r["cards"] if colour_of(c) == col) >= 2 for col in k.colours))
+    if crit.endswith("-card"):
+        col = crit[:-len("-card")]
+        return sum(1 for r in regs if any(colour_of(c) == col for c in r["cards"]))
+    raise ValueError(crit)
+
+
+def wall_points(g, s):
+    k = g.k
+    out = {n: 0 for n in s["seats"]}
+    for sec, spaces in enumerate(s["board"]["walls"]):
+        crit = s["board"]["wall_tokens"][sec]
+        for i, n in enumerate(spaces):
+            if n is None:
+                continue
+            lines = i + 1
+            level = k.wall_criteria[crit][lines]
+            p = P(s, n)
+            if crit == "total-unrest":
+                vp = level - sum(r["unrest"] for r in p["regions"].values())
+            else:
+                vp = level * criterion_count(g, p, crit)
+            out[n] += vp + k.wall_extra_vp[lines]
+    return out
+
+
+def final(g, s, ev):
+    sections: dict = {}
+    parts = {"governors": governor_majorities(g, s), "unification": unification_majorities(g, s),
+             "tasks": task_points(g, s, sections), "walls": wall_points(g, s)}
+    for n in s["seats"]:
+        p = P(s, n)
+        p["final"] = {part: parts[part][n] for part in parts}
+        p["task_sections"] = sections[n]
+        p["vp"] += sum(p["final"].values())
+    ranked = sorted(s["seats"], key=lambda n: (-P(s, n)["vp"], s["track"].index(n)))
+    s["result"] = [{"player": n, "vp": P(s, n)["vp"], "rank": i + 1, **P(s, n)["final"]} for i, n in enumerate(ranked)]
+    s["phase"] = "end"
+    s["pending"] = []
+    ev.append({"type": "game_end", "result": s["result"]})
+
+
+def invariants(g, s):
+    k = g.k
+    bad = []
+    n = len(s["seats"])
+    cards = sum(len(d) for d in s["decks"].values()) + len(s["court"])
+    cards += sum(len(d) for d in (s.get("discards") or {}).values())
+    workers = 0
+    for name in s["seats"]:
+        p = P(s, name)
+        cards += len(p["hand"]) + len(p["draft"]) + cards_on_board(p)
+        for c in k.official_colours:
+            on = sum(r["gov"][c] + r["work"][c] for r in p["regions"].values())
+            if on + p["supply"][c] != k.officials_per_colour:
+                bad.append(f"{name}: {c} officials {on} on board + {p['supply'][c]} in supply")
+        govs = sum(1 for r in k.regions for gv in s["board"]["governors"][r] if gv["player"] == name)
+        if govs + p["governors"] != k.governors:
+            bad.append(f"{name}: governors {govs} + {p['governors']}")
+        pal = sum(sp.count(name) for sp in s["board"]["palaces"].values())
+        if pal + p["palaces"] != k.palaces:
+            bad.append(f"{name}: palaces {pal} + {p['palaces']}")
+        wal = sum(sp.count(name) for sp in s["board"]["walls"])
+        if wal + p["walls"] != k.walls:
+            bad.append(f"{name}: walls {wal} + {p['walls']}")
+        if any(sp.count(name) > k.walls_per_section for sp in s["board"]["walls"]):
+            bad.append(f"{name}: more than one wall in a section")
+        cubes = sum(1 for r in p["regions"].values() if r["unrest"] > 0)
+        if cubes + p["cubes"] != k.cubes:
+            bad.append(f"{name}: unrest cubes {cubes} + {p['cubes']}")
+        discs = sum(1 for sec in s["board"]["tasks"].values() for t in sec.values() if name in t["discs"])
+        if discs + p["discs"] != k.task_discs:
+            bad.append(f"{name}: task discs {discs} + {p['discs']}")
+        for r, reg in p["regions"].items():
+            if reg["unrest"] > k.track_len[p["side"]][r] or reg["unrest"] < 0:
+                bad.append(f"{name}: unrest {reg['unrest']} in region {r}")
+            if sum(reg["work"].values()) > k.work_capacity:
+                bad.append(f"{name}: workers' area of region {r} over capacity")
+            if len(reg["cards"]) > k.max_cards_region:
+                bad.append(f"{name}: region {r} holds {len(reg['cards'])} cards")
+            if reg["workers"] < 0 or min(reg["gov"].values()) < 0 or min(reg["work"].values()) < 0:
+                bad.append(f"{name}: negative holding in region {r}")
+            workers += reg["workers"]
+        for key in ("governors", "palaces", "walls", "cubes", "discs"):
+            if p[key] < 0:
+                bad.append(f"{name}: negative {key}")
+        if min(p["supply"].values()) < 0 or min(p["m1"].values()) < 0 or min(p["m3"].values()) < 0:
+            bad.append(f"{name}: negative supply or markers")
+    if cards != len(k.cards):
+        bad.append(f"cards: {cards} accounted for, not {len(k.cards)}")
+    if workers != s["workers_out"]:
+        bad.append(f"workers: {workers} on boards, {s['workers_out']} taken from the supply")
+    for c in k.colours:
+        m1 = s["supply"]["m1"][c] + sum(P(s, x)["m1"][c] for x in s["seats"])
+        if m1 != k.m1_by_players[n]:
+            bad.append(f"value-1 {c} markers: {m1}")
+        m3 = s["supply"]["m3"][c] + sum(P(s, x)["m3"][c] for x in s["seats"])
+        if m3 != k.m3_per_colour:
+            bad.append(f"value-3 {c} markers: {m3}")
+        if s["supply"]["m1"][c] < 0 or s["supply"]["m3"][c] < 0:
+            bad.append(f"negative {c} marker supply")
+    for r, sp in s["board"]["palaces"].items():
+        if len(sp) != k.palace_spaces[n]:
+            bad.append(f"region {r}: {len(sp)} palace spaces")
+    for sec in s["board"]["tasks"].values():
+        for t in sec.values():
+            if len(t["discs"]) != len(set(t["discs"])) or len(t["discs"]) > k.task_spaces:
+                bad.append("task discs: a player twice on a task or too many discs")
+    return bad
