@@ -46,7 +46,6 @@ def main(games: int = 40, players: int = 4) -> None:
     for state, legal in recorded:
         action = legal[agent.below(len(legal))]
         work = st.copy(state)
-        work["log"].append(action)
     base_s = time.perf_counter() - t0
     gc.unfreeze()
 

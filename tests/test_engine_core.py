@@ -20,7 +20,7 @@ class Race(Game):
         super().__init__(Rules("race", {}, {}))
 
     def new_state(self, players, options=None, seed=0):
-        return {"rng": Rng.seed_state(seed), "turn": 0, "order": list(players), "log": [],
+        return {"rng": Rng.seed_state(seed), "turn": 0, "order": list(players),
                 "players": {p: {"total": 0} for p in players}}
 
     def current_player(self, s):

@@ -107,7 +107,6 @@ class Game(ABC):
         work = st.copy(state)
         events: list[Event] = []
         self._apply(work, action, events)
-        work["log"].append(action)
         return work, events
 
     def run(self, state: dict, step: str) -> tuple[dict, list[Event]]:

@@ -21,7 +21,7 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     if not lo <= len(players) <= hi or len(set(players)) != len(players):
         raise EngineError(f"gugong is played by {lo}-{hi} players with distinct names")
     s: dict = {"game": "gugong", "order": list(players), "options": dict(options), "rng": Rng.seed_state(seed),
-               "log": [], "day": k.day_start, "phase": "day", "step": None, "stamp": 0,
+               "day": k.day_start, "phase": "day", "step": None, "stamp": 0,
                "paths": k.paths(len(players)), "pending": [], "medal": None, "palace_spots": [],
                "wall": [], "result": None}
     rng = Rng(s)

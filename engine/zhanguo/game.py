@@ -72,7 +72,7 @@ class ZhanGuo(Game):
             raise MalformedAction("sides: A, B or auction")
         for v in ("card_selection", "reward_track_turn_order", "unrest_per_worker"):
             options[v] = bool(options.get(v, False))
-        s = {"game": "zhanguo", "seats": players, "options": options, "rng": self.rng_seed(seed), "log": [],
+        s = {"game": "zhanguo", "seats": players, "options": options, "rng": self.rng_seed(seed),
              "round": k.round_start, "phase": "setup", "pending": [], "stage": None, "turn": 0, "order": [],
              "aspects": list(k.aspect_order), "court": [], "column": {}, "result": None, "auction": None,
              "workers_out": 0}
