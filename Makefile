@@ -19,9 +19,7 @@ site: build
 	$(BIN)/rulekb site build
 
 bench: install
-	$(BIN)/python -m tests.bench
-	$(BIN)/python -m tests.bench_dragon
-	$(BIN)/python -m tests.bench_zhanguo
+	$(BIN)/python -m tests.bench_engines
 	$(BIN)/python -m tests.bench_api
 
 install: $(STAMP)
