@@ -117,6 +117,17 @@ def check(spec: dict, state: dict, before: dict) -> Check:
 
 
 def files(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(path.rglob("*.yaml"))
-    return [path]
+    """A file as given; in a folder, the scenario documents: YAML mappings with steps, expect, or
+    (worked examples) a title and texts. Other data files under kb/data are skipped."""
+    if not path.is_dir():
+        return [path]
+    out = []
+    for f in sorted(path.rglob("*.yaml")):
+        try:
+            doc = yaml.safe_load(f.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            out.append(f)  # unreadable: report it rather than skip it silently
+            continue
+        if isinstance(doc, dict) and ("steps" in doc or "expect" in doc or ("title" in doc and "texts" in doc)):
+            out.append(f)
+    return out
