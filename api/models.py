@@ -18,12 +18,14 @@ class Out(BaseModel):
 
 
 class Titles(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"pl": "W Roku Smoka", "cs": "V roce draka", "en": "In the Year of the Dragon"}]})
     pl: str
     cs: str
     en: str
 
 
 class EditionOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"key": "2017", "title": {"pl": "Wydanie jubileuszowe 2017", "cs": "Jubilejní vydání 2017", "en": "10th anniversary edition (2017)"}, "year": 2017, "sources": ["dragon-2017-pl"]}]})
     key: str
     title: Titles
     year: Optional[int] = None
@@ -31,6 +33,7 @@ class EditionOut(Out):
 
 
 class SourceOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "gugong-pl", "edition": "base", "lang": "pl", "publisher": "Game Brewer / Games Factory (PL)", "file": "gugong.pl.txt", "original": "000_1241c42904c87e79.txt", "sha256": "f661059401a0585d60e83b26a7f0568adbd8b5d2df27be26770c9150302f6f46", "text_quality": "ocr", "lines": 1875}]})
     id: str = Field(examples=["gugong-pl"])
     edition: str
     lang: Lang
@@ -62,6 +65,7 @@ class GameOut(Out):
 
 
 class EntitySummary(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Podróż", "name_lang": "pl"}]})
     id: str = Field(examples=["gugong/location/travel"])
     game: str
     kind: str
@@ -80,6 +84,7 @@ class Page(Out):
 
 
 class EntityList(Page):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"items": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Travel", "name_lang": "en"}], "total": 7, "limit": 1, "offset": 0, "lang": "en", "next": "http://127.0.0.1:8000/api/v1/entities?kind=location&limit=1&offset=1"}]})
     items: list[EntitySummary]
     lang: Lang
 
@@ -97,6 +102,7 @@ class TextOut(Out):
 
 
 class ProvenanceOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"attr": "large_price", "basis": "text", "edition": "2017", "source": "dragon-2017-pl", "lines": [[507, 508]]}]})
     attr: str
     basis: Literal["text", "example", "reference", "assumption", "by_edition"]
     edition: Optional[str] = None
@@ -108,6 +114,7 @@ class ProvenanceOut(Out):
 
 
 class EntityOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "dragon/action/privilege", "game": "dragon", "kind": "action", "key": "privilege", "parent": "dragon/phase/action", "scope": None, "attrs": {"small_price": 2, "large_price": {"by_edition": {"2007": 6, "2017": 7}}}, "effect": [{"pay": {"yuan": 2}}], "texts": {"name": {"pl": [{"lang": "pl", "text": "Przywilej", "origin": "source", "source": "dragon-2007-pl", "lines": [[304, 304]]}], "en": [{"lang": "en", "text": "Privilege", "origin": "translated"}]}}, "provenance": [{"attr": "small_price", "basis": "text", "source": "dragon-2007-pl", "lines": [[305, 305]]}], "refs": [], "referenced_by": [], "children": [], "data_file": "kb/data/dragon/action.yaml"}]})
     id: str
     game: str
     kind: str
@@ -129,6 +136,7 @@ class EntityOut(Out):
 
 
 class Hit(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "gugong/term/servant", "game": "gugong", "kind": "term", "lang": "pl", "name": "Służący", "snippet": "Służący", "highlights": [[0, 7]], "score": 1012.5}]})
     id: str
     game: str
     kind: str
@@ -151,6 +159,7 @@ class SearchOut(Page):
 
 
 class Side(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"label": "2007", "source": "dragon-2007-pl", "lines": [[305, 305]], "text": "… albo płaci 6 juanów by otrzymać duży przywilej …"}]})
     label: str
     source: Optional[str] = None
     lines: Optional[list[list[int]]] = None
@@ -172,10 +181,12 @@ class FindingOut(Out):
 
 
 class FindingList(Page):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"items": [], "total": 0, "limit": 50, "offset": 0, "next": None}]})
     items: list[FindingOut]
 
 
 class CompareOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "dragon/action/privilege", "game": "dragon", "kind": "action", "sources": ["dragon-2007-pl", "dragon-2017-pl"], "fields": {"body": {"dragon-2007-pl": {"lang": "pl", "text": "…", "origin": "source", "source": "dragon-2007-pl", "lines": [[305, 306]]}}}, "findings": []}]})
     id: str
     game: str
     kind: str
@@ -185,22 +196,26 @@ class CompareOut(Out):
 
 
 class ExampleSummary(EntitySummary):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "gugong/example/night-dice", "game": "gugong", "kind": "example", "key": "night-dice", "parent": None, "name": "Checking the destiny dice", "name_lang": "en", "runnable": True, "players": ["Kuba", "Ania", "Jola", "Jacek"]}]})
     runnable: bool = Field(description="whether the engine reproduces it (it has steps and expectations)")
     players: list[str]
 
 
 class ExampleList(Page):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"items": [], "total": 10, "limit": 100, "offset": 0, "lang": "en", "next": None}]})
     items: list[ExampleSummary]
     lang: Lang
 
 
 class CheckOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"path": "players.Kuba.vp", "ok": True, "message": "players.Kuba.vp is 3, expected 3"}]})
     path: str
     ok: bool
     message: str
 
 
 class ScenarioResult(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "gugong/example/night-dice", "status": "PASS", "message": "", "checks": [{"path": "players.Kuba.vp", "ok": True, "message": "players.Kuba.vp is 3, expected 3"}], "state_before": {}, "state_after": {}}]})
     id: str
     status: Literal["PASS", "FAIL", "PENDING", "ERROR"]
     message: str
@@ -210,6 +225,7 @@ class ScenarioResult(Out):
 
 
 class SessionOut(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "Qk3v9n0Tq1V2m8Yx7Lr5aB2c", "game": "gugong", "players": ["Kuba", "Ania"], "seats": {"Kuba": "human", "Ania": "random"}, "options": {}, "seed": 7, "version": 0, "state": {}, "current_player": "Kuba", "terminal": False, "created_at": "2026-11-21T12:00:00+00:00", "updated_at": "2026-11-21T12:00:00+00:00"}]})
     id: str = Field(description="unguessable; keep it to return to the game")
     game: str
     players: list[str]
@@ -227,6 +243,7 @@ class SessionOut(Out):
 
 
 class HistoryItem(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"seq": 1, "player": "Kuba", "by": "human", "action": {"type": "end_turn", "player": "Kuba"}, "events": [], "at": "2026-11-21T12:00:05+00:00"}]})
     seq: int
     player: Optional[str] = None
     by: Literal["human", "random"]
@@ -236,6 +253,7 @@ class HistoryItem(Out):
 
 
 class SessionActions(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "Qk3v9n0Tq1V2m8Yx7Lr5aB2c", "version": 1, "current_player": "Ania", "legal": [{"type": "end_turn", "player": "Ania"}], "history": []}]})
     id: str
     version: int
     current_player: Optional[str] = None
@@ -244,4 +262,5 @@ class SessionActions(Out):
 
 
 class Health(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"status": "ok"}]})
     status: Literal["ok"]
