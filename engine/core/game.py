@@ -125,6 +125,28 @@ class Game(ABC):
         return state
 
 
+class PhasedGame(Game):
+    """The state convention the engines share: `phase` ("end" when the game is over), `pending`
+    (decisions raised inside an action, answered first, each naming its player) and `result` (the
+    final ranking). A game adds only whose regular turn it is."""
+
+    def turn_player(self, state: dict) -> str | None:
+        raise NotImplementedError
+
+    def current_player(self, state: dict) -> str | None:
+        if state["phase"] == "end":
+            return None
+        if state["pending"]:
+            return state["pending"][0]["player"]
+        return self.turn_player(state)
+
+    def is_terminal(self, state: dict) -> bool:
+        return state["phase"] == "end"
+
+    def scores(self, state: dict) -> list[dict[str, Any]]:
+        return [dict(r) for r in (state["result"] or [])]
+
+
 ENGINES = {
     "gugong": "engine.gugong.game:Gugong",
     "dragon": "engine.dragon.game:Dragon",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
-from engine.core.game import Game
+from engine.core.game import PhasedGame
 from engine.dragon import common as c
 from engine.dragon import events as E
 from engine.dragon import phases as ph
@@ -27,7 +27,7 @@ ALL_TYPES = TURN | set(DECISIONS.values())
 RUN_STEPS = {"action", "person", "decay", "scoring", "end_scoring", "wall", "wall_final", "great"}
 
 
-class Dragon(Game):
+class Dragon(PhasedGame):
     key = "dragon"
     def __init__(self, rules=None):
         super().__init__(rules)
@@ -44,20 +44,8 @@ class Dragon(Game):
         self._advance(s, [])
         return s
 
-    def current_player(self, s):
-        if s["phase"] == "end":
-            return None
-        if s["pending"]:
-            return s["pending"][0]["player"]
-        if s["queue"]:
-            return s["queue"][0]
-        return None
-
-    def is_terminal(self, s):
-        return s["phase"] == "end"
-
-    def scores(self, s):
-        return [dict(r) for r in (s["result"] or [])]
+    def turn_player(self, s):
+        return s["queue"][0] if s["queue"] else None
 
     def state_schema(self):
         return state_schema(self)

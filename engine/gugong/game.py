@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
-from engine.core.game import Action, Event, Game
+from engine.core.game import Action, Event, PhasedGame
 from engine.gugong import common as c
 from engine.gugong import day, morning, night, scoring, solo
 from engine.gugong import locations as L
@@ -37,7 +37,7 @@ TURN_ACTIONS = {"exchange", "card_action", "location_action", "end_turn"}
 ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
 
 
-class Gugong(Game):
+class Gugong(PhasedGame):
     key = "gugong"
 
     def __init__(self, rules=None):
@@ -51,20 +51,8 @@ class Gugong(Game):
         self._advance(s, [])
         return s
 
-    def current_player(self, s):
-        if s["phase"] == "end":
-            return None
-        if s["pending"]:
-            return s["pending"][0]["player"]
-        if s["phase"] == "day":
-            return s["order"][s["turn"]]
-        return None
-
-    def is_terminal(self, s):
-        return s["phase"] == "end"
-
-    def scores(self, s):
-        return [dict(r) for r in (s["result"] or [])]
+    def turn_player(self, s):
+        return s["order"][s["turn"]] if s["phase"] == "day" else None
 
     def state_schema(self):
         return state_schema(self)

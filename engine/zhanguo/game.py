@@ -27,7 +27,7 @@ from itertools import combinations
 
 from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
-from engine.core.game import Action, Event, Game
+from engine.core.game import Action, Event, PhasedGame
 from engine.zhanguo import scoring
 from engine.zhanguo.common import (P, blocked, can_raise, cards_on_board, gain_marker, lower_unrest, marker_value,
                                    raise_unrest, tiebreak_order, track_len)
@@ -50,7 +50,7 @@ COURT_RULE = {"appoint-governor": CA + "appoint-governor", "recruit-official": C
 OPTIONS = {"sides", "card_selection", "reward_track_turn_order", "unrest_per_worker", "first_player", "others"}
 
 
-class ZhanGuo(Game):
+class ZhanGuo(PhasedGame):
     key = "zhanguo"
 
     def __init__(self, rules=None):
@@ -174,20 +174,8 @@ class ZhanGuo(Game):
         s["pending"] = [{"kind": "bid", "player": au["turn"]}]
 
     # ================================================================ protocol
-    def current_player(self, s):
-        if s["phase"] == "end":
-            return None
-        if s["pending"]:
-            return s["pending"][0]["player"]
-        if s["phase"] == "play":
-            return s["order"][s["turn"]]
-        return None
-
-    def is_terminal(self, s):
-        return s["phase"] == "end"
-
-    def scores(self, s):
-        return [dict(r) for r in (s["result"] or [])]
+    def turn_player(self, s):
+        return s["order"][s["turn"]] if s["phase"] == "play" else None
 
     def state_schema(self):
         return state_schema(self)
