@@ -4,7 +4,6 @@ edition differences read from the knowledge base, and the worked examples of bot
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.game import Rules, get_game
 from engine.core.play import random_game
+from tests.engine_checks import assert_apply_leaves_input_untouched, assert_illegal as _illegal, assert_round_trips_and_replays
 from engine.core.scenario import files, load_file, run
 from engine.dragon.game import Dragon
 
@@ -61,32 +61,11 @@ def test_random_games_keep_every_invariant(game, n, combo):
 @pytest.mark.parametrize("combo", sorted(COMBOS))
 def test_states_round_trip_and_games_replay(game, combo):
     played = random_game(game, 4, seed=77, options=COMBOS[combo])
-    assert st.roundtrip(played.final) == played.final
-    assert json.loads(json.dumps(played.final)) == played.final
-    assert game.replay(played.players, played.options, played.seed, played.actions) == played.final
-    state = game.new_state(played.players, played.options, played.seed)
-    for action in played.actions:
-        assert st.roundtrip(state) == state
-        state, _ = game.apply(state, action)
-    assert state == played.final
+    assert_round_trips_and_replays(game, played)
 
 
 def test_apply_leaves_its_input_untouched(game):
-    state = game.new_state(["A", "B", "C"], {}, 7)
-    before = st.copy(state)
-    for action in game.legal_actions(state)[:40]:
-        game.apply(state, action)
-        assert state == before
-
-
-def _illegal(game, state, action, rule=None):
-    before = st.copy(state)
-    with pytest.raises(IllegalAction) as err:
-        game.apply(state, action)
-    assert state == before
-    if rule:
-        assert err.value.rule == rule, err.value.rule
-    return err.value
+    assert_apply_leaves_input_untouched(game, game.new_state(["A", "B", "C"], {}, 7), actions=40)
 
 
 def _action_state(game, edition="2017", yuan=6, **players):

@@ -4,15 +4,15 @@ rulebook's worked examples as scenarios, and the engine reading its numbers from
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 
 import pytest
 
 from engine.core import state as st
-from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.errors import MalformedAction
 from engine.core.game import Rules, get_game
 from engine.core.play import random_game
+from tests.engine_checks import assert_apply_leaves_input_untouched, assert_illegal as _illegal, assert_round_trips_and_replays
 from engine.core.scenario import files, load_file, run
 from engine.zhanguo.game import ZhanGuo
 
@@ -62,31 +62,11 @@ def test_games_use_the_whole_rulebook(game):
 def test_states_round_trip_and_games_replay(game, n):
     opts = {"sides": "auction", "card_selection": True}
     played = random_game(game, n, seed=500 + n, options=opts)
-    assert st.roundtrip(played.final) == played.final
-    assert json.loads(json.dumps(played.final)) == played.final
-    assert game.replay(played.players, played.options, played.seed, played.actions) == played.final
-    state = game.new_state(played.players, played.options, played.seed)
-    for action in played.actions[:150]:
-        assert st.roundtrip(state) == state
-        state, _ = game.apply(state, action)
+    assert_round_trips_and_replays(game, played, steps=150)
 
 
 def test_apply_leaves_its_input_untouched(game):
-    state = game.new_state(["A", "B", "C"], {}, 7)
-    before = st.copy(state)
-    for action in game.legal_actions(state)[:40]:
-        game.apply(state, action)
-        assert state == before
-
-
-def _illegal(game, state, action, rule=None):
-    before = st.copy(state)
-    with pytest.raises(IllegalAction) as err:
-        game.apply(state, action)
-    assert state == before
-    if rule:
-        assert err.value.rule == rule
-    return err.value
+    assert_apply_leaves_input_untouched(game, game.new_state(["A", "B", "C"], {}, 7), actions=40)
 
 
 def test_illegal_actions_are_rejected_with_the_state_unchanged(game):
