@@ -130,8 +130,24 @@ class PhasedGame(Game):
     (decisions raised inside an action, answered first, each naming its player) and `result` (the
     final ranking). A game adds only whose regular turn it is."""
 
+    action_types: frozenset[str] = frozenset()
+
     def turn_player(self, state: dict) -> str | None:
         raise NotImplementedError
+
+    def actor(self, state: dict, action: Action) -> str:
+        """The player of a well-formed action of this game; refused while the game is over."""
+        kind = action["type"]
+        if kind not in self.action_types:
+            raise MalformedAction(f"unknown action type {kind!r}; types: {', '.join(sorted(self.action_types))}")
+        name = action.get("player")
+        if not isinstance(name, str):
+            raise MalformedAction("an action names its 'player'")
+        if name not in state["players"]:
+            raise MalformedAction(f"no player {name!r} in this game")
+        if self.is_terminal(state):
+            raise IllegalAction(f"{self.key}/rule/end-game", "the game is over")
+        return name
 
     def current_player(self, state: dict) -> str | None:
         if state["phase"] == "end":

@@ -10,7 +10,7 @@ order) and the next step runs once they are all made. Every rule constant comes 
 from __future__ import annotations
 
 from engine.core import state as st
-from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.errors import IllegalAction
 from engine.core.game import PhasedGame
 from engine.dragon import common as c
 from engine.dragon import events as E
@@ -28,6 +28,7 @@ RUN_STEPS = {"action", "person", "decay", "scoring", "end_scoring", "wall", "wal
 
 
 class Dragon(PhasedGame):
+    action_types = frozenset(ALL_TYPES)
     key = "dragon"
     def __init__(self, rules=None):
         super().__init__(rules)
@@ -67,7 +68,6 @@ class Dragon(PhasedGame):
         return steps
 
     def _clean_pending(self, s: dict) -> None:
-        k = self.k(s)
         keep = []
         for it in s["pending"]:
             p = c.P(s, it["player"])
@@ -159,15 +159,7 @@ class Dragon(PhasedGame):
 
     # ------------------------------------------------------------ actions
     def _apply(self, s, a, ev):
-        name, kind = a.get("player"), a["type"]
-        if kind not in ALL_TYPES:
-            raise MalformedAction(f"unknown action type {kind!r}; types: {', '.join(sorted(ALL_TYPES))}")
-        if not isinstance(name, str):
-            raise MalformedAction("an action names its 'player'")
-        if name not in s["players"]:
-            raise MalformedAction(f"no player {name!r} in this game")
-        if self.is_terminal(s):
-            raise IllegalAction(R + "end-game", "the game is over")
+        name, kind = self.actor(s, a), a["type"]
         if self.current_player(s) is None:
             raise IllegalAction(R + "rounds", "no decision is waiting now")
         if name != self.current_player(s):

@@ -10,7 +10,7 @@ morning decree bonuses). Every rule constant comes from the knowledge base (cons
 from __future__ import annotations
 
 from engine.core import state as st
-from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.errors import IllegalAction
 from engine.core.game import Action, Event, PhasedGame
 from engine.gugong import common as c
 from engine.gugong import day, morning, night, scoring, solo
@@ -38,6 +38,7 @@ ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
 
 
 class Gugong(PhasedGame):
+    action_types = frozenset(ALL_TYPES)
     key = "gugong"
 
     def __init__(self, rules=None):
@@ -59,16 +60,7 @@ class Gugong(PhasedGame):
 
     # ------------------------------------------------------------ actions
     def _apply(self, s, a, events):
-        name = a.get("player")
-        kind = a["type"]
-        if kind not in ALL_TYPES:
-            raise MalformedAction(f"unknown action type {kind!r}; types: {', '.join(sorted(ALL_TYPES))}")
-        if not isinstance(name, str):
-            raise MalformedAction("an action names its 'player'")
-        if name not in s["players"]:
-            raise MalformedAction(f"no player {name!r} in this game")
-        if self.is_terminal(s):
-            raise IllegalAction(R + "end-game", "the game is over")
+        name, kind = self.actor(s, a), a["type"]
         if name != self.current_player(s):
             raise IllegalAction(R + "day-turns", f"it is {self.current_player(s)}'s decision, not {name}'s")
         if kind == "tokens":  # travel tokens may be exchanged whenever you decide something

@@ -30,7 +30,7 @@ from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.game import Action, Event, PhasedGame
 from engine.zhanguo import scoring
 from engine.zhanguo.common import (P, blocked, can_raise, cards_on_board, gain_marker, lower_unrest, marker_value,
-                                   raise_unrest, tiebreak_order, track_len)
+                                   raise_unrest, tiebreak_order)
 from engine.zhanguo.consts import Consts
 from engine.zhanguo.schema import state_schema
 
@@ -51,6 +51,7 @@ OPTIONS = {"sides", "card_selection", "reward_track_turn_order", "unrest_per_wor
 
 
 class ZhanGuo(PhasedGame):
+    action_types = frozenset(TYPES)
     key = "zhanguo"
 
     def __init__(self, rules=None):
@@ -707,16 +708,7 @@ class ZhanGuo(PhasedGame):
 
     # ================================================================ applying actions
     def _apply(self, s, a, events):
-        kind = a["type"]
-        if kind not in TYPES:
-            raise MalformedAction(f"unknown action type {kind!r}; types: {', '.join(sorted(TYPES))}")
-        name = a.get("player")
-        if not isinstance(name, str):
-            raise MalformedAction("an action names its 'player'")
-        if name not in s["players"]:
-            raise MalformedAction(f"no player {name!r} in this game")
-        if self.is_terminal(s):
-            raise IllegalAction(R + "end-game", "the game is over")
+        name, kind = self.actor(s, a), a["type"]
         if name != self.current_player(s):
             raise IllegalAction(R + "how-to-play-a-card", f"it is {self.current_player(s)}'s decision, not {name}'s")
         body = {x: v for x, v in a.items() if x not in ("type", "player")}
