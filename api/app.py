@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, Optional
 import functools
 import hashlib
 
-from fastapi import APIRouter, Body, FastAPI, HTTPException, Path as PathParam, Query, Request, Response
+from fastapi import APIRouter, Body, FastAPI, Path as PathParam, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, Text as SAText, create_engine, event, update
+from sqlalchemy import JSON, Column, create_engine, event, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, Session, SQLModel, select
 

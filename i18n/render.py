@@ -20,7 +20,7 @@ from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from i18n.catalog import LANGS as CATALOG_LANGS
-from i18n.catalog import LOCALE_DIR, t
+from i18n.catalog import t
 
 EFFECTS_DOMAIN = "effects"
 NOUNS_FILE = Path(__file__).resolve().parent / "nouns.yaml"

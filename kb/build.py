@@ -10,7 +10,6 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
@@ -23,7 +22,7 @@ from kb import search
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
 from kb.fold import fold, words
 from kb.loader import KnowledgeBase, load
-from kb.schema import LANGS, Entity, Example, text_items
+from kb.schema import LANGS, Entity, text_items
 
 
 @dataclass

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.loader import KnowledgeBase
-from kb.schema import Example, text_items
+from kb.schema import Example
 
 # Standard abbreviations that hunspell lists only with their full stop.
 ABBREVIATIONS = {"pl": {"np", "tzn", "itd", "itp", "str", "ok", "tj", "wg", "pkt"}, "cs": {"atd", "tzn", "tj", "např", "str", "apod", "tzv"}}

@@ -1,10 +1,7 @@
 """The docs site in headless Chromium: switch language, search "sluzacy", reach the servant entry,
 open a worked example and see its verified result; served with the API and as static files."""
 import http.server
-import os
 import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 

@@ -1,7 +1,5 @@
 """`rulekb build`: complete, idempotent, atomic, on SQLite and PostgreSQL."""
 import shutil
-import sqlite3
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text

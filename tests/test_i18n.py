@@ -1,7 +1,7 @@
 """Interface strings go through babel catalogs, complete in Polish and Czech."""
 import pytest
 
-from i18n.catalog import compile_catalogs, extract_template, nt, read_catalog, t, untranslated
+from i18n.catalog import compile_catalogs, extract_template, read_catalog, t, untranslated
 
 
 @pytest.mark.parametrize("domain", ["rulekb", "effects"])

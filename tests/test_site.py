@@ -1,6 +1,5 @@
 """The docs site builds (strictly: a broken link fails) from a knowledge base database."""
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path

@@ -185,7 +185,6 @@ def port_reward(g, s, ship, ev, phase):
 
 def wall_servants(g, s, n, source, ev, special=False):
     name = meng(s)
-    p = P(s, name)
     placed = 0
     for _ in range(n):
         if not take_servants(g, s, 1, source, fallback=special):
