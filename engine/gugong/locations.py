@@ -122,22 +122,31 @@ def _size(g, piece):
     return g.k.double_counts if piece == "d" else 1
 
 
+def plain_token_reward(g, s, name, token, ev) -> bool:
+    """The travel-token rewards with no choice in them; Meng takes them the same way (solo.travel).
+    False for the others, which each side carries out its own way."""
+    at = g.k.token_attrs[token]
+    if token in ("travel-hire-one", "travel-hire-two"):
+        c.gain_servants(s, name, at["servants"], ev)
+    elif token == "travel-palace":
+        c.move_palace(g, s, name, at["palace_steps"], ev)
+    elif token == "travel-intrigue":
+        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    elif token == "travel-vp":
+        c.gain_vp(s, name, at["vp"], ev)
+    else:
+        return False
+    return True
+
+
 def decide_token_reward(g, s, name, a, ev):
     item = s["pending"][0]
     token = item["token"]
     p = P(s, name)
     at = g.k.token_attrs[token]
     rule = "gugong/token/" + token
-    if a.get("use"):
-        if token in ("travel-hire-one", "travel-hire-two"):
-            c.gain_servants(s, name, at["servants"], ev)
-        elif token == "travel-palace":
-            c.move_palace(g, s, name, at["palace_steps"], ev)
-        elif token == "travel-intrigue":
-            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-        elif token == "travel-vp":
-            c.gain_vp(s, name, at["vp"], ev)
-        elif token == "travel-gift-for-jade":
+    if a.get("use") and not plain_token_reward(g, s, name, token, ev):
+        if token == "travel-gift-for-jade":
             card = a.get("card")
             if card not in p["hand"] or g.k.card_value[card] < at["min_card_value"]:
                 raise IllegalAction(rule, "discard a gift card of high enough value from your hand")

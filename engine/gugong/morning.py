@@ -98,6 +98,21 @@ def bonus_opts(g, s, name, key):
     return out
 
 
+def plain_bonus(g, s, name, key, ev) -> None:
+    """The level 1 bonuses with no choice in them (intrigue, servant, palace); Meng takes them the
+    same way (solo.morning_bonus). The ship and card-exchange bonuses each side carries out its own way."""
+    at = g.k.decrees[key]
+    if key == "l1-intrigue":
+        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    elif key == "l1-servant":
+        c.gain_servants(s, name, at["servants_gained"], ev)
+    elif key == "l1-palace":
+        if P(s, name)["palace"] >= g.k.palace_end:
+            c.gain_vp(s, name, at["vp_if_in_palace"], ev)
+        else:
+            c.move_palace(g, s, name, at["palace_steps"], ev)
+
+
 def decide_bonus(g, s, name, a, ev):
     item = s["pending"][0]
     key = item["decree"]
@@ -105,16 +120,7 @@ def decide_bonus(g, s, name, a, ev):
     p = P(s, name)
     claim = None
     if a.get("use"):
-        if key == "l1-intrigue":
-            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-        elif key == "l1-servant":
-            c.gain_servants(s, name, at["servants_gained"], ev)
-        elif key == "l1-palace":
-            if p["palace"] >= g.k.palace_end:
-                c.gain_vp(s, name, at["vp_if_in_palace"], ev)
-            else:
-                c.move_palace(g, s, name, at["palace_steps"], ev)
-        elif key == "l1-ship":
+        if key == "l1-ship":
             for _ in range(at["servants_placed"]):
                 c.ship_place(g, s, name, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply", ev)
             if c.claimable(g, s, name, a.get("ship")):
@@ -128,6 +134,8 @@ def decide_bonus(g, s, name, a, ev):
             p["hand"].remove(card)
             p["hand"].append(s["board"][loc])
             s["board"][loc] = card
+        else:
+            plain_bonus(g, s, name, key, ev)
         ev.append({"event": "decree_bonus", "player": name, "decree": key})
     s["pending"].pop(0)
     if claim is not None:

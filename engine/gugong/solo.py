@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.core.rng import Rng
 from engine.gugong import common as c
 from engine.gugong import locations as L
+from engine.gugong import morning
 from engine.gugong.common import P
 
 S = "gugong/rule/solo-"
@@ -243,14 +244,6 @@ def travel(g, s, ev, phase):
         if p["hand"]:
             p["discard"].append(p["hand"].pop(0))
             c.gain_jade(s, name, g.solo.gift_for_jade, ev)
-    elif token in ("travel-hire-one", "travel-hire-two"):
-        c.gain_servants(s, name, at["servants"], ev)
-    elif token == "travel-palace":
-        c.move_palace(g, s, name, at["palace_steps"], ev)
-    elif token == "travel-intrigue":
-        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-    elif token == "travel-vp":
-        c.gain_vp(s, name, at["vp"], ev)
     elif token == "travel-ship":
         if take_servants(g, s, at["servants_placed"], fallback=False) and not ship_servant(g, s, ev, phase):
             p["supply"] += 1
@@ -261,6 +254,8 @@ def travel(g, s, ev, phase):
         if p["pool"] >= at["servants"]:
             c.pay(g, s, name, at["servants"], False, S + "travel-tokens", ev)
             c.gain_jade(s, name, at["jade"], ev)
+    else:
+        L.plain_token_reward(g, s, name, token, ev)
     # keep the token; a full row forces a trade (jade, else VP, else a servant)
     while len(p["tokens"]) >= g.k.token_slots:
         if not any(_trade(g, s, kind, ev) for kind in ("jade", "vp", "servant")):
@@ -494,18 +489,11 @@ def morning_bonus(g, s, key, ev):
     name = meng(s)
     p = P(s, name)
     at = g.k.decrees[key]
-    if key == "l1-intrigue":
-        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-    elif key == "l1-servant":
-        c.gain_servants(s, name, at["servants_gained"], ev)
-    elif key == "l1-palace":
-        if p["palace"] >= g.k.palace_end:
-            c.gain_vp(s, name, at["vp_if_in_palace"], ev)
-        else:
-            c.move_palace(g, s, name, at["palace_steps"], ev)
-    elif key == "l1-ship":
+    if key == "l1-ship":
         for _ in range(at["servants_placed"]):
             if take_servants(g, s, 1, fallback=False) and not ship_servant(g, s, ev, "morning"):
                 p["supply"] += 1
     elif key == "l1-card-exchange":
         c.gain_vp(s, name, g.solo.morning_card_exchange_vp, ev)
+    else:
+        morning.plain_bonus(g, s, name, key, ev)
