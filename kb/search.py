@@ -365,7 +365,9 @@ def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
-        p = _proximity(s["row"].folded_body, terms, v) if len(terms) > 1 else 0.0
+        # closeness in the text ranks prose; an entry named by the whole query needs no help from it
+        whole_name = s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
+        p = _proximity(s["row"].folded_body, terms, v) if len(terms) > 1 and not whole_name else 0.0
         s["explain"]["proximity"] = round(p, 2)
         s["score"] += p
     best: dict[str, dict] = {}
