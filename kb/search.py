@@ -206,9 +206,10 @@ def _term(raw: str, v: Vocab) -> Term:
     fuzzy: set[str] = set()
     correction = None
     k = max_edits(w)
-    if not known and k:
+    if w not in v.df and k:  # a lemmatizer guesses for any word, so a typo may still get a lemma
         close = process.extract(w, v.words, scorer=OSA.distance, score_cutoff=k, limit=20)
         close.sort(key=lambda c: (c[1], -v.df.get(c[0], 0)))
+        close = [c for c in close if c[1] == close[0][1]] if close else []  # the nearest words only
         for word, _, _ in close:
             fuzzy.add(word)
             fuzzy |= v.lemmas.get(word, frozenset())
@@ -294,7 +295,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
 
 def _alternatives(t: Term) -> list[tuple[str, bool]]:
     """(word, as prefix) pairs that stand for one query word in the index query."""
-    alts = [(t.word, t.prefix)] + [(w, False) for w in sorted(t.exact)] + [(w, False) for w in sorted(t.fuzzy)][:12]
+    alts = [(t.word, t.prefix)] + [(w, False) for w in sorted(t.exact)] + [(w, False) for w in sorted(t.fuzzy)][:20]
     return list(dict.fromkeys(alts))
 
 
