@@ -38,9 +38,11 @@ CANDIDATES = 150  # rows taken from each index query before ranking here
 PROXIMITY_DEPTH = 40  # how many of the best candidates are re-scored for word proximity
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
-KIND_WEIGHT = {**dict.fromkeys(("term", "location", "action", "court-action", "card", "card-ability", "tile",
-                                "token", "decree", "event", "person", "component", "reward", "port", "track",
-                                "phase", "scoring-rule"), 10.0),
+KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
+                                10.0),
+               "term": 9.5,
+               **dict.fromkeys(("component", "token", "card-ability", "reward", "port", "track", "phase",
+                                "scoring-rule"), 9.0),
                "rule": 8.0, "action-option": 6.0, "step": 6.0, "setup-step": 5.0, "variant": 5.0, "tip": 3.0,
                "example": 2.0, "unknown": 0.0}
 # a query that is a whole name or glossary form; a prefix of one; one with a typo
@@ -403,7 +405,9 @@ def _name_score(phrases: str, terms: list[Term], v: Vocab, parts: dict) -> float
             score = NAME_LEVEL_SCORE[lowest] + 30 * cov
             label = {EXACT: "exact", PREFIX: "prefix", FUZZY: "fuzzy"}[lowest] + ("" if cov == 1 else " (part)")
         else:
-            score = 40 * sum(t.idf for t, lv in zip(terms, levels) if lv) / total_idf
+            # a question naming some of the entry's words: how much of the query, and how much of the name
+            share = sum(t.idf for t, lv in zip(terms, levels) if lv) / total_idf
+            score = 40 * share + 20 * share * len(covered) / len(ws)
             label = "some words"
         if score > best:
             best, how = score, f"{label}: {phrase}"
