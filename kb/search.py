@@ -17,6 +17,7 @@ A query is never passed to the engine as syntax: words are quoted, so quotes, AN
 """
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -34,8 +35,8 @@ from kb.lemmas import LANGS, lemmas
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
-CANDIDATES = 150  # rows taken from each index query before ranking here
-PROXIMITY_DEPTH = 40  # how many of the best candidates are re-scored for word proximity
+CANDIDATES = 80  # rows taken from each index query before ranking here
+PROXIMITY_DEPTH = 20  # how many of the best candidates are re-scored for word proximity
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -146,7 +147,13 @@ class Vocab:
     df: dict[str, int]  # folded word -> documents containing it
     lemma_df: dict[str, int]
     docs: int
-    words: list[str]
+    words: list[str]  # sorted, for prefixes
+    by_lemma: dict[str, set[str]] = field(default_factory=dict)  # folded lemma -> words that have it
+
+    def __post_init__(self):
+        for w, ls in self.lemmas.items():
+            for lemma in ls:
+                self.by_lemma.setdefault(lemma, set()).add(w)
 
     def idf(self, n: int) -> float:
         return math.log(1 + self.docs / (1 + n))
@@ -166,7 +173,7 @@ def vocab(conn: Connection) -> Vocab:
         if len(_VOCABS) > 8:
             _VOCABS.clear()
         _VOCABS[key] = Vocab({w: frozenset(l.split()) for w, l, _, _ in rows}, {w: s for w, _, _, s in rows},
-                             {w: n for w, _, n, _ in rows}, lemma_df, docs, [r[0] for r in rows])
+                             {w: n for w, _, n, _ in rows}, lemma_df, docs, sorted(r[0] for r in rows))
     return _VOCABS[key]
 
 
@@ -181,20 +188,47 @@ class Term:
     known: bool  # the word or one of its lemmas is in the knowledge base
     idf: float
     correction: str | None = None  # the likeliest intended word, for "did you mean"
+    prefixed: frozenset[str] = frozenset()  # words of the knowledge base that start with this word
+    _levels: dict = field(default_factory=dict, repr=False)
+    exact_words: set[str] = field(default_factory=set, repr=False)
+    fuzzy_words: set[str] = field(default_factory=set, repr=False)
+    prefix: bool = False  # used as a prefix in the index query (3+ letters, not a number)
 
     @property
-    def prefix(self) -> bool:
-        return len(self.word) >= MIN_PREFIX and not self.word.isdigit()
+    def matches(self) -> set[str]:
+        """Every indexed string (word or lemma) that means this query word matched."""
+        return {self.word} | self.exact | self.fuzzy | self.prefixed
 
     def level(self, word: str, word_lemmas: frozenset[str]) -> int:
         """How a word of an entry matches this query word: EXACT (same word or lemma), PREFIX, FUZZY or 0."""
-        if word == self.word or word in self.exact or word_lemmas & self.exact:
-            return EXACT
-        if self.prefix and word.startswith(self.word):
-            return PREFIX
-        if word in self.fuzzy or word_lemmas & self.fuzzy:
-            return FUZZY
-        return 0
+        got = self._levels.get(word)
+        if got is None:
+            if word in self.exact_words or word_lemmas & self.exact:
+                got = EXACT
+            elif self.prefix and word.startswith(self.word):
+                got = PREFIX
+            elif word in self.fuzzy_words or word_lemmas & self.fuzzy:
+                got = FUZZY
+            else:
+                got = 0
+            self._levels[word] = got
+        return got
+
+    def expand(self, v: Vocab) -> "Term":
+        """Precompute the knowledge base's words that match, so most words are judged by one look-up."""
+        self.exact_words = {self.word} | self.exact | {w for l in self.exact for w in v.by_lemma.get(l, ())}
+        self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
+        self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
+        return self
+
+
+MAX_PREFIXED = 200  # a prefix with more completions than this adds none of them to the coverage test
+
+
+def _prefixed(w: str, v: Vocab) -> frozenset[str]:
+    lo = bisect.bisect_left(v.words, w)
+    hi = bisect.bisect_left(v.words, w + "\U0010ffff")
+    return frozenset(v.words[lo:hi]) if hi - lo <= MAX_PREFIXED else frozenset()
 
 
 def _term(raw: str, v: Vocab) -> Term:
@@ -218,7 +252,8 @@ def _term(raw: str, v: Vocab) -> Term:
         if close:
             correction = v.spelling.get(close[0][0], close[0][0])
     df = max([v.df.get(w, 0)] + [v.lemma_df.get(l, 0) for l in exact] + [v.df.get(f, 0) for f in fuzzy])
-    return Term(w, exact, fuzzy, known, v.idf(df), correction)
+    return Term(w, exact, fuzzy, known, v.idf(df), correction,
+                _prefixed(w, v) if len(w) >= MIN_PREFIX and not w.isdigit() else frozenset()).expand(v)
 
 
 def query_tokens(q: str) -> tuple[list[str], list[str]]:
@@ -286,10 +321,11 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     if any(t.correction for t in terms) and not all(t.known for t in terms):
         suggestion = " ".join(t.correction if t.correction and not t.known else r for t, r in zip(terms, raws))
     page = ranked[offset:offset + limit]
+    match = _Matcher(terms, v)
     hits = []
     for s in page:
         r = s["row"]
-        snip, marks = snippet(r.name, r.body, terms, v)
+        snip, marks = snippet(r.name, r.body, match, r.folded_body)
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
                         s["explain"] if explain else None))
     return Result(q, toks, hits, len(ranked), warnings, suggestion)
@@ -349,16 +385,18 @@ def _candidates(conn: Connection, terms: list[Term], game, lang, kind) -> tuple[
 
 def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
     total_idf = sum(t.idf for t in terms) or 1.0
+    sets = [(t, {t.word} | t.exact | t.prefixed, t.fuzzy) for t in terms]
+    match = _Matcher(terms, v)
     scored = []
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, terms, v, parts)
         lex = set(r.lex.split())
         cov = 0.0
-        for t in terms:
-            if t.word in lex or t.exact & lex or (t.prefix and any(w.startswith(t.word) for w in lex)):
+        for t, exact, fuzzy in sets:
+            if not exact.isdisjoint(lex):
                 cov += t.idf
-            elif t.fuzzy & lex:
+            elif not fuzzy.isdisjoint(lex):
                 cov += t.idf / 2
         cov /= total_idf
         length = len(r.folded_body) / 1000.0
@@ -370,7 +408,7 @@ def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
     for s in scored[:PROXIMITY_DEPTH]:
         # closeness in the text ranks prose; an entry named by the whole query needs no help from it
         whole_name = s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
-        p = _proximity(s["row"].folded_body, terms, v) if len(terms) > 1 and not whole_name else 0.0
+        p = _proximity(s["row"].folded_body, match) if len(terms) > 1 and not whole_name else 0.0
         s["explain"]["proximity"] = round(p, 2)
         s["score"] += p
     best: dict[str, dict] = {}
@@ -415,18 +453,28 @@ def _name_score(phrases: str, terms: list[Term], v: Vocab, parts: dict) -> float
     return best
 
 
-def _proximity(folded_body: str, terms: list[Term], v: Vocab) -> float:
+class _Matcher:
+    """Which query words a word of an entry matches, remembered per word for one query."""
+
+    def __init__(self, terms: list[Term], v: Vocab | None):
+        self.terms, self.v, self.memo = terms, v, {}
+
+    def __call__(self, word: str) -> tuple[int, ...]:
+        got = self.memo.get(word)
+        if got is None:
+            ls = self.v.lemmas.get(word, frozenset()) if self.v else frozenset()
+            got = self.memo[word] = tuple(k for k, t in enumerate(self.terms) if t.level(word, ls))
+        return got
+
+
+def _proximity(folded_body: str, match: _Matcher) -> float:
     """Up to 10 points when the query's words stand close together in the text."""
-    positions = []
-    for i, w in enumerate(_WORD.findall(folded_body)):
-        for k, t in enumerate(terms):
-            if t.level(w, v.lemmas.get(w, frozenset())):
-                positions.append((i, k))
+    positions = [(i, k) for i, w in enumerate(_WORD.findall(folded_body)) for k in match(w)]
     need = len({k for _, k in positions})
     if need < 2:
         return 0.0
     best, count, lo = None, Counter(), 0
-    for hi, (i, k) in enumerate(positions):  # smallest window holding every matched word
+    for i, k in positions:  # smallest window holding every matched word
         count[k] += 1
         while len(count) == need:
             span = i - positions[lo][0] + 1
@@ -435,22 +483,21 @@ def _proximity(folded_body: str, terms: list[Term], v: Vocab) -> float:
             if not count[positions[lo][1]]:
                 del count[positions[lo][1]]
             lo += 1
-    return 10.0 * (need / len(terms)) * min(1.0, need / best) if best else 0.0
+    return 10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0
 
 
-def snippet(name: str, body: str, terms: list[Term] | list[str], v: Vocab | None = None) -> tuple[str, list[tuple[int, int]]]:
-    """A window of the original text around the first match, with the matched words marked.
+def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = None) -> tuple[str, list[tuple[int, int]]]:
+    """A window of the original text around the first match, with the matched words marked; the name
+    when the text does not hold the query's words.
 
     Folding keeps one character per character, so offsets in the folded text are offsets in the
     original text too.
     """
-    source = body or name
-    folded = fold(source)
-    if terms and isinstance(terms[0], str):
-        terms = [Term(t, set(), set(), True, 1.0) for t in terms]
-    spans = [(m.start(), m.end()) for m in _WORD.finditer(folded)
-             if any(t.level(m.group(), v.lemmas.get(m.group(), frozenset()) if v else frozenset())
-                    for t in terms)]
+    source, folded = body, folded_body if folded_body is not None else fold(body)
+    spans = [(m.start(), m.end()) for m in _WORD.finditer(folded) if match(m.group())]
+    if not spans or not body:
+        source, folded = name, fold(name)
+        spans = [(m.start(), m.end()) for m in _WORD.finditer(folded) if match(m.group())]
     first = spans[0][0] if spans else 0
     lo = max(0, first - SNIPPET_CHARS // 3)
     if lo:

@@ -13,7 +13,9 @@
   const fold = (s) => Array.from(s.toLowerCase()).map((c) =>
     stroked[c] || c.normalize("NFD").replace(/[\u0300-\u036f]/g, "")[0] || c).join("");
   const words = (s) => fold(s).match(/[\p{L}]+|\p{N}+/gu) || [];
-  const KIND = { unknown: 0, example: 2, tip: 3, "setup-step": 5, variant: 5, "action-option": 6, step: 6, rule: 8 };
+  // kb.search's KIND_WEIGHT (lookups before rules, before prose, before the unknowns register)
+  const KIND = { unknown: 0, example: 2, tip: 3, "setup-step": 5, variant: 5, "action-option": 6, step: 6, rule: 8,
+    term: 9.5, component: 9, token: 9, "card-ability": 9, reward: 9, port: 9, track: 9, phase: 9, "scoring-rule": 9 };
   const kindWeight = (k) => (k in KIND ? KIND[k] : 10);
 
   // ---------------------------------------------------------------- the header box, on every page
@@ -75,13 +77,15 @@
     const best = new Map();
     for (const lang of LANGS) {
       for (const d of indexes[lang] || []) {
-        const names = [d.n, ...d.f.split("|")].filter(Boolean).map((p) => p.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+        // names without counts ("12 služebníků"), as kb.search compares them
+        const names = [...d.n.split(" / "), ...d.f.split("|")].map((p) => p.split(/[^\p{L}]+/u).filter(Boolean))
+          .filter((ws) => ws.length);
         let name = 0;
         for (const ws of names) {
           const lv = tokens.map((t) => Math.max(0, ...ws.map((w) => level(t, w))));
           if (lv.every((x) => x)) name = Math.max(name, [0, 35, 45, 60][Math.min(...lv)] + 30 * Math.min(1, tokens.length / ws.length));
         }
-        const body = d.b.split(/[^\p{L}\p{N}]+/u);
+        const body = [d.n, d.f, d.b].join(" ").split(/[^\p{L}\p{N}]+/u);  // the whole entry, as kb.search
         const inBody = tokens.filter((t) => body.some((w) => level(t, w) >= 2)).length;
         if (!name && !inBody) continue;
         const score = name + 30 * inBody / tokens.length + kindWeight(d.kind);
