@@ -44,6 +44,8 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        # each game's rules are read once per process: start now, so the first session need not wait
+        threading.Thread(target=_warm_up, daemon=True, name="rulekb-warm-up").start()
         yield
         reader.close()
         for opened in stores:
@@ -77,6 +79,17 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     if settings.site_dir is not None and settings.site_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.site_dir, html=True), name="site")
     return app
+
+
+def _warm_up() -> None:
+    from engine.core import EngineError, get_game
+    from engine.core.game import ENGINES
+
+    for key in ENGINES:
+        try:
+            get_game(key)
+        except EngineError:  # reported when a request needs it
+            pass
 
 
 def create_app_from_environment() -> FastAPI:
