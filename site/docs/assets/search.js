@@ -146,7 +146,9 @@
       total = found.length;
       rows = found.slice((page - 1) * PAGE, page * PAGE).map((h) => {
         const doc = byId.get(h.id);
-        const [snippet, spans] = localSnippet((doc && (doc.t || doc.name)) || "", tokens);
+        // the text around the match, or the name when the indexed text does not hold the words (as kb.search)
+        let [snippet, spans] = localSnippet((doc && doc.t) || "", tokens);
+        if (!spans.length && doc) [snippet, spans] = localSnippet(doc.name, tokens);
         return { doc, snippet, spans };
       });
       list.dataset.mode = "static";
