@@ -65,6 +65,6 @@ def table(outcomes: list[Outcome]) -> list[str]:
     for name, part in groups:
         m = measures(part)
         held = measures([o for o in part if o.held_out])
-        lines.append(f"{name:<16}{m['n']:>4}{m['hit@1']:>8.1%}{m['hit@3']:>8.1%}{m['mrr']:>7.3f}"
-                     f"   {held['hit@1']:.0%} / {held['hit@3']:.0%} (n={held['n']})")
+        held_text = f"{held['hit@1']:.0%} / {held['hit@3']:.0%} (n={held['n']})" if held["n"] else "—"
+        lines.append(f"{name:<16}{m['n']:>4}{m['hit@1']:>8.1%}{m['hit@3']:>8.1%}{m['mrr']:>7.3f}   {held_text}")
     return lines
