@@ -104,3 +104,16 @@ def test_both_databases_rank_alike(fixture_db, fixture_pg, q):
         orders.append([(h.id, h.score) for h in search(engine, q).hits])
         engine.dispose()
     assert orders[0] == orders[1]
+
+
+def test_the_api_passes_explain_through_and_suggests_a_spelling(fixture_db):
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+
+    client = TestClient(create_app(fixture_db, site_dir=None))
+    body = client.get("/api/v1/search", params={"q": "sluzaci", "explain": "true"}).json()
+    assert body["data"][0]["id"] == "gugong/term/servant"
+    assert body["data"][0]["explain"]["name_match"].startswith("fuzzy")
+    assert body["suggestion"] == "służący"
+    assert "explain" not in client.get("/api/v1/search", params={"q": "sluzacy"}).json()["data"][0]
