@@ -36,7 +36,7 @@ MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every 
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
 CANDIDATES = 80  # rows taken from each index query before ranking here
-PROXIMITY_DEPTH = 20  # how many of the best candidates are re-scored for word proximity
+PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -378,7 +378,7 @@ def _candidates(conn: Connection, terms: list[Term], game, lang, kind) -> tuple[
     if len(terms) > 1 and len({r.entity_id for r in found.values()}) < 20:
         # a question or description: entries with some of the words, rarest words first
         some = sorted(terms, key=lambda t: -t.idf)[:8]
-        for row in conn.execute(sql, {**params, "q": _match_expr(conn, some, "OR", False), "n": CANDIDATES * 2}):
+        for row in conn.execute(sql, {**params, "q": _match_expr(conn, some, "OR", False), "n": CANDIDATES}):
             found.setdefault(row.id, row)
     return list(found.values()), all_words
 
