@@ -4,7 +4,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from kb.cli import app
+from cli.main import app
 
 runner = CliRunner()
 
