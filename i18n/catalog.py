@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = Path(os.environ.get("RULEKB_LOCALE_DIR") or Path(__file__).resolve().parent / "locale")
 KEYWORDS = {"t": (2,), "nt": (2, 3), "_nt": (1, 2), "N_": (1,), "tr": (1,)}
 SCAN = [  # (directory, method map)
+    (ROOT / "cli", [("**.py", "python")]),
     (ROOT / "kb", [("**.py", "python")]),
     (ROOT / "api", [("**.py", "python")]),
     (ROOT / "i18n", [("**.py", "python")]),
