@@ -124,7 +124,7 @@ def build(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Validate kb/data and build the database (atomically: a failed build changes nothing)."""
-    from kb.build import build as run_build
+    from cli.build import build as run_build
     from kb.loader import KBError
 
     from i18n.catalog import compile_catalogs

@@ -22,8 +22,8 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
-from typing import Iterable
 
+from kb.effects import resolved_numbers
 from kb.fold import fold, words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -358,7 +358,7 @@ class Checker:
     def _effect_numbers(self, rec, src_a, src_b, a, b, la, lb) -> list[Finding]:
         if not rec.item.effect:
             return []
-        wanted = Counter(v for v in _ints(rec.item.effect) if v > 1)
+        wanted = Counter(v for _, v in resolved_numbers(rec.item.effect, rec.item.attrs) if v > 1)
         out = []
         for src, label, lang in ((src_a, a, la), (src_b, b, lb)):
             texts = [i for fld in rec.item.texts for s, i in _source_items(rec, fld, self.kb).items() if s == src]
@@ -384,19 +384,6 @@ class Checker:
                         if item.src == src and want & {n for x, y in item.lines for n in range(x, y + 1)}:
                             return item.text
         return self.kb.sources[src].span_text(spans).strip()
-
-
-def _ints(value) -> Iterable[int]:
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _ints(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _ints(v)
 
 
 def default_comparisons(kb: KnowledgeBase) -> list[tuple[str, str, str, str]]:

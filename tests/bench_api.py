@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from kb.build import build
+from cli.build import build
 from tests.server import Server
 
 THREADS = 4

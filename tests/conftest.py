@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from kb.build import build
+from cli.build import build
 from kb.db import open_engine
 from kb.loader import load
 
@@ -25,6 +25,24 @@ def fixture_kb():
 @pytest.fixture(scope="session")
 def real_kb():
     return load()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def rules_database(tmp_path_factory, real_kb):
+    """The engines read compiled rule sets from the database (ARCHITECTURE.md, "Compiled rule sets"):
+    the tests build the current kb/data's once (kb tables only, no i18n rows) and point
+    RULEKB_DATABASE_URL at it, so a stale var/rulekb.db never decides a test."""
+    from kb.build import build as build_kb_tables
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('rules-db') / 'kb.db'}"
+    build_kb_tables(url, kb=real_kb)
+    previous = os.environ.get("RULEKB_DATABASE_URL")
+    os.environ["RULEKB_DATABASE_URL"] = url
+    yield url
+    if previous is None:
+        os.environ.pop("RULEKB_DATABASE_URL", None)
+    else:
+        os.environ["RULEKB_DATABASE_URL"] = previous
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from schemathesis.config._checks import NegativeDataRejectionConfig
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api.app import create_app
-from kb.build import build
+from cli.build import build
 from kb.loader import load
 from tests.conftest import FIXTURE_DATA
 

@@ -46,7 +46,7 @@ def test_every_structured_effect_renders_in_three_languages(real_kb, name, figur
     for rec in real_kb.records.values():
         effect = getattr(rec.item, "effect", None)
         if effect:
-            texts = {lang: r(rec.game, lang, name).render(effect) for lang in ("pl", "cs", "en")}
+            texts = {lang: r(rec.game, lang, name).render(effect, rec.item.attrs) for lang in ("pl", "cs", "en")}
             assert all(texts.values()), rec.id
             assert texts["pl"] != texts["en"] and texts["cs"] != texts["en"], (rec.id, texts)
             count += 1
