@@ -10,15 +10,18 @@ game once and shares it between threads. See ARCHITECTURE.md, "Compiled rule set
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
-from typing import Any
+from contextlib import closing
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
-from kb.loader import KnowledgeBase
-from kb.schema import Entity
+
+if TYPE_CHECKING:  # the build's types; a process that only reads rule sets never imports them
+    from kb.loader import KnowledgeBase
 
 FORMAT = 1  # bump when the document's shape changes; a stale database then asks for a rebuild
 
@@ -28,6 +31,8 @@ class RuleSetMissing(LookupError):
 
 
 def compile_game(kb: KnowledgeBase, game: str) -> dict[str, Any]:
+    from kb.schema import Entity
+
     entities = {}
     for rec in kb.records.values():
         if rec.game != game or not isinstance(rec.item, Entity):
@@ -42,11 +47,35 @@ def compile_game(kb: KnowledgeBase, game: str) -> dict[str, Any]:
     return {"format": FORMAT, "game": game, "meta": kb.games[game].model_dump(), "entities": entities}
 
 
+def _encode(value: Any) -> Any:
+    # JSON keys are strings, but the data has mappings keyed by numbers ({2: 3} servants on day 2):
+    # those travel as {"__pairs__": [[key, value], ...]} so the engine gets back exactly what YAML gave.
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: _encode(v) for k, v in value.items()}
+        return {"__pairs__": [[k, _encode(v)] for k, v in value.items()]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(obj: dict) -> Any:
+    if len(obj) == 1 and "__pairs__" in obj:
+        return {k: v for k, v in obj["__pairs__"]}
+    return obj
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(_encode(doc), ensure_ascii=False, separators=(",", ":"))
+
+
+def loads(text: str) -> dict[str, Any]:
+    return json.loads(text, object_hook=_decode)
+
+
 def rows(kb: KnowledgeBase) -> list[dict[str, Any]]:
     """One row per game for the `ruleset` table."""
-    return [dict(game_id=g, format=FORMAT, document=json.dumps(compile_game(kb, g), ensure_ascii=False,
-                                                               separators=(",", ":")))
-            for g in sorted(kb.games)]
+    return [dict(game_id=g, format=FORMAT, document=dumps(compile_game(kb, g))) for g in sorted(kb.games)]
 
 
 _cache: dict[tuple[str, str], dict[str, Any]] = {}
@@ -55,8 +84,6 @@ _lock = threading.Lock()
 
 def load(game: str, url: str | None = None) -> dict[str, Any]:
     """The compiled rule set of a game, read once per process and database (thread-safe)."""
-    from kb import models as m
-
     url = database_url(url)
     key = (url, game)
     doc = _cache.get(key)
@@ -67,23 +94,34 @@ def load(game: str, url: str | None = None) -> dict[str, Any]:
             return _cache[key]
         if is_sqlite(url) and not sqlite_path(url).is_file():
             raise RuleSetMissing(f"no knowledge base at {sqlite_path(url)}: run `rulekb build` first")
-        engine = open_engine(url, readonly=is_sqlite(url))
-        try:
-            with engine.connect() as conn:
-                row = conn.execute(select(m.RuleSet.format, m.RuleSet.document)
-                                   .where(m.RuleSet.game_id == game)).first()
-        except (OperationalError, ProgrammingError):
-            row = None  # no ruleset table: a database built before rule sets existed
-        finally:
-            engine.dispose()
+        row = _read_row(url, game)
         if row is None:
             raise RuleSetMissing(f"the knowledge base has no rule set for {game!r}: run `rulekb build`")
-        if row.format != FORMAT:
-            raise RuleSetMissing(f"the rule set of {game!r} has format {row.format}, this rulekb reads "
-                                 f"{FORMAT}: run `rulekb build`")
-        doc = json.loads(row.document)
+        fmt, document = row
+        if fmt != FORMAT:
+            raise RuleSetMissing(f"the rule set of {game!r} has format {fmt}, this rulekb reads {FORMAT}: "
+                                 "run `rulekb build`")
+        doc = loads(document)
         _cache[key] = doc
         return doc
+
+
+def _read_row(url: str, game: str):
+    """(format, document) or None. SQLite is read with the standard library's sqlite3, read-only: a
+    rule set loads in milliseconds, without building an SQLAlchemy engine."""
+    query = "SELECT format, document FROM ruleset WHERE game_id = :game"
+    try:
+        if is_sqlite(url):
+            with closing(sqlite3.connect(f"file:{sqlite_path(url)}?mode=ro", uri=True)) as conn:
+                return conn.execute(query, {"game": game}).fetchone()
+        engine = open_engine(url)
+        try:
+            with engine.connect() as conn:
+                return tuple(conn.execute(text(query), {"game": game}).first() or ()) or None
+        finally:
+            engine.dispose()
+    except (sqlite3.OperationalError, OperationalError, ProgrammingError):
+        return None  # no ruleset table: a database built before rule sets existed
 
 
 def forget() -> None:
