@@ -196,7 +196,7 @@ class Example(Strict):
     refs: list[EntityId] = []
     scope: Scope | None = None
     facts: list[Fact] = []
-    # scenario part (DESIGN.md)
+    # scenario part: worked examples are scenarios the engine runs (ARCHITECTURE.md, "Engine")
     options: dict[str, Any] | None = None
     source_refs: list[dict[str, Any]] | None = None
     setup: dict[str, Any] | None = None
