@@ -25,13 +25,16 @@ class RefError(ValueError):
 
 
 def is_ref(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith(REF)
+    return isinstance(value, str) and value.removeprefix("-").startswith(REF)
 
 
 def resolve(value: Any, attrs: dict[str, Any]) -> Any:
-    """The number a reference names (a literal is returned as it is)."""
+    """The number a reference names (a literal is returned as it is); `-attr.x` is its negative
+    (a cost paid on a track: `move: {track: intrigue, steps: -attr.intrigue_cost}`)."""
     if not is_ref(value):
         return value
+    if value.startswith("-"):
+        return -resolve(value[1:], attrs)
     parts = value[len(REF):].split(".")
     if parts[0] not in attrs:
         raise RefError(f"{value}: the entity has no attribute {parts[0]!r}")
@@ -150,12 +153,19 @@ def resolved(steps: Any, attrs: dict[str, Any]) -> Any:
 def duplicated_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any, list[str]]]:
     """(path, literal, references it could be) for each literal that equals one of the entity's own
     attributes. 1 is exempt: it is the unit count (one tile, one step) and collides with any
-    attribute that happens to be 1."""
+    attribute that happens to be 1. A negative literal repeats the attribute it negates."""
     by_value: dict[Any, list[str]] = {}
     for ref, value in attr_numbers(attrs):
         by_value.setdefault(value, []).append(ref)
-    return [(path, v, by_value[v]) for path, v in numbers(steps)
-            if not is_ref(v) and not isinstance(v, bool) and isinstance(v, (int, float)) and v != 1 and v in by_value]
+    out = []
+    for path, v in numbers(steps):
+        if is_ref(v) or isinstance(v, bool) or not isinstance(v, (int, float)) or abs(v) == 1:
+            continue
+        if v in by_value:
+            out.append((path, v, by_value[v]))
+        elif -v in by_value:  # a cost written as a negative step
+            out.append((path, v, [f"-{r}" for r in by_value[-v]]))
+    return out
 
 
 def resolved_numbers(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any]]:

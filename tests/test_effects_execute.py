@@ -117,7 +117,22 @@ def probe_gugong_decree(game, rules, eid):
     return observed, {k: v for k, v in plan[0].items() if k != "pool"}
 
 
-PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree}
+def probe_gugong_intrigue_reward(game, rules, eid):
+    """An intrigue reward chosen when the player's intrigue marker is high enough."""
+    key = eid.rsplit("/", 1)[1]
+    plan = expected_changes(rules.effect(eid), GUGONG_COUNTERS)
+    if plan is None or plan[1]:
+        return None
+    s = game.new_state(["A", "B"], {}, 1)
+    s["players"]["A"].update(intrigue=10, supply=6)
+    gc.push(s, {"kind": "intrigue_reward", "player": "A"})
+    before = st.copy(s["players"]["A"])
+    s2, _ = game.apply(s, {"type": "intrigue_reward", "player": "A", "reward": key})
+    return _diff(before, s2["players"]["A"], GUGONG_COUNTERS), plan[0]
+
+
+PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree,
+          ("gugong", "reward"): probe_gugong_intrigue_reward}
 
 
 
