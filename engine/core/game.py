@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import threading
 from abc import ABC, abstractmethod
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from engine.core import state as st
