@@ -134,7 +134,7 @@ def _not_modified(request: Request, etag: str, modified: datetime) -> bool:
 
 @router.get("/{name}", name="download", response_class=FileResponse, responses={
     200: {"description": "The file", "content": {t: {} for t in sorted(set(CONTENT_TYPES.values()))}},
-    **responses(304, 404)}, summary="Download one bulk file (ETag, Last-Modified, conditional requests)")
+    **responses(304, 404, 422)}, summary="Download one bulk file (ETag, Last-Modified, conditional requests)")
 def download(request: Request, folder: BulkDir,
              name: Annotated[str, PathParam(max_length=100, examples=["rulekb.json"])]) -> Response:
     path = _files(folder).get(name)
