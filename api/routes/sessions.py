@@ -48,7 +48,14 @@ def _tagged(response: Response, view: dict) -> dict:
     return view
 
 
-@router.post("", status_code=201, responses=responses(400, 422, 503),
+SESSION_LINKS = {  # OpenAPI links: where a client (and the stateful fuzz test) goes with the new id
+    name: {"operationId": op, "parameters": {"sid": "$response.body#/id"}}
+    for name, op in (("read", "read_session"), ("history", "session_history"), ("act", "act_in_session"),
+                     ("delete", "delete_session"))}
+
+
+@router.post("", status_code=201, responses={**responses(400, 422, 503), 201: {"links": SESSION_LINKS}},
+             operation_id="create_session",
              summary="Start a game session: an owner token and a token per human seat")
 def create(body: CreateSession, store: StoreDep, response: Response) -> out.SessionCreated:
     view, _ = store.create(body.game, body.players, body.seats, body.options, body.seed)
@@ -58,6 +65,7 @@ def create(body: CreateSession, store: StoreDep, response: Response) -> out.Sess
 
 
 @router.get("/{sid}", response_model=out.SessionOut, responses=responses(304, 401, 403, 404, 410),
+            operation_id="read_session",
             summary="The session as the token's holder may see it (no token: the public view)")
 def read(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
          replay: Annotated[bool, Query(description="owner only: replay seed + actions and compare")] = False):
@@ -68,7 +76,7 @@ def read(sid: SessionId, request: Request, response: Response, store: StoreDep, 
     return _tagged(response, view)
 
 
-@router.get("/{sid}/actions", responses=responses(401, 403, 404, 410),
+@router.get("/{sid}/actions", responses=responses(401, 403, 404, 410), operation_id="session_history",
             summary="Every action applied so far (paged), and the legal actions for the seat to act")
 def history(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
             limit: Limit = 100, offset: Offset = 0) -> out.SessionHistory:
@@ -81,6 +89,7 @@ def history(sid: SessionId, request: Request, response: Response, store: StoreDe
 
 
 @router.post("/{sid}/actions", responses=responses(400, 401, 403, 404, 409, 410, 412, 422),
+             operation_id="act_in_session",
              summary="Apply an action as your seat (If-Match and Idempotency-Key make retries safe)")
 def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, token: TokenDep,
         if_match: Annotated[Optional[str], Header(max_length=200)] = None,
@@ -91,7 +100,7 @@ def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, 
     return _tagged(response, view)
 
 
-@router.delete("/{sid}", status_code=204, responses=responses(401, 403, 404),
+@router.delete("/{sid}", status_code=204, responses=responses(401, 403, 404), operation_id="delete_session",
                summary="Delete a session (owner token)")
 def remove(sid: SessionId, store: StoreDep, token: TokenDep) -> Response:
     store.delete(sid, token)
