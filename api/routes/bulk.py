@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from api.deps import make_router
 from api.problems import ApiError, responses
+from i18n.catalog import N_
 from kb import export
 
 router = make_router(prefix="/bulk", tags=["bulk"])
@@ -139,7 +140,7 @@ def download(request: Request, folder: BulkDir,
              name: Annotated[str, PathParam(max_length=100, examples=["rulekb.json"])]) -> Response:
     path = _files(folder).get(name)
     if path is None:
-        raise ApiError(404, "There is no bulk file %(name)s; GET /api/v1/bulk lists them.", params={"name": name})
+        raise ApiError(404, N_("There is no bulk file %(name)s; GET /api/v1/bulk lists them."), params={"name": name})
     stat = path.stat()
     etag = f'"{_sha256(path, stat)}"'
     modified = datetime.fromtimestamp(stat.st_mtime, timezone.utc)
