@@ -436,7 +436,9 @@ def scenario_run(
             for c in o.checks:
                 if not c.ok:
                     seed = f" [seed {c.seed}]" if len(o.seeds) > 1 else ""
-                    typer.echo(f"    {c.where} {c.path}{seed}: expected {c.expected!r}, actual {c.actual!r} ({c.message})")
+                    where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
+                    detail = c.message.removeprefix(f"{c.where}: ")
+                    typer.echo(f"    {where}{seed}: expected {c.expected!r}, actual {c.actual!r} ({detail})")
     bad = [o for _, o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
     if not as_json:
         counts = {s: sum(o.status == s for _, o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
