@@ -203,3 +203,11 @@ def test_run_to_the_end_of_the_game_and_null_removes_a_setup_key():
 def test_a_malformed_scenario_is_an_error_naming_the_step(bad, where):
     out = scenario.run(v2(**bad), source="x.yaml")
     assert out.status == "ERROR" and out.message.startswith("x.yaml: ") and where in out.message, out.message
+
+
+def test_an_event_kind_matches_under_either_key():
+    from engine.core.scenario import event_matches
+    assert event_matches({"type": "task", "player": "A"}, {"event": "task"})
+    assert event_matches({"event": "vp", "player": "A", "vp": 3}, {"type": "vp", "player": "A"})
+    assert not event_matches({"event": "vp", "player": "A"}, {"type": "pay"})
+    assert not event_matches({"event": "vp", "player": "A"}, {"event": "vp", "player": "B"})
