@@ -26,6 +26,7 @@ FOLLOWS = ("pl", "cs", "2007", "2017", "all")
 STEP_KEYS = {"action": {"player", "action", "rejected", "note"}, "run": {"run", "note"},
              "legal": {"legal", "note"}, "check": {"check", "note"}}
 MAX_ENGINE_ACTIONS = 20_000  # `run: end` plays at most this many decisions
+MAX_SEEDS = 100  # a property over many shuffles needs tens, not thousands (documents also come from the API)
 
 
 @dataclass
@@ -77,13 +78,14 @@ def _seeds(doc: dict) -> list[int]:
         raise ScenarioError("give `seed` or `seeds`, not both")
     if "seeds" in doc:
         seeds = doc["seeds"]
-        if isinstance(seeds, int) and not isinstance(seeds, bool) and 1 <= seeds <= 1000:
+        if isinstance(seeds, int) and not isinstance(seeds, bool) and 1 <= seeds <= MAX_SEEDS:
             return list(range(seeds))
-        if isinstance(seeds, list) and seeds and all(isinstance(x, int) and not isinstance(x, bool) for x in seeds):
+        if isinstance(seeds, list) and 0 < len(seeds) <= MAX_SEEDS and all(
+                isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**63 for x in seeds):
             return list(seeds)
-        raise ScenarioError("seeds: a list of integers or a count from 1 to 1000")
+        raise ScenarioError(f"seeds: a list of up to {MAX_SEEDS} integers or a count from 1 to {MAX_SEEDS}")
     seed = doc.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise ScenarioError(f"seed: an integer, not {seed!r}")
     return [seed]
 
