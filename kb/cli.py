@@ -412,33 +412,42 @@ def scenario_run(
     strict: bool = typer.Option(False, help="a worked example with no steps yet counts as a failure"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Run scenario files: one line each (PASS, FAIL with the failing check, PENDING, ERROR)."""
+    """Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check
+    with where it is, the expected and the actual value; then a summary line."""
     from pathlib import Path
 
     from engine.core.errors import ScenarioError
-    from engine.core.scenario import files, load_file, run
+    from engine.core.scenario import Outcome, files, load_file, run
 
     target = Path(path)
     if not target.exists():
         _fail(f"no such file or folder: {path}", 2)
-    outcomes = []
+    outcomes: list[tuple[str, Outcome]] = []
     for f in files(target):
         try:
-            outcomes.append(run(load_file(f)))
+            outcomes.append((str(f), run(load_file(f), source=str(f))))
         except ScenarioError as exc:
-            from engine.core.scenario import Outcome
-
-            outcomes.append(Outcome(str(f), "ERROR", message=str(exc)))
+            outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc))))
+    checks = [c for _, o in outcomes for c in o.checks]
     if as_json:
-        _emit_json([{"id": o.id, "status": o.status, "message": o.message,
-                     "checks": [c.__dict__ for c in o.checks]} for o in outcomes])
+        _emit_json([{"id": o.id, "file": f, "status": o.status, "message": o.message, "seeds": o.seeds,
+                     "failed_seeds": o.failed_seeds, "follows": o.follows,
+                     "checks": [c.__dict__ for c in o.checks]} for f, o in outcomes])
     else:
-        for o in outcomes:
-            typer.echo(o.line)
-    bad = [o for o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
+        for f, o in outcomes:
+            typer.echo(f"{o.status} {o.id}" + (f" ({f})" if o.status in ("FAIL", "ERROR") else "")
+                       + (f": {o.message}" if o.message else ""))
+            for c in o.checks:
+                if not c.ok:
+                    seed = f" [seed {c.seed}]" if len(o.seeds) > 1 else ""
+                    where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
+                    detail = c.message.removeprefix(f"{c.where}: ")
+                    typer.echo(f"    {where}{seed}: expected {c.expected!r}, actual {c.actual!r} ({detail})")
+    bad = [o for _, o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
     if not as_json:
-        counts = {s: sum(o.status == s for o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
-        typer.echo(", ".join(f"{v} {k.lower()}" for k, v in counts.items()))
+        counts = {s: sum(o.status == s for _, o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
+        typer.echo(f"{len(outcomes)} scenarios: " + ", ".join(f"{v} {k.lower()}" for k, v in counts.items())
+                   + f"; {len(checks)} checks, {sum(not c.ok for c in checks)} failed")
     raise typer.Exit(1 if bad else 0)
 
 

@@ -97,3 +97,20 @@ def test_list_shows_the_unknowns_register(fixture_db, real_db):
     data = json.loads(run("list", "--kind", "unknown", "--json", "--database-url", real_db).stdout)
     assert data and all({"status", "value_used", "basis"} <= set(d) for d in data)
     assert {d["status"] for d in data} <= {"unknown", "implied", "external", "assumed"}
+
+
+def test_scenario_run_names_failing_checks_and_malformed_steps(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: 2\nid: x\ngame: gugong\nplayers: [A, B]\nsteps: [{player: A}]\nexpect: []\n", encoding="utf-8")
+    r = run("scenario", "run", str(bad))
+    assert r.exit_code == 1 and f"ERROR x ({bad})" in r.stdout and "steps[0]: give exactly one of" in r.stdout
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("format: 2\nid: y\ngame: gugong\nplayers: [A, B]\nsteps: []\n"
+                     "expect: [{path: players.A.vp, at_least: 5}]\n", encoding="utf-8")
+    r = run("scenario", "run", str(tmp_path))
+    assert r.exit_code == 1
+    assert "    players.A.vp: expected {'at_least': 5}, actual 0" in r.stdout
+    assert r.stdout.strip().splitlines()[-1].startswith("2 scenarios: 0 pass, 1 fail, 0 pending, 1 error; 1 checks, 1 failed")
+    data = json.loads(run("scenario", "run", str(wrong), "--json").stdout)
+    assert data[0]["status"] == "FAIL" and data[0]["checks"][0]["expected"] == {"at_least": 5}
+    assert data[0]["checks"][0]["actual"] == 0 and data[0]["file"] == str(wrong)
