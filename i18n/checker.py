@@ -25,7 +25,8 @@ from itertools import combinations
 from pathlib import Path
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
-from i18n.lexicon import CONDITIONS, MODALITY, QUANTIFIERS, WEAK_NUMBERS, Analysis, Glossary, analyse
+from i18n.lexicon import CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, Analysis, Glossary, analyse
+from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
 
@@ -54,6 +55,7 @@ FAMILIES = (
 # Glossary terms that name game objects and places; a rule naming one in one language only may send the
 # player somewhere else.
 OBJECT_TERMS = {"great-wall", "grand-canal", "ship", "port", "decree", "jade"}
+NARRATIVE_KINDS = {"component", "tip", "variant", "location", "example", "term"}
 # A sentence saying one of these states a rule; one without them is description or story.
 RULE_MARKERS = set(MODALITY) | set(CONDITIONS) | {"negation", "none", "at-most", "at-least", "only"}
 
@@ -163,6 +165,25 @@ class Comparer:
             s.anchors = nums | self.glossary.named(an.lemmas, lang)
         return s
 
+    @staticmethod
+    def states_rules(entity_id: str, fld: str) -> bool:
+        """Components, tips, variants' blurbs, locations' flavour text and worked examples describe or
+        narrate; a "may" or a missing place name there is no rule."""
+        kind = entity_id.split("/")[1] if entity_id.count("/") >= 2 else ""
+        return kind not in NARRATIVE_KINDS and fld not in ("why", "story", "name", "heading")
+
+    def adds(self, s: Sentence, has: Para, lacks: Para) -> bool:
+        """Whether a sentence without a counterpart says something the other text does not: a rule word
+        (condition, modality, negation, limit) or a number that its text has more of than the other.
+        Without that, an "unmatched" sentence is nearly always one the other language split or merged
+        differently (measured on the labelled sample)."""
+        mine, theirs = self.read(has.text, has.lang), self.read(lacks.text, lacks.lang)
+        here = self.read(s.text, has.lang)
+        for cat in RULE_MARKERS | {"must"}:
+            if cat in here.markers and mine.markers.get(cat, 0) > theirs.markers.get(cat, 0):
+                return True
+        return bool((set(here.numbers) - WEAK_NUMBERS) - set(theirs.numbers))
+
     # -- a paragraph pair
 
     def compare(self, entity_id: str, fld: str, pa: Para, pb: Para) -> list[Finding]:
@@ -181,7 +202,7 @@ class Comparer:
             if ia and ib:
                 continue
             lone, has, lacks = (join([sa[i] for i in ia]), pa, pb) if ia else (join([sb[i] for i in ib]), pb, pa)
-            if lone.words < 3:
+            if lone.words < 3 or not self.adds(lone, has, lacks):
                 continue
             an = self.read(lone.text, has.lang)
             triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
@@ -203,7 +224,7 @@ class Comparer:
             if sum(s.words for s in two) < 1.8 * max(one.words, 1):
                 continue
             extra = min(two, key=lambda s: similarity(one, s))
-            if extra.words < 8:
+            if extra.words < 8 or not self.adds(extra, p_two, p_one):
                 continue
             an = self.read(extra.text, p_two.lang)
             triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
@@ -268,8 +289,8 @@ class Comparer:
                                 finding("modality", "rule", f"modality: the {x.label} text says “must”, the {y.label} text “may”",
                                         pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
                     continue
-                if check == "modality" and entity_id.split("/")[1:2] == ["example"]:
-                    continue  # a worked example narrates ("so she may place..."); its facts are checked instead
+                if check == "modality" and not self.states_rules(entity_id, fld):
+                    continue  # descriptions narrate ("you may find in the box..."), examples have facts
                 if check == "condition":
                     na_, nb_ = sum(ra.markers.get(c, 0) for c in family), sum(rb.markers.get(c, 0) for c in family)
                     if na_ and nb_ and na_ != nb_:
@@ -297,12 +318,14 @@ class Comparer:
         # game objects (glossary terms) a rule names on one side only: "the Great Wall or a ship" against
         # "a ship". Terms that structure every sentence (servant, round, player board...) are paraphrased
         # too freely to compare.
-        if not self.same_language and min(len(ra.lemmas), len(rb.lemmas)) >= 6:
+        if not self.same_language and min(len(ra.lemmas), len(rb.lemmas)) >= 6 and self.states_rules(entity_id, fld):
             reported = set()
             for ia, ib in pairs:
                 if not (ia and ib):
                     continue
                 xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
+                if min(xa.words, xb.words) < 8 or PAGE_WORDS & set(words(xa.text + " " + xb.text)):
+                    continue  # a short sentence refers back ("he chooses one"); a page pointer is no rule
                 ta = {t for t in self.glossary.named(self.read(xa.text, pa.lang).lemmas, pa.lang) if t.split("/")[-1] in OBJECT_TERMS}
                 tb = {t for t in self.glossary.named(self.read(xb.text, pb.lang).lemmas, pb.lang) if t.split("/")[-1] in OBJECT_TERMS}
                 for term in sorted((ta ^ tb) - reported):

@@ -160,7 +160,7 @@ MARKERS: dict[str, dict[str, set[str]]] = {
     "pl": {
         "negation": {"nie", "nigdy", "ani"},
         "may-not": set(),
-        "may": {"móc", "może", "można", "mogą", "możesz", "możecie", "opcjonalnie", "wolno", "możliwe", "możliwość"},
+        "may": {"móc", "może", "można", "mogą", "możesz", "możecie", "opcjonalnie", "wolno", "możliwe"},
         "must": {"musieć", "musi", "musisz", "muszą", "musicie", "trzeba", "obowiązkowo"},
         "all": {"wszystek", "wszystko", "wszyscy", "wszystkie", "wszystkich", "wszystkim", "wszystkimi", "całkowicie"},
         "both": {"oba", "obie", "obu", "obaj", "obydwa"},
@@ -201,7 +201,7 @@ PHRASES = {
     # "if possible", "so that he can", impersonal "one can": feasibility, not a permission
     "pl": [("jesli chcesz", "may"), ("jesli chcesz", "-if"), ("jesli to konieczne", "-if"),
            ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
-           ("aby moc", "-may"),
+           ("aby moc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"), ("jak to tylko mozliwe", "-may"),
            ("o ile", "if"), ("pod warunkiem", "if"), ("chyba ze", "unless"), ("po czym", "then"),
            ("bez limitu", "at-most"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any")],
     "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),

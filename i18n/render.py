@@ -123,7 +123,7 @@ class Renderer:
                      get=self.amounts(args.get("get", {})))
         if op == "choose":
             options = args if isinstance(args, list) else args.get("options", [])
-            parts = [self.render(o if isinstance(o, list) else [o]) for o in options]
+            parts = [self.inner(o if isinstance(o, list) else [o]) for o in options]
             return t(L, "choose one: %(options)s", options=format_list(parts, style="or", locale=LOCALES[L]))
         if op == "optional":
             inner = args if isinstance(args, list) else args.get("do", [])
