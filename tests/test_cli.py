@@ -70,7 +70,7 @@ def test_compare_json_carries_every_finding_whatever_the_display_filter():
     everything = json.loads(run("compare", "dragon", "--json").stdout)
     filtered = json.loads(run("compare", "dragon", "--class", "ocr", "--check", "gap", "--json").stdout)
     assert filtered["total"] == everything["total"] == len(filtered["findings"]) > filtered["shown"]
-    assert {f["class"] for f in filtered["findings"]} >= {"rule", "wording"}
+    assert "rule" in {f["class"] for f in filtered["findings"]}  # not only the ocr gaps shown
 
 
 def test_compare_usage_errors():
