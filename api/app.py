@@ -45,7 +45,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         # each game's rules are read once per process: start now, so the first session need not wait
-        threading.Thread(target=_warm_up, daemon=True, name="rulekb-warm-up").start()
+        app.state.warm_up.start()
         yield
         reader.close()
         for opened in stores:
@@ -63,6 +63,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         lifespan=lifespan,
     )
     app.state.settings, app.state.kb, app.state.store = settings, reader, store
+    app.state.warm_up = WarmUp()
     problems.install(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix="/api/v1",
@@ -81,15 +82,33 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     return app
 
 
-def _warm_up() -> None:
-    from engine.core import EngineError, get_game
-    from engine.core.game import ENGINES
+class WarmUp:
+    """Reads every game's rules in the background once per process, so the first session need not
+    wait; GET /ready answers 503 until it is done."""
 
-    for key in ENGINES:
+    def __init__(self):
+        self.done = threading.Event()
+        self._started = False
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._lock:
+            if not self._started:
+                self._started = True
+                threading.Thread(target=self._run, daemon=True, name="rulekb-warm-up").start()
+
+    def _run(self) -> None:
+        from engine.core import EngineError, get_game
+        from engine.core.game import ENGINES
+
         try:
-            get_game(key)
-        except EngineError:  # reported when a request needs it
-            pass
+            for key in list(ENGINES):
+                try:
+                    get_game(key)
+                except EngineError:  # reported when a request needs it
+                    pass
+        finally:
+            self.done.set()
 
 
 def create_app_from_environment() -> FastAPI:

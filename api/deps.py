@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from api.knowledge import KbReader
+from i18n.catalog import N_
 from api.problems import ApiError, request_lang
 from api.settings import Settings
 from api.store import Store
@@ -60,7 +61,7 @@ def bearer_token(request: Request) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "Send a token as `Authorization: Bearer TOKEN`.",
+        raise ApiError(401, N_("Send a token as `Authorization: Bearer TOKEN`."),
                        headers={"WWW-Authenticate": 'Bearer realm="rulekb"'})
     return token.strip()
 
@@ -90,7 +91,7 @@ def check_filter(reader: KbReader, name: str, value: str | None) -> None:
         return
     valid = reader.derived("vocabulary", _vocabulary)[name]
     if value not in valid:
-        raise ApiError(422, "%(name)s=%(value)s is not a value the knowledge base has; valid values: %(valid)s.",
+        raise ApiError(422, N_("%(name)s=%(value)s is not a value the knowledge base has; valid values: %(valid)s."),
                        params={"name": name, "value": value, "valid": ", ".join(valid)},
                        errors=[{"where": f"query.{name}", "type": "enum", "message": f"not one of {valid}"}],
                        allowed=valid)

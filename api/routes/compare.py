@@ -7,6 +7,7 @@ from fastapi import Query, Request
 
 from api import models as out
 from api.deps import KbDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from i18n.catalog import N_
 from api.problems import ApiError, responses
 from kb import queries
 
@@ -27,7 +28,7 @@ def compare(kb: KbDep, entity_id: str,
         have = sorted({s[key] for s in sources})
         missing = [w for w in wanted if w not in have]
         if missing:
-            raise ApiError(422, "%(game)s has no source for %(missing)s; it has %(have)s.",
+            raise ApiError(422, N_("%(game)s has no source for %(missing)s; it has %(have)s."),
                            params={"game": game, "missing": ", ".join(missing), "have": ", ".join(have)},
                            allowed=have)
         chosen = [s["id"] for s in sources if s[key] in wanted]

@@ -9,6 +9,7 @@ from sqlmodel import Session, select
 
 from api import models as out
 from api.deps import KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from i18n.catalog import N_
 from api.problems import ApiError, responses
 from api.store import js_safe
 from engine.core import EngineError, scenario
@@ -45,9 +46,9 @@ def run(doc: dict[str, Any]) -> dict[str, Any]:
     try:
         outcome = scenario.run(doc)
     except (EngineError, KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
-        raise ApiError(422, "The scenario cannot be run: %(problem)s", params={"problem": str(exc) or type(exc).__name__})
+        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": str(exc) or type(exc).__name__})
     if outcome.status == "ERROR":  # malformed: the engine never got to check anything
-        raise ApiError(422, "The scenario cannot be run: %(problem)s", params={"problem": outcome.message})
+        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": outcome.message})
     return result(outcome)
 
 

@@ -13,9 +13,11 @@ from fastapi import Header, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from api import models as out
-from api.deps import Limit, Offset, StoreDep, TokenDep, envelope, make_router
-from api.problems import responses
-from api.store import etag
+from api.deps import Limit, MessageLangDep, Offset, ReaderDep, StoreDep, TokenDep, envelope, make_router
+from api.problems import ApiError, responses
+from api.store import Rejected, etag
+from i18n.catalog import N_
+from kb import queries
 
 router = make_router(prefix="/sessions", tags=["sessions"])
 SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
@@ -91,13 +93,30 @@ def history(sid: SessionId, request: Request, response: Response, store: StoreDe
 @router.post("/{sid}/actions", responses=responses(400, 401, 403, 404, 409, 410, 412, 422),
              operation_id="act_in_session",
              summary="Apply an action as your seat (If-Match and Idempotency-Key make retries safe)")
-def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, token: TokenDep,
+def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, token: TokenDep, reader: ReaderDep,
+        lang: MessageLangDep,
         if_match: Annotated[Optional[str], Header(max_length=200)] = None,
         idempotency_key: Annotated[Optional[str], Header(min_length=1, max_length=255,
                                                          pattern=r"^[\x21-\x7e]+$")] = None) -> out.SessionOut:
-    view = store.apply(sid, token, body.action, expected_version=body.expected_version, if_match=if_match,
-                       idempotency_key=idempotency_key)
+    try:
+        view = store.apply(sid, token, body.action, expected_version=body.expected_version, if_match=if_match,
+                           idempotency_key=idempotency_key)
+    except Rejected as exc:
+        if "rule" not in exc.extra:
+            raise
+        raise ApiError(422, N_("The action breaks the rule “%(name)s” (%(rule)s)."),
+                       params={"name": rule_name(reader, exc.extra["rule"], lang), "rule": exc.extra["rule"]},
+                       rule=exc.extra["rule"], engine_message=exc.params.get("reason", "")) from None
     return _tagged(response, view)
+
+
+def rule_name(reader, rule: str, lang: str) -> str:
+    """The rule entity's name in the client's language (its id when the knowledge base lacks it)."""
+    try:
+        texts = queries.get_entity(reader.engine(), rule, lang)["texts"].get("name") or []
+    except Exception:  # a missing entity or an unreadable base: the id still names the rule
+        return rule
+    return texts[0]["text"] if texts else rule
 
 
 @router.delete("/{sid}", status_code=204, responses=responses(401, 403, 404), operation_id="delete_session",
