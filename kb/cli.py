@@ -122,9 +122,11 @@ def _engine(url: Optional[str]):
 @app.command()
 def build(
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    write_bulk: bool = typer.Option(True, "--bulk/--no-bulk", help="also write the bulk files the API serves"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Validate kb/data and build the database (atomically: a failed build changes nothing)."""
+    """Validate kb/data and build the database (atomically: a failed build changes nothing), then
+    write the bulk files (RULEKB_BULK_DIR, default bulk/ beside the database) and their changelog."""
     from kb.build import build as run_build
     from kb.loader import KBError
 
@@ -135,10 +137,120 @@ def build(
     except KBError as exc:
         _fail(str(exc))
     compile_catalogs()
+    bulk = _publish_bulk(database_url) if write_bulk else None
     if as_json:
-        _emit_json({"url": report.url, "counts": report.counts})
+        _emit_json({"url": report.url, "counts": report.counts, **({"bulk": bulk} if bulk else {})})
     else:
         typer.echo(report.summary())
+        if bulk:
+            entry = bulk["changelog_entry"]
+            change = ("first build" if entry and entry["first_build"] else
+                      "content unchanged" if entry is None else
+                      "{added} added, {removed} removed, {changed} changed".format(**entry["changes"]["summary"]))
+            typer.echo(f"bulk files in {bulk['dir']} ({change})")
+
+
+def _publish_bulk(database_url: Optional[str]) -> dict:
+    """The bulk files the API serves, written after every build (kb/export.py)."""
+    from kb import export
+
+    engine = _engine(database_url)
+    try:
+        return export.publish(export.read(engine, run_example=example_result), export.bulk_dir(database_url))
+    finally:
+        engine.dispose()
+
+
+def example_result(doc: dict) -> dict:
+    """A worked example run by the engine, as the exports record it."""
+    from engine.core import scenario
+
+    try:
+        outcome = scenario.run(doc)
+    except Exception as exc:  # a broken example is a result to publish, not a failed export
+        return {"status": "ERROR", "message": f"{type(exc).__name__}: {exc}", "checks": []}
+    return {"status": outcome.status, "message": outcome.message,
+            "checks": [{"path": c.path, "ok": c.ok, "message": c.message} for c in outcome.checks]}
+
+
+@app.command("export")
+def export_cmd(
+    out: str = typer.Option(..., "--out", help="folder to write into (created if missing)"),
+    formats: list[str] = typer.Option(["json"], "--format", help="json, jsonl, csv or sqlite (repeat for several)"),
+    game: Optional[str] = typer.Option(None, help="only this game (default: all)"),
+    results: bool = typer.Option(True, help="run each worked example in the engine and include its result"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """The whole knowledge base as files: JSON (with its JSON Schema), JSON lines, CSV tables, SQLite."""
+    from pathlib import Path
+
+    from kb import export
+
+    chosen = [f.strip() for value in formats for f in value.split(",") if f.strip()]
+    for f in chosen:
+        _check_choice("format", f, export.FORMATS)
+    engine = _engine(database_url)
+    if game is not None:
+        games = export.game_ids(engine)
+        if game not in games:
+            _fail(f"unknown game {game!r}; games: {', '.join(games)}", 2)
+    try:
+        data = export.read(engine, game, run_example=example_result if results else None)
+        written = export.write(data, Path(out), tuple(dict.fromkeys(chosen)))
+    except OSError as exc:
+        _fail(f"cannot write to {out}: {exc.strerror or exc}", 1)
+    finally:
+        engine.dispose()
+    files = [{"file": str(p), "bytes": p.stat().st_size} for p in written]
+    if as_json:
+        _emit_json({"meta": data.meta.model_dump(mode="json"), "files": files})
+        return
+    typer.echo(f"rulekb {data.meta.kb_version} (built {data.meta.built_at}): "
+               + ", ".join(f"{v} {k}" for k, v in data.meta.counts.items()))
+    for f in files:
+        typer.echo(f"  {f['file']}  {f['bytes']:,} bytes")
+
+
+@app.command("diff")
+def diff_cmd(
+    old: str = typer.Argument(..., help="an export (rulekb.json, or a folder holding one), or `build`"),
+    new: str = typer.Argument("build", help="another export, or `build`: the current database (default)"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """What changed between two versions of the knowledge base: entities added and removed,
+    attributes and texts changed."""
+    from kb.diff import diff, render_text
+
+    changes = diff(_version_of(old, database_url), _version_of(new, database_url))
+    if as_json:
+        _emit_json(changes)
+    else:
+        typer.echo(render_text(changes))
+
+
+def _version_of(where: str, database_url: Optional[str]):
+    """An export read back, or (for `build`) the current database read as an export would be."""
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from kb import export
+
+    if where == "build":
+        engine = _engine(database_url)
+        try:
+            return export.read(engine)
+        finally:
+            engine.dispose()
+    path = Path(where)
+    try:
+        return export.load(path)
+    except OSError:
+        _fail(f"no export at {where}: give a rulekb.json file, a folder holding one, or `build`", 2)
+    except (ValidationError, ValueError) as exc:
+        _fail(f"{where} is not a rulekb JSON export: {str(exc).splitlines()[0]}", 2)
 
 
 @app.command()

@@ -89,6 +89,7 @@ def navigation() -> list:
             section.append({g["title"][lang]: pages})
         nav.append({LANG_NAMES[lang]: section})
     nav.append({"Sources": [f"sources/{s['id']}.md" for g in games for s in g["sources"]]})
+    nav.append({"For developers": ["developers/index.md", "developers/changelog.md"]})  # issue 21
     return nav
 
 
@@ -250,4 +251,14 @@ def on_files(files: Files, config) -> Files:
     site.engine.dispose()
     for path, content in site.pages.items():
         files.append(File.generated(config, path, content=content))
+    files.append(File.generated(config, "developers/changelog.md", content=changelog_page()))
     return files
+
+
+def changelog_page() -> str:
+    """What each build changed, from the changelog `rulekb build` keeps beside the bulk files."""
+    from kb.export import CHANGELOG, bulk_dir
+
+    path = bulk_dir() / CHANGELOG
+    builds = json.loads(path.read_text(encoding="utf-8"))["builds"] if path.is_file() else []
+    return TEMPLATES.get_template("changelog.md.j2").render(builds=builds, limit=200)
