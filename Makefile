@@ -22,6 +22,7 @@ bench: install
 	$(BIN)/python -m tests.bench_engines
 	$(BIN)/python -m tests.bench_api
 	$(BIN)/python -m tests.bench_ruleset
+	$(BIN)/python -m tests.bench_export
 
 install: $(STAMP)
 
