@@ -19,8 +19,9 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
-from i18n.catalog import LANGS as CATALOG_LANGS
+from i18n.catalog import CATALOG_LANGS
 from i18n.catalog import t
+from kb.effects import resolved
 
 EFFECTS_DOMAIN = "effects"
 NOUNS_FILE = Path(__file__).resolve().parent / "nouns.yaml"
@@ -84,9 +85,12 @@ class Renderer:
         return format_list(parts, locale=LOCALES[self.lang])
 
     # -- effects
-    def render(self, steps: Any) -> str:
+    def render(self, steps: Any, attrs: dict[str, Any] | None = None) -> str:
+        """The effect as text; `attrs` are the entity's attributes, which its references name
+        (the engine resolves the same references: kb/effects.py, ARCHITECTURE.md "Effects")."""
         if not isinstance(steps, list):
             steps = [steps]
+        steps = resolved(steps, attrs or {})
         return "; ".join(self.step(s) for s in steps if isinstance(s, dict) and len(s) == 1)
 
     def inner(self, steps: Any) -> str:

@@ -12,7 +12,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from kb import models as m
-from kb.schema import LANGS
+from kb.schema import TEXT_LANGS
 
 
 class NotFound(LookupError):
@@ -54,7 +54,7 @@ def _game(db: Session, g: m.Game) -> dict[str, Any]:
         variants=g.variants, expansions=g.expansions,
         sources=[_source_dict(s) for s in sources],
         languages={"source": sorted({s.lang for s in sources}),
-                   "translated_only": [l for l in LANGS if l not in {s.lang for s in sources}]},
+                   "translated_only": [l for l in TEXT_LANGS if l not in {s.lang for s in sources}]},
         counts={"entities": sum(counts.values()), "by_kind": counts},
     )
 
@@ -139,7 +139,7 @@ def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[
             if fell_back:
                 fallbacks[fld] = fell_back
         else:
-            out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in LANGS
+            out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in TEXT_LANGS
                               if any(t.lang == l for t in items)}
     result = dict(
         id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
@@ -149,7 +149,7 @@ def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[
                                              note=p.note).items() if v is not None} for p in provs],
         refs=list(refs), referenced_by=list(cited_by), children=list(children), data_file=e.data_file)
     if forms:
-        result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in LANGS if any(f.lang == l for f in forms)}
+        result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in TEXT_LANGS if any(f.lang == l for f in forms)}
     if lang:
         result["lang"] = lang
         result["fallbacks"] = fallbacks

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from sqlalchemy import String, bindparam, text
 from sqlalchemy.engine import Connection, Engine
 
-from i18n.catalog import N_
 from kb.fold import fold, words
+from kb.messages import N_
 
 NAME_WEIGHT, FORMS_WEIGHT, BODY_WEIGHT = 10.0, 6.0, 1.0
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c

@@ -25,7 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from i18n.catalog import LANGS as CATALOG_LANGS
+from i18n.catalog import CATALOG_LANGS
 from i18n.catalog import N_, t, untranslated
 from kb.db import open_engine
 from kb.fold import fold

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from kb import export
-from kb.build import build
-from kb.cli import example_result
+from cli.build import build
+from cli.main import example_result
 from kb.db import open_engine
 from kb.loader import load
 

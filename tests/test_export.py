@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from api.app import create_app
 from kb import export, queries
-from kb.cli import app as cli
+from cli.main import app as cli
 from kb.db import open_engine
 from kb.diff import diff, is_empty
 

@@ -5,7 +5,7 @@ import pytest
 
 from kb import spelling
 from kb.fidelity import MIN_FIDELITY, all_fidelity, coverage, ranges
-from kb.schema import LANGS, Entity, text_items
+from kb.schema import TEXT_LANGS, Entity, text_items
 
 GAMES = ("gugong", "dragon", "zhanguo")
 # Share of each source's rule lines (story, credits and OCR residue excluded by the listed ranges in
@@ -70,15 +70,15 @@ def test_gugong_location_has_options_in_three_languages(real_kb, key):
                if isinstance(r.item, Entity) and r.item.parent == rec.id and r.kind == "action-option"]
     assert options, f"{rec.id} has no action options"
     for opt in options:
-        for lang in LANGS:
+        for lang in TEXT_LANGS:
             assert lang in opt.item.texts["name"] and lang in opt.item.texts.get("body", {}), (opt.id, lang)
 
 
 @pytest.mark.parametrize("key", CORE_TERMS)
 def test_gugong_core_term_has_names_and_inflected_forms(real_kb, key):
     rec = real_kb.records[f"gugong/term/{key}"]
-    assert set(rec.item.texts["name"]) == set(LANGS)
-    assert rec.item.forms and all(rec.item.forms.get(lang) for lang in LANGS)
+    assert set(rec.item.texts["name"]) == set(TEXT_LANGS)
+    assert rec.item.forms and all(rec.item.forms.get(lang) for lang in TEXT_LANGS)
     assert len(rec.item.forms["pl"]) >= 3 and len(rec.item.forms["cs"]) >= 3
 
 
@@ -89,11 +89,11 @@ def test_every_entity_has_names_and_texts_in_three_languages(real_kb, game):
         if rec.game != game:
             continue
         names = rec.item.texts.get("name", {}) if isinstance(rec.item, Entity) else rec.item.title
-        for lang in LANGS:
+        for lang in TEXT_LANGS:
             if lang not in names:
                 missing.append(f"{rec.id}: name.{lang}")
         for field, langs in rec.item.texts.items():
-            for lang in LANGS:
+            for lang in TEXT_LANGS:
                 if lang not in langs:
                     missing.append(f"{rec.id}: {field}.{lang}")
     assert not missing, "\n".join(missing[:60])

@@ -46,7 +46,7 @@ def test_every_structured_effect_renders_in_three_languages(real_kb, name, figur
     for rec in real_kb.records.values():
         effect = getattr(rec.item, "effect", None)
         if effect:
-            texts = {lang: r(rec.game, lang, name).render(effect) for lang in ("pl", "cs", "en")}
+            texts = {lang: r(rec.game, lang, name).render(effect, rec.item.attrs) for lang in ("pl", "cs", "en")}
             assert all(texts.values()), rec.id
             assert texts["pl"] != texts["en"] and texts["cs"] != texts["en"], (rec.id, texts)
             count += 1
@@ -75,6 +75,6 @@ def test_a_nested_effect_with_several_steps_keeps_its_nesting(real_kb):
     """ZhanGuo governor majority: both the 9 VP and the 3 VP per governor depend on the majority."""
     from i18n.render import Renderer
 
-    effect = real_kb.records["zhanguo/scoring-rule/governor-majority"].item.effect
-    text = Renderer("zhanguo", "en", lambda i, lang: i).render(effect)
+    item = real_kb.records["zhanguo/scoring-rule/governor-majority"].item
+    text = Renderer("zhanguo", "en", lambda i, lang: i).render(item.effect, item.attrs)
     assert "rounded down): (gain 9 VP; for each own governor in the region: gain 3 VP)" in text

@@ -1,6 +1,6 @@
 """The shape every game engine has (OpenSpiel-like, on plain JSON states).
 
-A game is created from the knowledge base (its rule constants and effects, as plain data). A state
+A game is created from its compiled rule set (its rule constants and effects, as plain data). A state
 is a JSON dict; `apply` never mutates its input: it works on a copy and returns the new state with
 the events that happened, or raises IllegalAction naming the rule and leaves the input as it was.
 Randomness comes only from the state's own Rng, so (players, options, seed, actions) replays a game
@@ -18,13 +18,16 @@ from engine.core import state as st
 from engine.core.errors import EngineError, IllegalAction, MalformedAction
 from engine.core.gametype import GameType
 from engine.core.rng import Rng
+from kb import ruleset
+from kb.effects import resolved
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 
 
 class Rules:
-    """A game's knowledge base as plain dicts: no ORM or validation objects in the inner loop."""
+    """A game's compiled rule set as plain dicts (kb/ruleset.py): no ORM or validation objects in the
+    inner loop, and no YAML: `rulekb build` compiled it into the database (ARCHITECTURE.md)."""
 
     def __init__(self, game: str, entities: dict[str, dict[str, Any]], meta: dict[str, Any]):
         self.game, self.entities, self.meta = game, entities, meta
@@ -41,35 +44,24 @@ class Rules:
         return value
 
     def effect(self, entity_id: str) -> list[Any]:
-        return self.entities[entity_id].get("effect") or []
+        """The entity's effect with its references to constants resolved (kb/effects.py), so the
+        engine reads the same numbers the rendered texts show."""
+        entity = self.entities[entity_id]
+        return resolved(entity.get("effect") or [], entity["attrs"])
 
     def of_kind(self, kind: str) -> list[dict[str, Any]]:
         prefix = f"{self.game}/{kind}/"
         return [e for i, e in sorted(self.entities.items()) if i.startswith(prefix)]
 
     @classmethod
-    def load(cls, game: str) -> "Rules":
-        with _LOADING:  # many API threads may ask at once: read each game's rules once per process
-            return _load_rules(game)
-
-
-_LOADING = threading.Lock()
-
-
-@lru_cache(maxsize=None)
-def _load_rules(game: str) -> Rules:
-    from kb.loader import load
-    from kb.schema import Entity
-
-    kb = load()
-    entities = {}
-    for rec in kb.records.values():
-        if rec.game == game and isinstance(rec.item, Entity):
-            entities[rec.id] = {"id": rec.id, "kind": rec.kind, "key": rec.key, "attrs": rec.item.attrs,
-                                "effect": rec.item.effect, "parent": rec.item.parent, "order": rec.item.order,
-                                "scope": rec.item.scope.model_dump(exclude_none=True) if rec.item.scope else None}
-    g = kb.games[game]
-    return Rules(game, entities, g.model_dump())
+    def load(cls, game: str, url: str | None = None) -> "Rules":
+        """The game's rules from the built database (RULEKB_DATABASE_URL, else var/rulekb.db), read once
+        per process; a clear EngineError when the database is not built."""
+        try:
+            doc = ruleset.load(game, url)
+        except ruleset.RuleSetMissing as exc:
+            raise EngineError(str(exc)) from None
+        return cls(game, doc["entities"], doc["meta"])
 
 
 class Game(ABC):

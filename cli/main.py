@@ -127,7 +127,7 @@ def build(
 ) -> None:
     """Validate kb/data and build the database (atomically: a failed build changes nothing), then
     write the bulk files (RULEKB_BULK_DIR, default bulk/ beside the database) and their changelog."""
-    from kb.build import build as run_build
+    from cli.build import build as run_build
     from kb.loader import KBError
 
     from i18n.catalog import compile_catalogs
