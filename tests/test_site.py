@@ -14,6 +14,7 @@ def build_site(tmp_path, db_url, env=None):
     text = text.replace("docs_dir: site/docs", f"docs_dir: {ROOT / 'site' / 'docs'}")
     text = text.replace("site_dir: build/site", f"site_dir: {tmp_path / 'out'}")
     text = text.replace("  - site/hooks.py", f"  - {ROOT / 'site' / 'hooks.py'}")
+    text = text.replace("custom_dir: site/overrides", f"custom_dir: {ROOT / 'site' / 'overrides'}")
     config.write_text(text, encoding="utf-8")
     env = dict(os.environ, RULEKB_DATABASE_URL=db_url, NO_MKDOCS_2_WARNING="1", **(env or {}))
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config)],
@@ -31,7 +32,7 @@ def test_site_builds_strict_with_a_page_per_game(tmp_path, fixture_db):
     assert 'id="servant"' in glossary and "Służący" in glossary and "služebník" in glossary
     location = (out / "pl" / "gugong" / "location" / "index.html").read_text(encoding="utf-8")
     assert "sources/gugong-pl/#L675" in location  # a rulebook text links to its source line
-    assert (out / "sources" / "gugong-pl" / "index.html").read_text(encoding="utf-8").count('class="src"') > 1800
+    assert (out / "sources" / "gugong-pl" / "index.html").read_text(encoding="utf-8").count('<div id="L') > 1800
 
 
 def test_the_build_fails_on_a_missing_interface_translation(tmp_path, fixture_db, monkeypatch):
