@@ -429,7 +429,8 @@ def on_nav(nav: Navigation, config, files) -> Navigation:
         lang = next((l for l, n in LANG_NAMES.items() if n == item.title), None)
         if lang and isinstance(item, Section):
             pages = [p for p in nav.pages if p.file.src_uri.startswith(f"{lang}/")]
-            local = Navigation(item.children + sources, pages)
+            own_sources = [Section(t(lang, "Sources"), s.children) for s in sources]
+            local = Navigation(item.children + own_sources, pages)
             local.homepage = next((p for p in pages if p.file.src_uri == f"{lang}/index.md"), None)
             _LANG_NAV[lang] = local
     return nav

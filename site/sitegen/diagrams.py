@@ -54,7 +54,7 @@ def phase_flow(by_kind: dict, by_id: dict, lang: str, name: Callable[[str], str]
         steps = [name(c) for c in p["children"] if c in by_id and by_id[c]["kind"] in ("step", "location", "action")]
         h = 30 + 15 * len(steps)
         parts.append(f'<rect x="10" y="{y}" width="{W - 60}" height="{h}" rx="8" class="box"/>'
-                     f'<text x="22" y="{y + 20}" class="head">{i + 1}. {esc(clip(name(p["id"]), 34))}</text>')
+                     f'<text x="22" y="{y + 20}" class="head">{esc(numbered(i + 1, clip(name(p["id"]), 34)))}</text>')
         for j, s in enumerate(steps):
             parts.append(f'<text x="30" y="{y + 38 + 15 * j}" class="small">• {esc(clip(s, 44))}</text>')
         y += h
@@ -70,6 +70,11 @@ def phase_flow(by_kind: dict, by_id: dict, lang: str, name: Callable[[str], str]
     defs = ('<defs><marker id="rk-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" '
             'orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head-fill"/></marker></defs>')
     return svg(y + 10, defs + "".join(parts), label_of("phase", lang), "flow")
+
+
+def numbered(n: int, title: str) -> str:
+    """'2. Day phase', unless the rulebook's name already carries its number ('2. fáze: Osoby')."""
+    return title if title[:1].isdigit() else f"{n}. {title}"
 
 
 def label_of(what: str, lang: str) -> str:
