@@ -188,7 +188,6 @@ class Site:
         self.pages: dict[str, str] = {}
         self.entity_page: dict[str, str] = {}  # entity id -> page path (without language prefix)
         self.full: dict[str, dict] = {}         # entity id -> get_entity(), all languages
-        self.links = 0                          # links between entries, counted for the report
 
     # -- names and links
     def name(self, entity_id: str, lang: str) -> str:
@@ -209,23 +208,14 @@ class Site:
         lang = from_path.split("/", 1)[0]
         name = TEMPLATES.filters["escape_md"](self.name(entity_id, lang)).replace("[", "&#91;").replace("]", "&#93;")
         url = self.entity_url(from_path, entity_id)
-        if url is None:
-            return name
-        self.links += 1
-        return f"[{name}]({url})"
+        return name if url is None else f"[{name}]({url})"
 
     def values(self, game: str, lang: str, path: str) -> Values:
         keys = {}
         for eid, e in self.full.items():
             if e["game"] == game:
                 keys.setdefault(e["key"], eid)
-
-        def link(eid: str):
-            url = self.entity_url(path, eid)
-            if url:
-                self.links += 1
-            return url
-        return Values(game, lang, link, lambda eid: self.name(eid, lang), keys)
+        return Values(game, lang, lambda eid: self.entity_url(path, eid), lambda eid: self.name(eid, lang), keys)
 
     def effect_sentence(self, entity: dict, lang: str, path: str) -> str:
         """The effect in words, every entity it names linked to its section."""
@@ -333,13 +323,14 @@ class Site:
         actions = [line(e) for k in ("location", "action", "court-action") for e in by_kind.get(k, [])
                    if not e["scope"]][:9]
         scoring = [line(e) for e in by_kind.get("scoring-rule", []) if not e["scope"]]
-        numbers = []
+        numbers, seen = [], set()
         for k in ("rule", "setup-step", "track", "component"):
             for e in by_kind.get(k, []):
                 if e["scope"]:
                     continue
                 for a, v in (e["attrs"] or {}).items():
-                    if isinstance(v, int) and not isinstance(v, bool) and a in LOOKED_UP:
+                    if isinstance(v, int) and not isinstance(v, bool) and a in LOOKED_UP and (a, v) not in seen:
+                        seen.add((a, v))  # "4 days" once, though the overview, the day track and the end say it
                         numbers.append((self.entity_md(path, e["id"]), vals.label(a), vals.format(v, a)))
         return {"phases": phases, "actions": actions, "scoring": scoring, "numbers": numbers[:14]}
 
@@ -414,7 +405,6 @@ def on_files(files: Files, config) -> Files:
     site.engine.dispose()
     for path, content in site.pages.items():
         files.append(File.generated(config, path, content=content))
-    config["extra"]["rk_links"] = site.links
     return files
 
 

@@ -8,7 +8,6 @@ links between entries. The same figures are checked by tests/test_browser.py on 
 from __future__ import annotations
 
 import os
-import re
 import sys
 import tempfile
 import time
