@@ -20,7 +20,7 @@ language menu follow the page's folder (site/overrides/partials/language.html an
 fed by on_page_context below), and each language has its own navigation. One mkdocs build serves
 all three, so that strict link validation covers every link between languages and sources.
 
-Other pages can join a language's navigation through EXTRA_PAGES (path, title, after) — e.g. the
+Other pages can join a language's navigation through EXTRA_PAGES (path, title msgid) — e.g. the
 search, changelog or "using rulekb from your app" pages — without touching the rest.
 The build fails when an interface string has no translation or an attribute has no label.
 """
@@ -72,9 +72,9 @@ FIELD_NAMES = {"note": N_("Note"), "summary": N_("Summary"), "difference": N_("E
                "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title")}
 TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
 PART_SIZE = 36  # entities per page of one kind: the largest (Gugong's 178 rules) becomes five pages
-# Pages other helpers add to each language's navigation: (path under /<lang>/, title msgid, after which
-# nav title msgid or None for the end). Kept as a plain list so that adding one is a one-line merge.
-EXTRA_PAGES: list[tuple[str, str, str | None]] = []
+# Pages added to each language's navigation after the games: (path under /<lang>/, title msgid), the
+# page itself generated per language. A plain list, so that adding one is a one-line merge.
+EXTRA_PAGES: list[tuple[str, str]] = []
 
 TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -162,8 +162,9 @@ def navigation(games: list[dict], parts: dict) -> list:
                                           for i in range(len(chunks))]})
             pages.append({t(lang, "Where the rulebooks differ"): f"{lang}/{g['id']}/findings.md"})
             section.append({g["title"][lang]: pages})
-        for path, title, _after in EXTRA_PAGES:
+        for path, title in EXTRA_PAGES:
             section.append({t(lang, title): f"{lang}/{path}"})
+        section.append({t(lang, "API reference"): "/api/v1/docs"})  # served beside the site by `rulekb serve`
         nav.append({LANG_NAMES[lang]: section})
     nav.append({"Sources": [f"sources/{s['id']}.md" for g in games for s in g["sources"]]})
     return nav

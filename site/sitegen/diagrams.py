@@ -11,6 +11,7 @@ language (names from the texts, labels and counted nouns from sitegen.values).
 from __future__ import annotations
 
 import html
+import re
 from typing import Callable
 
 from sitegen.values import Values, label, plural, unit_of
@@ -74,7 +75,7 @@ def phase_flow(by_kind: dict, by_id: dict, lang: str, name: Callable[[str], str]
 
 def numbered(n: int, title: str) -> str:
     """'2. Day phase', unless the rulebook's name already carries its number ('2. fáze: Osoby')."""
-    return title if title[:1].isdigit() else f"{n}. {title}"
+    return title if re.match(r"^\D{0,10}\d", title) else f"{n}. {title}"
 
 
 def label_of(what: str, lang: str) -> str:
@@ -122,8 +123,6 @@ def tracks(by_kind: dict, lang: str, vals: Values, name: Callable[[str], str]) -
 
 
 def strip_tags(s: str) -> str:
-    import re
-
     return html.unescape(re.sub(r"<[^>]+>", "", s))
 
 
