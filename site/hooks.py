@@ -27,6 +27,7 @@ The build fails when an interface string has no translation or an attribute has 
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import re
 import sys
@@ -40,7 +41,6 @@ from mkdocs.structure.nav import Navigation, Section
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # site/sitegen ("site" itself is a stdlib name)
 
-from i18n.catalog import LANGS as CATALOG_LANGS  # noqa: E402
 from i18n.catalog import N_, t, untranslated  # noqa: E402
 from i18n.render import Renderer  # noqa: E402
 from kb.db import open_engine  # noqa: E402
@@ -89,7 +89,7 @@ TEMPLATES.filters["indent4"] = lambda s: "\n".join("    " + line if line else li
 
 
 def on_config(config):
-    missing = {lang: untranslated(lang) for lang in CATALOG_LANGS}
+    missing = {lang: untranslated(lang) for lang in LANGS}  # English is the source: never missing
     missing = {k: v for k, v in missing.items() if v}
     if missing:
         raise PluginError(f"interface strings without translation (run `rulekb i18n update`): {missing}")
@@ -223,7 +223,10 @@ class Site:
         if not entity.get("effect"):
             return ""
         renderer = Renderer(entity["game"], lang, lambda eid, _l: self.entity_md(path, eid))
-        text = renderer.render(entity["effect"])
+        if "attrs" in inspect.signature(renderer.render).parameters:  # effects that name their constants
+            text = renderer.render(entity["effect"], entity["attrs"] or {})
+        else:
+            text = renderer.render(entity["effect"])
         return text[:1].upper() + text[1:] + "."
 
     # -- pages
