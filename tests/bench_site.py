@@ -8,6 +8,7 @@ links between entries. The same figures are checked by tests/test_browser.py on 
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -23,6 +24,9 @@ def main() -> int:
         start = time.perf_counter()
         done = build_site(Path(tmp), url)
         seconds = time.perf_counter() - start
+        # CPU time of the build process: the figure to compare on a machine shared with other work
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = usage.ru_utime + usage.ru_stime
         if done.returncode:
             print(done.stderr, file=sys.stderr)
             return 1
@@ -39,7 +43,8 @@ def main() -> int:
             if raw_data(visible_text(html)):
                 raw.append(rel)
             links += entry_links(html)
-        print(f"site build: {seconds:.1f} s for {len(pages)} pages ({len(pages) / seconds:.1f} pages/s)")
+        print(f"site build: {seconds:.1f} s wall, {cpu:.1f} s CPU for {len(pages)} pages "
+              f"({len(pages) / cpu:.1f} pages per CPU second)")
         print("pages: " + ", ".join(f"{k} {v}" for k, v in sorted(by_lang.items())))
         print(f"largest page: {largest[0] / 1024:.0f} KB ({largest[1]})")
         print(f"pages with raw data: {len(raw)}" + (f" ({', '.join(raw[:5])})" if raw else ""))
