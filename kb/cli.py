@@ -4,6 +4,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -277,63 +278,106 @@ def list_cmd(
 
 @app.command()
 def compare(
-    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
+    game: Optional[str] = typer.Argument(None, help="gugong, dragon or zhanguo (not needed with --text)"),
     langs: Optional[str] = typer.Option(None, help="two languages, e.g. pl,cs"),
     editions: Optional[str] = typer.Option(None, help="two editions, e.g. 2007,2017"),
-    min_severity: str = typer.Option("medium", help="high, medium or low (low shows glossary-term findings too)"),
-    check_name: Optional[str] = typer.Option(None, "--check", help="only this check (numbers, term, coverage, …)"),
-    as_json: bool = typer.Option(False, "--json", help="every finding, complete"),
+    text: Optional[Path] = typer.Option(None, "--text", help="a rulebook text file that is not in the KB"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="the language of --text (pl, cs, en)"),
+    against: Optional[str] = typer.Option(None, "--against", help="the KB source to check --text against, e.g. gugong-pl"),
+    check_names: Optional[list[str]] = typer.Option(None, "--check", help="show only this check (repeatable)"),
+    classes: Optional[str] = typer.Option(None, "--class", help="show only these classes, e.g. rule or rule,ocr"),
+    fmt: str = typer.Option("text", "--format", help="text or html (a side-by-side review page)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the report here instead of stdout"),
+    as_json: bool = typer.Option(False, "--json", help="every finding with its class, whatever the filters"),
 ) -> None:
-    """Where two rulebooks of one game (languages or editions) say different things."""
+    """Where two rulebooks (languages or editions, or an outside text against a KB source) say different
+    things: every finding with its class (rule, wording, ocr), both quotes and both line spans."""
     from collections import Counter
 
-    from i18n.checker import SEVERITY_ORDER, Checker, default_comparisons
+    from i18n.checker import CHECKS, CLASSES, Checker, check_text, default_comparisons
+    from i18n.review import page
     from kb.loader import KBError, load
 
-    _check_choice("min-severity", min_severity, ("high", "medium", "low"))
-    if bool(langs) == bool(editions) and (langs or editions):
+    _check_choice("format", fmt, ("text", "html"))
+    for name in check_names or []:
+        _check_choice("check", name, CHECKS)
+    wanted = [c.strip() for c in classes.split(",")] if classes else list(CLASSES)
+    for c in wanted:
+        _check_choice("class", c, CLASSES)
+    if langs and editions:
         _fail("give --langs or --editions, not both", 2)
+    if text and (langs or editions):
+        _fail("--text compares an outside file with one KB source (--against); --langs/--editions compare two KB sources", 2)
+    if text and not (lang and against):
+        _fail("--text needs --lang (the file's language) and --against (a KB source id, e.g. gugong-pl)", 2)
+    if (lang or against) and not text:
+        _fail("--lang and --against go with --text FILE", 2)
+    _check_choice("lang", lang, ("pl", "cs", "en"))
     try:
         kb = load()
     except KBError as exc:
         _fail(str(exc))
-    if game not in kb.games:
-        _fail(f"unknown game {game!r}; games: {', '.join(sorted(kb.games))}", 2)
-    if langs or editions:
-        pair = (langs or editions).split(",")
-        if len(pair) != 2:
-            _fail("name exactly two, e.g. --langs pl,cs or --editions 2007,2017", 2)
-        mode, (a, b) = ("langs" if langs else "editions"), pair
+    if text:
+        if against not in kb.sources:
+            _fail(f"unknown source {against!r}; sources: {', '.join(sorted(kb.sources))}", 2)
+        if game and game != kb.sources[against].meta.game:
+            _fail(f"{against} is a {kb.sources[against].meta.game} source, not {game}", 2)
+        if not text.is_file():
+            _fail(f"no such file: {text}", 2)
+        try:
+            findings = check_text(kb, text, lang, against)
+        except UnicodeDecodeError:
+            _fail(f"{text} is not UTF-8 text", 2)
+        game, mode = kb.sources[against].meta.game, "text"
+        a, b = against, f"{lang} ({text.name})"
     else:
-        defaults = [c for c in default_comparisons(kb) if c[0] == game]
-        if not defaults:
-            _fail(f"{game} has a single source: nothing to compare", 1)
-        _, mode, a, b = defaults[0]
-    try:
-        findings = Checker(kb, game).run(mode, a, b)
-    except ValueError as exc:
-        _fail(str(exc), 2)
-    shown = [f for f in findings if SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[min_severity]
-             and (check_name is None or f.check == check_name)]
+        if game is None:
+            _fail("name a game (gugong, dragon, zhanguo), or give --text FILE --lang L --against SOURCE", 2)
+        if game not in kb.games:
+            _fail(f"unknown game {game!r}; games: {', '.join(sorted(kb.games))}", 2)
+        if langs or editions:
+            pair = (langs or editions).split(",")
+            if len(pair) != 2:
+                _fail("name exactly two, e.g. --langs pl,cs or --editions 2007,2017", 2)
+            mode, (a, b) = ("langs" if langs else "editions"), pair
+        else:
+            defaults = [c for c in default_comparisons(kb) if c[0] == game]
+            if not defaults:
+                _fail(f"{game} has a single source: nothing to compare", 1)
+            _, mode, a, b = defaults[0]
+        try:
+            findings = Checker(kb, game).run(mode, a, b)
+        except ValueError as exc:
+            _fail(str(exc), 2)
+    shown = [f for f in findings if f.triage in wanted and (not check_names or f.check in check_names)]
     if as_json:
-        _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(shown),
-                    "findings": [f.to_dict() for f in shown]})
+        _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(findings), "shown": len(shown),
+                    "findings": [f.to_dict() for f in findings]})
         return
-    last = None
-    for f in shown:
-        if f.entity_id != last:
-            typer.echo(f"\n{f.entity_id}")
-            last = f.entity_id
-        typer.echo(f"  {f.field}: [{f.check}, {f.severity}, {f.assessment}] {f.message}")
-        for side in (f.a, f.b):
-            if side:
-                where = f"{side.source} {_spans(side.lines)}" if side.source else ""
-                typer.echo(f"    {side.label} ({where}): {side.text}")
-    counts = Counter(f.check for f in shown)
-    below = sum(1 for f in findings if SEVERITY_ORDER[f.severity] > SEVERITY_ORDER[min_severity]
-                and (check_name is None or f.check == check_name))
-    typer.echo(f"\n{len(shown)} findings ({', '.join(f'{v} {k}' for k, v in counts.most_common())}); "
-               f"{below} more below --min-severity {min_severity}")
+    if fmt == "html":
+        report = page(shown, f"{game}: {a} against {b}", str(a), str(b))
+    else:
+        lines = []
+        last = None
+        for f in shown:
+            if f.entity_id != last:
+                lines.append(f"\n{f.entity_id}")
+                last = f.entity_id
+            tag = f"{f.triage}, hand-recorded" if f.hand_recorded else f.triage
+            lines.append(f"  {f.field}: [{f.check}, {tag}] {f.message}")
+            for side in (f.a, f.b):
+                if side:
+                    where = f"{side.source} {_spans(side.lines)}" if side.source else ""
+                    lines.append(f"    {side.label} ({where}): {side.text}")
+        counts = Counter(f.triage for f in shown)
+        lines.append(f"\n{len(shown)} of {len(findings)} findings shown ("
+                     + ", ".join(f"{counts[c]} {c}" for c in CLASSES) + ")")
+        report = "\n".join(lines) + "\n"
+    if output:
+        output.write_text(report, encoding="utf-8")
+        typer.echo(f"{len(shown)} findings written to {output}")
+    else:
+        typer.echo(report, nl=False)
 
 
 @app.command()
@@ -412,33 +456,42 @@ def scenario_run(
     strict: bool = typer.Option(False, help="a worked example with no steps yet counts as a failure"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Run scenario files: one line each (PASS, FAIL with the failing check, PENDING, ERROR)."""
+    """Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check
+    with where it is, the expected and the actual value; then a summary line."""
     from pathlib import Path
 
     from engine.core.errors import ScenarioError
-    from engine.core.scenario import files, load_file, run
+    from engine.core.scenario import Outcome, files, load_file, run
 
     target = Path(path)
     if not target.exists():
         _fail(f"no such file or folder: {path}", 2)
-    outcomes = []
+    outcomes: list[tuple[str, Outcome]] = []
     for f in files(target):
         try:
-            outcomes.append(run(load_file(f)))
+            outcomes.append((str(f), run(load_file(f), source=str(f))))
         except ScenarioError as exc:
-            from engine.core.scenario import Outcome
-
-            outcomes.append(Outcome(str(f), "ERROR", message=str(exc)))
+            outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc))))
+    checks = [c for _, o in outcomes for c in o.checks]
     if as_json:
-        _emit_json([{"id": o.id, "status": o.status, "message": o.message,
-                     "checks": [c.__dict__ for c in o.checks]} for o in outcomes])
+        _emit_json([{"id": o.id, "file": f, "status": o.status, "message": o.message, "seeds": o.seeds,
+                     "failed_seeds": o.failed_seeds, "follows": o.follows,
+                     "checks": [c.__dict__ for c in o.checks]} for f, o in outcomes])
     else:
-        for o in outcomes:
-            typer.echo(o.line)
-    bad = [o for o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
+        for f, o in outcomes:
+            typer.echo(f"{o.status} {o.id}" + (f" ({f})" if o.status in ("FAIL", "ERROR") else "")
+                       + (f": {o.message}" if o.message else ""))
+            for c in o.checks:
+                if not c.ok:
+                    seed = f" [seed {c.seed}]" if len(o.seeds) > 1 else ""
+                    where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
+                    detail = c.message.removeprefix(f"{c.where}: ")
+                    typer.echo(f"    {where}{seed}: expected {c.expected!r}, actual {c.actual!r} ({detail})")
+    bad = [o for _, o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
     if not as_json:
-        counts = {s: sum(o.status == s for o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
-        typer.echo(", ".join(f"{v} {k.lower()}" for k, v in counts.items()))
+        counts = {s: sum(o.status == s for _, o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
+        typer.echo(f"{len(outcomes)} scenarios: " + ", ".join(f"{v} {k.lower()}" for k, v in counts.items())
+                   + f"; {len(checks)} checks, {sum(not c.ok for c in checks)} failed")
     raise typer.Exit(1 if bad else 0)
 
 

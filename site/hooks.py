@@ -383,7 +383,7 @@ def verified(example: dict) -> dict:
     doc = {"id": example["id"], "game": example["game"], **example["attrs"]}
     outcome = scenario.run(doc)
     rows = []
-    for spec, check in zip(doc.get("expect") or [], outcome.checks):
+    for spec, check in zip(doc.get("expect") or [], [c for c in outcome.checks if c.where == "expect"]):
         before = _value(outcome.before, spec.get("path", ""))
         after = _value(outcome.state, spec.get("path", ""))
         expected = spec.get("equals", spec.get("delta", spec.get("contains", spec.get("length"))))
