@@ -72,6 +72,7 @@ FIELD_NAMES = {"note": N_("Note"), "summary": N_("Summary"), "difference": N_("E
                "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title")}
 TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
 PART_SIZE = 36  # entities per page of one kind: the largest (Gugong's 178 rules) becomes five pages
+FINDINGS_PER_PAGE = 60  # the checker's findings, quoting both texts each, split likewise
 # Pages added to each language's navigation after the games: (path under /<lang>/, title msgid), the
 # page itself generated per language. A plain list, so that adding one is a one-line merge.
 EXTRA_PAGES: list[tuple[str, str]] = []
@@ -97,11 +98,13 @@ def on_config(config):
     unlabelled = missing_labels(attribute_names(engine))
     games = list_games(engine)
     parts = {g["id"]: kind_parts(engine, g["id"]) for g in games}
+    findings = {g["id"]: findings_pages(list_findings(engine, game=g["id"], min_severity="medium", limit=1)[1])
+                for g in games}
     engine.dispose()
     if unlabelled:
         raise PluginError(f"attributes without a label in site/labels.yaml: {unlabelled}")
     config["extra"]["alternate"] = [{"name": LANG_NAMES[l], "link": f"{l}/", "lang": l} for l in LANGS]
-    config["nav"] = navigation(games, parts)
+    config["nav"] = navigation(games, parts, findings)
     return config
 
 
@@ -145,7 +148,15 @@ def part_path(game: str, kind: str, i: int) -> str:
     return f"{game}/{base}.md" if i == 0 else f"{game}/{base}-{i + 1}.md"
 
 
-def navigation(games: list[dict], parts: dict) -> list:
+def findings_pages(total: int) -> int:
+    return max(1, -(-total // FINDINGS_PER_PAGE))
+
+
+def findings_path(game: str, i: int) -> str:
+    return f"{game}/findings.md" if i == 0 else f"{game}/findings-{i + 1}.md"
+
+
+def navigation(games: list[dict], parts: dict, findings: dict[str, int]) -> list:
     """One section per language, each with the games and their sections in rulebook order."""
     nav: list = [{"rulekb": "index.md"}]
     for lang in LANGS:
@@ -160,7 +171,11 @@ def navigation(games: list[dict], parts: dict) -> list:
                 else:
                     pages.append({title: [{f"{title} {i + 1}/{len(chunks)}": f"{lang}/{part_path(g['id'], kind, i)}"}
                                           for i in range(len(chunks))]})
-            pages.append({t(lang, "Where the rulebooks differ"): f"{lang}/{g['id']}/findings.md"})
+            title, n = t(lang, "Where the rulebooks differ"), findings[g["id"]]
+            if n == 1:
+                pages.append({title: f"{lang}/{findings_path(g['id'], 0)}"})
+            else:
+                pages.append({title: [{f"{title} {i + 1}/{n}": f"{lang}/{findings_path(g['id'], i)}"} for i in range(n)]})
             section.append({g["title"][lang]: pages})
         for path, title in EXTRA_PAGES:
             section.append({t(lang, title): f"{lang}/{path}"})
@@ -302,9 +317,12 @@ class Site:
             examples.append({**ex, "rows": rows,
                              "refs": [self.entity_md(f"{lang}/{gid}/examples.md", r) for r in dict.fromkeys(e["refs"])]})
         self.render("examples.md.j2", f"{gid}/examples.md", lang, game=game, items=examples)
-        findings, _ = list_findings(self.engine, game=gid, min_severity="medium", limit=10_000)
-        self.render("findings.md.j2", f"{gid}/findings.md", lang, game=game, findings=findings,
-                    compared=findings[0]["compared"].split(",") if findings else [])
+        findings, total = list_findings(self.engine, game=gid, min_severity="medium", limit=10_000)
+        n = findings_pages(total)
+        for i in range(n):
+            chunk = findings[i * FINDINGS_PER_PAGE:(i + 1) * FINDINGS_PER_PAGE]
+            self.render("findings.md.j2", findings_path(gid, i), lang, game=game, findings=chunk, part=(i + 1, n),
+                        compared=findings[0]["compared"].split(",") if findings else [])
 
     def player_aid(self, game: dict, ents: list[dict], lang: str, path: str) -> dict:
         """The table-side summary: turn structure, actions, scoring and the most looked-up numbers."""
