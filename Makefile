@@ -23,6 +23,7 @@ bench: install
 	$(BIN)/python -m tests.bench_api
 	$(BIN)/python -m tests.bench_ruleset
 	$(BIN)/python -m tests.bench_export
+	$(BIN)/python -m tests.bench_site
 
 install: $(STAMP)
 

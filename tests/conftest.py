@@ -132,3 +132,14 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("rulekb figures")
         for line in FIGURES:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, real_db):
+    """The docs site built once from the real knowledge base, for every test that reads it."""
+    from tests.test_site import build_site
+
+    tmp = tmp_path_factory.mktemp("site")
+    done = build_site(tmp, real_db)
+    assert done.returncode == 0, done.stderr
+    return tmp / "out"

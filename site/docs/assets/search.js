@@ -49,7 +49,7 @@
       const r = await fetch(`/api/v1/search?limit=30&lang=${lang}&q=${encodeURIComponent(q)}`);
       if (!r.ok) throw new Error(r.status);
       const body = await r.json();
-      show(body.hits.map((h) => byId.get(h.id)).filter(Boolean));
+      show((body.data || body.hits).map((h) => byId.get(h.id)).filter(Boolean));  // the list envelope: data
       list.dataset.mode = "api";
     } catch (e) {
       show(local(words(q)));
