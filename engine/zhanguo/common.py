@@ -1,6 +1,8 @@
 """Small helpers on ZhanGuo states: players, regions, unrest, unification markers, tie-break order."""
 from __future__ import annotations
 
+from engine.core.state import own
+
 
 def P(s, name):
     return s["players"][name]
@@ -18,7 +20,7 @@ def can_raise(g, p, r, n):
 def raise_unrest(g, p, r, n, ev):
     if n <= 0:
         return
-    reg = p["regions"][r]
+    reg = own(p["regions"], r)
     if reg["unrest"] == 0:
         p["cubes"] -= 1  # zhanguo/rule/unrest: the first cube comes from the player's supply
     reg["unrest"] += n
@@ -26,9 +28,9 @@ def raise_unrest(g, p, r, n, ev):
 
 
 def lower_unrest(p, r, n, ev):
-    reg = p["regions"][r]
-    if reg["unrest"] == 0 or n <= 0:
+    if p["regions"][r]["unrest"] == 0 or n <= 0:
         return
+    reg = own(p["regions"], r)
     reg["unrest"] = max(0, reg["unrest"] - n)
     if reg["unrest"] == 0:
         p["cubes"] += 1

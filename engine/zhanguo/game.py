@@ -28,6 +28,7 @@ from itertools import combinations
 from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.game import Action, Event, PhasedGame
+from engine.core.state import own
 from engine.zhanguo import scoring
 from engine.zhanguo.common import (P, blocked, can_raise, cards_on_board, gain_marker, lower_unrest, marker_value,
                                    raise_unrest, tiebreak_order)
@@ -53,6 +54,7 @@ OPTIONS = {"sides", "card_selection", "reward_track_turn_order", "unrest_per_wor
 class ZhanGuo(PhasedGame):
     action_types = frozenset(TYPES)
     key = "zhanguo"
+    draft_deeper = ("players",)  # hands, officials in supply and markers change on most actions
 
     def __init__(self, rules=None):
         super().__init__(rules)
@@ -345,8 +347,8 @@ class ZhanGuo(PhasedGame):
             return
         fr, to = a["from"], a["to"]
         cost = 1 if fr == to else k.dist[fr][to]
-        p["regions"][fr][a["area"]][a["colour"]] -= 1
-        p["regions"][to][a["to_area"]][a["colour"]] += 1
+        own(p["regions"], fr)[a["area"]][a["colour"]] -= 1
+        own(p["regions"], to)[a["to_area"]][a["colour"]] += 1
         item["left"] -= cost
         item["spent"] += cost
         ev.append({"type": "move", "player": name, **{x: a[x] for x in ("from", "area", "colour", "to", "to_area")}, "cost": cost})
@@ -467,14 +469,14 @@ class ZhanGuo(PhasedGame):
                 if action == "recruit-official":
                     s["pending"].insert(0, {"kind": "move", "player": name, "left": k.b_gov_move, "spent": 0, "min": 0})
                 else:
-                    govs = s["board"]["governors"][a["from"]]
+                    govs = own(s["board"]["governors"], a["from"])
                     g = next(x for x in govs if x["player"] == name)
                     govs.remove(g)
-                    s["board"]["governors"][a["to"]].append({"player": name, "space": None})
+                    own(s["board"]["governors"], a["to"]).append({"player": name, "space": None})
             self._close_activation(s, name, item)
             return
         card = a["card"]
-        item["used"].append(card)
+        own(item, "used").append(card)
         spec = k.cards[card]
         r = next(x for x in k.regions if card in p["regions"][x]["cards"])
         ab = spec["ability"]
@@ -499,7 +501,7 @@ class ZhanGuo(PhasedGame):
         elif ab == "official":
             c = spec["official_colour"]
             p["supply"][c] -= k.ab_officials
-            p["regions"][r]["gov"][c] += k.ab_officials
+            own(p["regions"], r)["gov"][c] += k.ab_officials
         self._close_activation(s, name, item)
 
     def _close_activation(self, s, name, item):
@@ -513,15 +515,15 @@ class ZhanGuo(PhasedGame):
             P(s, name)["vp"] += self.k.ab_marker_vp
 
     def _move_worker(self, p, a):
-        p["regions"][a["from"]]["workers"] -= 1
-        p["regions"][a["to"]]["workers"] += 1
+        own(p["regions"], a["from"])["workers"] -= 1
+        own(p["regions"], a["to"])["workers"] += 1
 
     def _add_workers(self, s, p, r, n):
-        p["regions"][r]["workers"] += n
+        own(p["regions"], r)["workers"] += n
         s["workers_out"] += n
 
     def _remove_workers(self, s, p, r, n):
-        p["regions"][r]["workers"] -= n
+        own(p["regions"], r)["workers"] -= n
         s["workers_out"] -= n
 
     # ---------------------------------------------------------------- rewards
@@ -585,11 +587,11 @@ class ZhanGuo(PhasedGame):
         todo = []
         if kind == "official":
             p["supply"][a["colour"]] -= rw["officials"]
-            p["regions"][str(spot["region"])]["gov"][a["colour"]] += rw["officials"]
+            own(p["regions"], str(spot["region"]))["gov"][a["colour"]] += rw["officials"]
         elif "official_colour" in rw:
             c = rw["official_colour"]
             p["supply"][c] -= rw["officials"]
-            p["regions"][str(spot["region"])]["gov"][c] += rw["officials"]
+            own(p["regions"], str(spot["region"]))["gov"][c] += rw["officials"]
         elif kind == "two-workers":
             self._add_workers(s, p, str(spot["region"]), rw["workers"])
         elif kind == "governor":
@@ -663,8 +665,7 @@ class ZhanGuo(PhasedGame):
 
     def _do_task(self, s, name, a, ev):
         p = P(s, name)
-        task = s["board"]["tasks"][a["section"]][a["task"]]
-        task["discs"].append(name)
+        own(s["board"]["tasks"], a["section"])[a["task"]]["discs"].append(name)
         p["discs"] -= 1
         ev.append({"type": "task", "player": name, "section": a["section"], "task": a["task"]})
 
@@ -674,7 +675,7 @@ class ZhanGuo(PhasedGame):
         k = self.k
         p = P(s, name)
         p["governors"] -= 1
-        s["board"]["governors"][r].append({"player": name, "space": space})
+        own(s["board"]["governors"], r).append({"player": name, "space": space})
         todo = []
         if space is not None:
             bonus = k.bonus_spaces[space]
@@ -686,7 +687,7 @@ class ZhanGuo(PhasedGame):
             elif bonus == "governor-bonus-official":
                 if any(p["supply"].values()):
                     todo.append({"kind": "official", "player": name})
-        reg = p["regions"][r]
+        reg = own(p["regions"], r)
         if reg["unrest"] > k.gov_unrest_after:
             reg["unrest"] = k.gov_unrest_after
             p["cubes"] += 1
@@ -694,13 +695,13 @@ class ZhanGuo(PhasedGame):
 
     def _place_wall(self, s, name, sec, lines):
         P(s, name)["walls"] -= 1
-        s["board"]["walls"][sec][lines - 1] = name
+        own(s["board"]["walls"], sec)[lines - 1] = name
 
     def _place_palace(self, s, name, r, ev):
         k = self.k
         p = P(s, name)
         p["palaces"] -= 1
-        spaces = s["board"]["palaces"][r]
+        spaces = own(s["board"]["palaces"], r)
         spaces[spaces.index(None)] = name
         vp = k.palace_vp_per_card * min(cards_on_board(p), k.palace_vp_max)
         p["vp"] += vp
@@ -755,7 +756,7 @@ class ZhanGuo(PhasedGame):
             p["draft"] = []
             s["discards"][item["colour"]].append(a["discard"])
         elif kind == "shift":
-            reg = p["regions"][a["region"]]
+            reg = own(p["regions"], a["region"])
             reg["gov"][a["colour"]] -= 1
             reg["work"][a["colour"]] += 1
         elif kind == "unify":
@@ -772,7 +773,7 @@ class ZhanGuo(PhasedGame):
             s["pending"].pop(0)
             if not a.get("skip"):
                 p["supply"][a["colour"]] -= k.bonus_officials
-                p["regions"][a["region"]]["gov"][a["colour"]] += k.bonus_officials
+                own(p["regions"], a["region"])["gov"][a["colour"]] += k.bonus_officials
         elif kind == "reward":
             self._do_reward(s, name, item, a, ev)
         elif kind == "task":
@@ -790,7 +791,7 @@ class ZhanGuo(PhasedGame):
         k = self.k
         p = P(s, name)
         p["hand"].remove(card)
-        reg = p["regions"][r]
+        reg = own(p["regions"], r)
         reg["cards"].append(card)
         pos = len(reg["cards"])
         colour = k.cards[card]["colour"]
@@ -807,14 +808,14 @@ class ZhanGuo(PhasedGame):
         ev.append({"type": "court", "player": name, "card": a["card"], "action": action})
         todo = []
         if action == "appoint-governor":
-            reg = p["regions"][a["region"]]
+            reg = own(p["regions"], a["region"])
             for c, m in k.gov_cost.items():
                 reg["gov"][c] -= m
                 p["supply"][c] += m
             todo = self._place_governor(s, name, a["region"], a["space"], ev)
         elif action == "recruit-official":
             p["supply"][a["colour"]] -= k.recruit_n
-            p["regions"][a["region"]]["gov"][a["colour"]] += k.recruit_n
+            own(p["regions"], a["region"])["gov"][a["colour"]] += k.recruit_n
         elif action == "hire-workers":
             r = a["region"]
             up = self._hire_unrest(s, p, r)
@@ -943,7 +944,7 @@ class ZhanGuo(PhasedGame):
     # ================================================================ scenario steps
     def run(self, state, step):
         """Engine steps by name, for scenarios: rewards (phase 3 from its start), final_scoring."""
-        s = st.copy(state)
+        s = st.copy(state)  # a private copy: own() has nothing to do here
         ev: list[Event] = []
         if step == "rewards":
             s["phase"], s["pending"], s["reward_aspects_done"], s["column"] = "rewards", [], 0, {}
