@@ -25,6 +25,8 @@ def copy(value: Any) -> Any:
 # replays random games of every engine checking that each input state is left as it was.
 
 _CONTAINERS = (dict, list)
+
+
 class _Draft(threading.local):
     owned: set[int] | None = None  # ids of the sub-trees own() copied in the running apply, per thread
 

@@ -23,6 +23,7 @@ Actions (JSON; each names its "player"); legal_actions() lists every complete le
 """
 from __future__ import annotations
 
+import threading
 from itertools import combinations
 
 from engine.core import state as st
@@ -48,6 +49,11 @@ RULE_OF = {"bid": "zhanguo/setup-step/b-side-auction", "pass": "zhanguo/setup-st
 COURT_RULE = {"appoint-governor": CA + "appoint-governor", "recruit-official": CA + "recruit-official",
               "hire-workers": CA + "hire-workers", "move-officials": CA + "move-officials",
               "build-palace": CA + "build-palace", "build-wall": CA + "build-wall"}
+# The options legal_actions listed last, with the state they are for: apply checks an action
+# against the complete list of legal ones, and a random agent asks for that list on the very state
+# it then applies to, so listing them again would double the cost of a decision.
+_listed = threading.local()
+
 OPTIONS = {"sides", "card_selection", "reward_track_turn_order", "unrest_per_worker", "first_player", "others"}
 
 
@@ -193,7 +199,17 @@ class ZhanGuo(PhasedGame):
         name = self.current_player(s)
         if name is None:
             return []
-        return [dict(type=t, player=name, **o) for t, o in self._options(s, name)]
+        options = self._options(s, name)
+        _listed.last = (s, name, options)
+        return [dict(type=t, player=name, **o) for t, o in options]
+
+    def apply(self, state, action):
+        last = getattr(_listed, "last", None)
+        _listed.known = last if last is not None and last[0] is state else None
+        try:
+            return super().apply(state, action)
+        finally:
+            _listed.known = None
 
     def _options(self, s, name):
         k = self.k
@@ -718,7 +734,8 @@ class ZhanGuo(PhasedGame):
         for key in ("region", "other", "from", "to"):
             if isinstance(body.get(key), int):
                 body[key] = str(body[key])
-        opts = self._options(s, name)
+        known = getattr(_listed, "known", None)
+        opts = known[2] if known is not None and known[1] == name else self._options(s, name)
         if (kind, body) not in opts:
             if any(t == kind for t, _ in opts):
                 rule = COURT_RULE.get(body.get("action"), RULE_OF[kind]) if kind == "court" else RULE_OF[kind]
