@@ -62,6 +62,8 @@ class GameOut(Out):
     sources: list[SourceOut]
     languages: dict[str, list[str]]
     counts: dict[str, Any]
+    play: Optional[dict[str, Any]] = Field(default=None, description="what the engine declares: player range, "
+                                           "chance, what is hidden from whom, and the options a session may set")
 
 
 class EntitySummary(Out):
@@ -77,15 +79,21 @@ class EntitySummary(Out):
 
 
 class Page(Out):
+    """Every list is this envelope (DESIGN.md): the page's items in `data`, the count of all
+    matches in `total`, and the URL of the next page in `next` (null on the last)."""
+    object: Literal["list"] = "list"
     total: int
-    limit: int
-    offset: int
-    next: Optional[str] = Field(default=None, description="URL of the next page, absent on the last")
+    has_more: bool
+    next: Optional[str] = Field(description="URL of the next page, null on the last")
+
+
+class GameList(Page):
+    data: list[GameOut]
 
 
 class EntityList(Page):
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"items": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Travel", "name_lang": "en"}], "total": 7, "limit": 1, "offset": 0, "lang": "en", "next": "http://127.0.0.1:8000/api/v1/entities?kind=location&limit=1&offset=1"}]})
-    items: list[EntitySummary]
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Travel", "name_lang": "en"}], "total": 7, "has_more": True, "lang": "en", "next": "http://127.0.0.1:8000/api/v1/entities?kind=location&limit=1&offset=1"}]})
+    data: list[EntitySummary]
     lang: Lang
 
 
@@ -149,13 +157,13 @@ class Hit(Out):
 
 class SearchOut(Page):
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
-        "query": "SŁUŻĄCY", "tokens": ["sluzacy"], "total": 1, "limit": 20, "offset": 0, "next": None,
-        "warnings": [], "hits": [{"id": "gugong/term/servant", "game": "gugong", "kind": "term", "lang": "pl",
+        "object": "list", "query": "SŁUŻĄCY", "tokens": ["sluzacy"], "total": 1, "has_more": False, "next": None,
+        "warnings": [], "data": [{"id": "gugong/term/servant", "game": "gugong", "kind": "term", "lang": "pl",
                                   "name": "Służący", "snippet": "Służący", "highlights": [[0, 7]], "score": 12.5}]}]})
     query: str
     tokens: list[str]
     warnings: list[str] = Field(description="parts of the query that were dropped or relaxed, in the asked language")
-    hits: list[Hit]
+    data: list[Hit]
 
 
 class Side(Out):
@@ -181,8 +189,8 @@ class FindingOut(Out):
 
 
 class FindingList(Page):
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"items": [], "total": 0, "limit": 50, "offset": 0, "next": None}]})
-    items: list[FindingOut]
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [], "total": 0, "has_more": False, "next": None}]})
+    data: list[FindingOut]
 
 
 class CompareOut(Out):
@@ -202,8 +210,8 @@ class ExampleSummary(EntitySummary):
 
 
 class ExampleList(Page):
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"items": [], "total": 10, "limit": 100, "offset": 0, "lang": "en", "next": None}]})
-    items: list[ExampleSummary]
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [], "total": 10, "has_more": False, "lang": "en", "next": None}]})
+    data: list[ExampleSummary]
     lang: Lang
 
 
@@ -224,22 +232,42 @@ class ScenarioResult(Out):
     state_after: Optional[dict[str, Any]] = None
 
 
+class SeatOut(Out):
+    seat: int = Field(description="the seat's place in the turn order given at creation, from 0")
+    name: str
+    agent: Literal["human", "random"]
+    token: Optional[str] = Field(default=None, description="only in the creation answer: this seat's secret token")
+
+
+class Viewer(Out):
+    role: Literal["owner", "seat", "public"]
+    seat: Optional[str] = None
+
+
 class SessionOut(Out):
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "Qk3v9n0Tq1V2m8Yx7Lr5aB2c", "game": "gugong", "players": ["Kuba", "Ania"], "seats": {"Kuba": "human", "Ania": "random"}, "options": {}, "seed": 7, "version": 0, "state": {}, "current_player": "Kuba", "terminal": False, "created_at": "2026-11-21T12:00:00+00:00", "updated_at": "2026-11-21T12:00:00+00:00"}]})
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "Qk3v9n0Tq1V2m8Yx7Lr5aB2c", "game": "gugong", "players": ["Kuba", "Ania"], "seats": [{"seat": 0, "name": "Kuba", "agent": "human"}, {"seat": 1, "name": "Ania", "agent": "random"}], "options": {}, "version": 0, "viewer": {"role": "seat", "seat": "Kuba"}, "state": {}, "current_player": "Kuba", "terminal": False, "legal": [{"type": "end_turn", "player": "Kuba"}], "created_at": "2026-11-21T12:00:00+00:00", "updated_at": "2026-11-21T12:00:00+00:00", "expires_at": "2026-11-28T12:00:00+00:00"}]})
     id: str = Field(description="unguessable; keep it to return to the game")
     game: str
     players: list[str]
-    seats: dict[str, Literal["human", "random"]]
+    seats: list[SeatOut]
     options: dict[str, Any]
-    seed: int
-    version: int = Field(description="increases with every applied action; send it back as expected_version")
-    state: dict[str, Any]
+    version: int = Field(description="increases with every applied action; also the ETag (\"v3\"): send it as If-Match")
+    viewer: Viewer = Field(description="whose view this is: the owner's full state, one seat's observation, or the public view")
+    state: dict[str, Any] = Field(description="the state as the viewer may see it: hidden values read as null, lists keep their length")
     current_player: Optional[str] = None
     terminal: bool
+    legal: Optional[list[dict[str, Any]]] = Field(default=None, description="the legal actions, for the seat to act (and the owner)")
+    seed: Optional[int] = Field(default=None, description="for the owner, and for everyone once the game is over")
     scores: Optional[list[dict[str, Any]]] = None
     replay_matches: Optional[bool] = None
+    idempotent_replay: Optional[bool] = Field(default=None, description="true when this answer was stored for an earlier request with the same Idempotency-Key")
     created_at: str
     updated_at: str
+    expires_at: str = Field(description="when the session expires unless an action is applied before")
+
+
+class SessionCreated(SessionOut):
+    owner_token: str = Field(description="reads the full state and deletes the session; keep it secret")
 
 
 class HistoryItem(Out):
@@ -252,15 +280,21 @@ class HistoryItem(Out):
     at: str
 
 
-class SessionActions(Out):
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"id": "Qk3v9n0Tq1V2m8Yx7Lr5aB2c", "version": 1, "current_player": "Ania", "legal": [{"type": "end_turn", "player": "Ania"}], "history": []}]})
+class SessionHistory(Page):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [], "total": 0, "has_more": False, "next": None, "id": "Qk3v9n0Tq1V2m8Yx7Lr5aB2c", "version": 0, "current_player": "Kuba", "legal": [{"type": "end_turn", "player": "Kuba"}]}]})
+    data: list[HistoryItem]
     id: str
     version: int
     current_player: Optional[str] = None
-    legal: list[dict[str, Any]]
-    history: list[HistoryItem]
+    legal: Optional[list[dict[str, Any]]] = Field(default=None, description="for the seat to act (and the owner)")
 
 
 class Health(Out):
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"status": "ok"}]})
     status: Literal["ok"]
+
+
+class Ready(Out):
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"status": "ready", "built_at": "2026-11-23T21:00:00+00:00"}]})
+    status: Literal["ready"]
+    built_at: Optional[str] = None

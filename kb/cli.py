@@ -340,14 +340,18 @@ def compare(
 def serve(
     host: str = typer.Option("127.0.0.1"),
     port: int = typer.Option(8000),
+    workers: int = typer.Option(1, min=1, max=64, help="worker processes (uvicorn); they share the databases"),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
 ) -> None:
     """Serve the API (under /api/v1) and the built docs site (at /) on one port."""
+    import os
+
     import uvicorn
 
-    from api.app import create_app
-
-    uvicorn.run(create_app(database_url), host=host, port=port)
+    if database_url:  # every worker process reads its settings from the environment
+        os.environ["RULEKB_DATABASE_URL"] = database_url
+    uvicorn.run("api.app:create_app_from_environment", factory=True, host=host, port=port, workers=workers,
+                proxy_headers=True, forwarded_allow_ips="127.0.0.1", timeout_graceful_shutdown=10)
 
 
 @site_app.command("build")

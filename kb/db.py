@@ -7,8 +7,8 @@ e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test.
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
@@ -44,8 +44,12 @@ def open_engine(url: str | None = None, *, readonly: bool = False) -> Engine:
     if readonly:
         if not path.is_file():
             raise FileNotFoundError(f"no knowledge base at {path}: run `rulekb build` first")
-        uri = f"file:{path}?mode=ro"
-        return create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+        # A file URL, so SQLAlchemy gives a QueuePool with one connection per concurrent request. (A
+        # bare "sqlite://" with a creator gets a SingletonThreadPool that closes connections other
+        # threads still use: the server crashed at six concurrent readers.)
+        return create_engine(f"sqlite:///file:{quote(str(path))}?mode=ro&uri=true",
+                             connect_args={"check_same_thread": False}, pool_size=8, max_overflow=120,
+                             pool_timeout=30)
     engine = create_engine(url, connect_args={"check_same_thread": False})
 
     @event.listens_for(engine, "connect")

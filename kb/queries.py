@@ -111,46 +111,49 @@ def list_entities(engine: Engine, *, game: str | None = None, kind: str | None =
 
 def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[str, Any]:
     """One entity with its texts (all languages, or one with an explicit fallback), attributes,
-    provenance, references and children."""
-    with Session(engine) as db:
-        e = db.get(m.Entity, entity_id)
+    provenance, references and children. Plain rows, no ORM objects: this is the API's hottest
+    uncached read."""
+    entity, text, prov, ref = m.Entity.__table__, m.Text.__table__, m.Provenance.__table__, m.EntityRef.__table__
+    with engine.connect() as conn:
+        e = conn.execute(select(entity).where(entity.c.id == entity_id)).first()
         if e is None:
             raise NotFound("entity", entity_id)
-        texts = db.exec(select(m.Text).where(m.Text.entity_id == e.id)
-                        .order_by(m.Text.field, m.Text.lang, m.Text.position)).all()
-        fields: dict[str, list[m.Text]] = defaultdict(list)
-        for t in texts:
-            fields[t.field].append(t)
-        out_texts: dict[str, Any] = {}
-        fallbacks = {}
-        for fld, items in fields.items():
-            if lang:
-                chosen, fell_back = pick_text(items, lang)
-                out_texts[fld] = [_text_dict(t) for t in chosen]
-                if fell_back:
-                    fallbacks[fld] = fell_back
-            else:
-                out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in LANGS
-                                  if any(t.lang == l for t in items)}
-        provs = db.exec(select(m.Provenance).where(m.Provenance.entity_id == e.id).order_by(m.Provenance.id)).all()
-        refs = db.exec(select(m.EntityRef.target_id).where(m.EntityRef.entity_id == e.id)).all()
-        cited_by = db.exec(select(m.EntityRef.entity_id).where(m.EntityRef.target_id == e.id)).all()
-        children = db.exec(select(m.Entity.id).where(m.Entity.parent_id == e.id)
-                           .order_by(m.Entity.position, m.Entity.id)).all()
-        forms = db.exec(select(m.TermForm).where(m.TermForm.entity_id == e.id).order_by(m.TermForm.id)).all()
-        result = dict(
-            id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
-            attrs=e.attrs, effect=e.effect, texts=out_texts,
-            provenance=[{k: v for k, v in dict(attr=p.attr, edition=p.edition, basis=p.basis, source=p.source_id,
-                                                 lines=p.spans, example=p.example_id, reference=p.reference,
-                                                 note=p.note).items() if v is not None} for p in provs],
-            refs=list(refs), referenced_by=list(cited_by), children=list(children), data_file=e.data_file)
-        if forms:
-            result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in LANGS if any(f.lang == l for f in forms)}
+        texts = conn.execute(select(text).where(text.c.entity_id == entity_id)
+                             .order_by(text.c.field, text.c.lang, text.c.position)).all()
+        provs = conn.execute(select(prov).where(prov.c.entity_id == entity_id).order_by(prov.c.id)).all()
+        refs = conn.execute(select(ref.c.target_id).where(ref.c.entity_id == entity_id)).scalars().all()
+        cited_by = conn.execute(select(ref.c.entity_id).where(ref.c.target_id == entity_id)).scalars().all()
+        children = conn.execute(select(entity.c.id).where(entity.c.parent_id == entity_id)
+                                .order_by(entity.c.position, entity.c.id)).scalars().all()
+        forms = conn.execute(select(m.TermForm.__table__).where(m.TermForm.__table__.c.entity_id == entity_id)
+                             .order_by(m.TermForm.__table__.c.id)).all()
+    fields: dict[str, list] = defaultdict(list)
+    for t in texts:
+        fields[t.field].append(t)
+    out_texts: dict[str, Any] = {}
+    fallbacks = {}
+    for fld, items in fields.items():
         if lang:
-            result["lang"] = lang
-            result["fallbacks"] = fallbacks
-        return result
+            chosen, fell_back = pick_text(items, lang)
+            out_texts[fld] = [_text_dict(t) for t in chosen]
+            if fell_back:
+                fallbacks[fld] = fell_back
+        else:
+            out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in LANGS
+                              if any(t.lang == l for t in items)}
+    result = dict(
+        id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
+        attrs=e.attrs, effect=e.effect, texts=out_texts,
+        provenance=[{k: v for k, v in dict(attr=p.attr, edition=p.edition, basis=p.basis, source=p.source_id,
+                                             lines=p.spans, example=p.example_id, reference=p.reference,
+                                             note=p.note).items() if v is not None} for p in provs],
+        refs=list(refs), referenced_by=list(cited_by), children=list(children), data_file=e.data_file)
+    if forms:
+        result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in LANGS if any(f.lang == l for f in forms)}
+    if lang:
+        result["lang"] = lang
+        result["fallbacks"] = fallbacks
+    return result
 
 
 def source_lines(engine: Engine, source_id: str) -> dict[str, Any]:

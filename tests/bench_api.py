@@ -1,99 +1,209 @@
-"""API benchmark (`make bench`): throughput and latency of the main operations under a bounded load
-on loopback, each as a ratio to a trivial endpoint of the same server measured in the same run.
+"""API benchmark (`make bench`): each operation's throughput as a ratio to GET /health of the same
+server in the same run, at concurrency 1 and 32, with the knowledge base on SQLite and on
+PostgreSQL; the latency of posting a move; the time to the first session on a cold server.
 
-A real uvicorn process serves the real knowledge base (built into a temporary folder); a fixed
-number of client threads send a fixed number of requests each, then stop.
+A real uvicorn process serves the real knowledge base (built into a temporary folder or a
+throw-away PostgreSQL schema); client threads on loopback send a fixed number of requests, then
+stop. Timings are printed, never asserted (the suite checks behaviour, not speed).
+
+Rows: "warm" repeats a fixed set of requests (what an app looking up the same entries sees: the
+per-build response cache answers); "cold" asks for every entity once, each answer computed from the
+database.
 """
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import httpx
+from sqlalchemy import create_engine, text
 
 from kb.build import build
 from tests.server import Server
 
-THREADS = 4
-REQUESTS_PER_THREAD = 150
+CONCURRENCY = (1, 32)
+REQUESTS = 1200  # per measurement, spread over the client threads
+PG_URL = os.environ.get("RULEKB_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+SEARCHES = ["sluzacy", "podroz", "nefryt", "jade", "privilege", "smok", "palác", "cestování", "mur", "decree",
+            "dwór", "festiwal", "ryż", "fajerwerki", "urzędnik", "statek", "wall", "intryga", "rok", "juan"]
 
 
-def measure(name: str, url: str, make_request) -> dict:
+def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> dict:
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    per_thread = max(1, total // threads)
+
+    def worker(n: int):
+        local = []
+        with httpx.Client(base_url=url, timeout=60) as client:
+            for i in range(per_thread):
+                path = paths[(n * per_thread + i) % len(paths)]
+                t0 = time.perf_counter()
+                r = client.get(path)
+                local.append(time.perf_counter() - t0)
+                if r.status_code != 200:
+                    errors.append(f"{path}: {r.status_code}")
+        with lock:
+            latencies.extend(local)
+
+    pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+    start = time.perf_counter()
+    for th in pool:
+        th.start()
+    for th in pool:
+        th.join()
+    elapsed = time.perf_counter() - start
+    if errors:
+        raise RuntimeError(f"{len(errors)} errors, e.g. {errors[:3]}")
+    qs = statistics.quantiles(latencies, n=100)
+    return {"rps": len(latencies) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
+
+
+def moves(url: str, threads: int, per_thread: int = 40) -> dict:
+    """Post moves in Gugong sessions, one session per client thread, every seat played by the
+    client with its own token (the view it reads back carries the legal actions)."""
     latencies: list[float] = []
     lock = threading.Lock()
 
-    def worker():
-        with httpx.Client(timeout=30) as client:
-            local = []
-            for _ in range(REQUESTS_PER_THREAD):
+    def worker(n: int):
+        local = []
+        with httpx.Client(base_url=url, timeout=60) as client:
+            def start():
+                s = client.post("/api/v1/sessions", json={"game": "gugong", "players": ["A", "B", "C", "D"],
+                                                          "seed": n}).json()
+                return s, {seat["name"]: {"Authorization": f"Bearer {seat['token']}"} for seat in s["seats"]}
+            s, tokens = start()
+            view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
+            for _ in range(per_thread):
+                if view.get("terminal"):
+                    s, tokens = start()
+                    view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
                 t0 = time.perf_counter()
-                r = make_request(client, url)
+                r = client.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": view["legal"][0]},
+                                headers=tokens[view["current_player"]])
                 local.append(time.perf_counter() - t0)
-                if r.status_code >= 400:
-                    raise RuntimeError(f"{name}: HTTP {r.status_code} {r.text[:200]}")
-            with lock:
-                latencies.extend(local)
+                if r.status_code != 200:
+                    raise RuntimeError(f"move refused: {r.status_code} {r.text[:200]}")
+                view = r.json()
+                if "legal" not in view and not view["terminal"]:  # the next seat reads its own view
+                    view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[view["current_player"]]).json()
+        with lock:
+            latencies.extend(local)
 
-    threads = [threading.Thread(target=worker) for _ in range(THREADS)]
-    start = time.perf_counter()
-    for th in threads:
+    pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+    start_time = time.perf_counter()
+    for th in pool:
         th.start()
-    for th in threads:
+    for th in pool:
         th.join()
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - start_time
     qs = statistics.quantiles(latencies, n=100)
-    return {"name": name, "rps": len(latencies) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
+    return {"rps": len(latencies) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
 
 
-def session_game() -> tuple[str, dict, dict[str, str]]:
-    """The game whose session actions are measured: Gugong when its engine exists."""
-    from engine.core import EngineError, get_game
+def cold_start(db: str, sessions: str) -> dict:
+    """Seconds from a new server process answering /health to its first created session, and the
+    same once /ready says the engines are loaded."""
+    out = {}
+    for wait_for_ready in (False, True):
+        server = Server(db, sessions, wait_for="health" if not wait_for_ready else "ready")
+        try:
+            t0 = time.perf_counter()
+            r = httpx.post(f"{server.url}/api/v1/sessions", json={"game": "gugong", "players": ["A", "B"]}, timeout=120)
+            out["after ready" if wait_for_ready else "after liveness"] = time.perf_counter() - t0
+            assert r.status_code == 201, r.text
+        finally:
+            server.stop()
+    return out
 
+
+def bench_backend(label: str, db: str, sessions: str) -> None:
+    server = Server(db, sessions)
     try:
-        get_game("gugong")
-        return "gugong", {"game": "gugong", "players": ["A", "B", "C", "D"], "seed": 1}, {}
-    except EngineError:
-        return "race (toy game: the Gugong engine is not available)", \
-            {"game": "race", "players": ["A", "B"], "seed": 1}, {"race": "tests.test_engine_core:Race"}
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            ids = []
+            url = "/api/v1/entities?limit=200"
+            while url:
+                page = client.get(url).json()
+                ids += [e["id"] for e in page["data"]]
+                url = page["next"]
+        warm_entities = [f"/api/v1/entities/{i}?lang=pl" for i in ids[:50]]
+        cold_entities = [f"/api/v1/entities/{i}" for i in ids]
+        searches = [f"/api/v1/search?q={q}" for q in SEARCHES]
+        print(f"\n## knowledge base on {label} ({len(ids)} entities)")
+        print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'vs /health':>11}")
+        for threads in CONCURRENCY:
+            measure(server.url, warm_entities + searches, threads, 200)  # fill the caches first
+            base = measure(server.url, ["/api/v1/health"], threads)
+            rows = [("GET /health (baseline)", base),
+                    ("entity lookup (warm)", measure(server.url, warm_entities, threads)),
+                    ("search (warm)", measure(server.url, searches, threads))]
+            for name, r in rows:
+                print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
+                      f"{r['rps'] / base['rps']:>10.2f}x")
+    finally:
+        server.stop()
+    for threads in CONCURRENCY:
+        fresh = Server(db, sessions)
+        try:
+            base = measure(fresh.url, ["/api/v1/health"], threads)
+            cold = measure(fresh.url, cold_entities, threads, len(cold_entities))
+            cold_search = measure(fresh.url, [f"/api/v1/search?q={q}&game=gugong" for q in SEARCHES], threads,
+                                  len(SEARCHES))
+            for name, r in (("entity lookup (cold: each entity once)", cold),
+                            ("search (cold: each query once)", cold_search)):
+                print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
+                      f"{r['rps'] / base['rps']:>10.2f}x")
+        finally:
+            fresh.stop()
 
 
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="rulekb-bench-"))
-    db, sessions = f"sqlite:///{tmp / 'kb.db'}", f"sqlite:///{tmp / 'sessions.db'}"
-    build(db)
-    label, create, extra = session_game()
-    server = Server(db, sessions, extra)
+    sqlite_db, sessions = f"sqlite:///{tmp / 'kb.db'}", f"sqlite:///{tmp / 'sessions.db'}"
+    build(sqlite_db)
+    print(f"API benchmark: uvicorn (one process) on loopback; {REQUESTS} requests per row; clients = threads")
+    bench_backend("SQLite", sqlite_db, sessions)
+
+    schema = f"rulekb_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(PG_URL)
     try:
-        base = server.url + "/api/v1"
+        with admin.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        pg_db = f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
+        build(pg_db)
+        bench_backend("PostgreSQL", pg_db, sessions)
+    except Exception as exc:  # no server: say so, keep the SQLite figures
+        print(f"\n(PostgreSQL at {PG_URL} not benchmarked: {type(exc).__name__}: {str(exc).splitlines()[0]})")
+    finally:
+        try:
+            with admin.begin() as conn:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        except Exception:
+            pass
+        admin.dispose()
 
-        mine = threading.local()  # each client thread plays its own session: no stale actions
-
-        def session_action(client, url):
-            if getattr(mine, "sid", None) is None:
-                mine.sid = client.post(f"{url}/sessions", json=create).json()["id"]
-            legal = client.get(f"{url}/sessions/{mine.sid}/actions").json()["legal"]
-            if not legal:  # game over: start another
-                mine.sid = client.post(f"{url}/sessions", json=create).json()["id"]
-                legal = client.get(f"{url}/sessions/{mine.sid}/actions").json()["legal"]
-            return client.post(f"{url}/sessions/{mine.sid}/actions", json={"action": legal[0]})
-
-        rows = [
-            measure("trivial GET /health (baseline)", base, lambda c, u: c.get(f"{u}/health")),
-            measure("entity lookup", base, lambda c, u: c.get(f"{u}/entities/gugong/location/travel?lang=pl")),
-            measure("search", base, lambda c, u: c.get(f"{u}/search", params={"q": "sluzacy", "game": "gugong"})),
-            measure(f"session action ({label}; includes the GET of legal actions)", base, session_action),
-        ]
+    print("\n## posting a move (Gugong, 4 seats, SQLite session store with synchronous=FULL)")
+    server = Server(sqlite_db, sessions)
+    try:
+        print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
+        for threads in (1, 8, 32):
+            r = moves(server.url, threads)
+            print(f"{'POST /sessions/{sid}/actions':<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f}")
     finally:
         server.stop()
-    baseline = rows[0]
-    print(f"API benchmark: {THREADS} client threads x {REQUESTS_PER_THREAD} requests, uvicorn on loopback")
-    print(f"{'operation':<70} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'throughput vs baseline':>24}")
-    for r in rows:
-        print(f"{r['name']:<70} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['rps'] / baseline['rps']:>23.2f}x")
+
+    cold = cold_start(sqlite_db, f"sqlite:///{tmp / 'cold-sessions.db'}")
+    print("\n## first session on a cold server (new process)")
+    for name, seconds in cold.items():
+        print(f"POST /sessions {name:<30} {seconds:>8.3f} s")
     return 0
 
 

@@ -27,19 +27,22 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str, sessions: str, extra_engines: dict[str, str] | None = None, site: str | None = None):
+    def __init__(self, db: str, sessions: str, extra_engines: dict[str, str] | None = None, site: str | None = None,
+                 wait_for: str = "ready"):
         self.port = free_port()
         code = LAUNCH.format(extra=extra_engines or {}, db=db, sessions=sessions, port=self.port, site=site or "")
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 30
+        # "ready": the knowledge base is readable and the engines are loaded; "health": the process answers
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.url}/api/v1/health", timeout=1).status_code == 200:
+                if httpx.get(f"{self.url}/api/v1/{wait_for}", timeout=2).status_code == 200:
                     return
             except httpx.HTTPError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         self.kill()
         raise RuntimeError(f"the server did not start: {self.proc.stderr.read().decode()[-2000:]}")
 

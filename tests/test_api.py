@@ -2,7 +2,8 @@
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app, pick_lang
+from api.app import create_app
+from i18n.locale import negotiate
 
 PROBLEM = "application/problem+json"
 
@@ -13,7 +14,9 @@ def client(fixture_db):
 
 
 def test_games_list_editions_sources_and_counts(client):
-    (g,) = client.get("/api/v1/games").json()
+    body = client.get("/api/v1/games").json()
+    assert body["object"] == "list" and body["total"] == 1 and body["has_more"] is False and body["next"] is None
+    (g,) = body["data"]
     assert g["id"] == "gugong"
     assert g["editions"][0]["sources"] == ["gugong-cs", "gugong-pl"]
     assert {s["original"] for s in g["sources"]} == {"000_1241c42904c87e79.txt", "001_217b0fe02e2cc47c.txt"}
@@ -34,7 +37,7 @@ def test_accept_language_picks_the_language(client):
     r = client.get("/api/v1/entities", params={"game": "gugong", "kind": "term"},
                    headers={"Accept-Language": "de-DE, cs-CZ;q=0.8, pl;q=0.5"})
     assert r.json()["lang"] == "cs"
-    assert {i["name"] for i in r.json()["items"]} == {"služebník", "dvojitý služebník", "nefrit"}
+    assert {i["name"] for i in r.json()["data"]} == {"služebník", "dvojitý služebník", "nefrit"}
 
 
 @pytest.mark.parametrize("header, lang", [
@@ -42,14 +45,12 @@ def test_accept_language_picks_the_language(client):
     ("*", "en"), ("", "en"), ("pl;q=abc", "en"), (";;;,,,", "en"),
 ])
 def test_accept_language_parsing(header, lang):
-    class Req:
-        headers = {"accept-language": header}
-    assert pick_lang(Req(), None) == lang
+    assert negotiate(header) == lang
 
 
 def test_search_endpoint(client):
     body = client.get("/api/v1/search", params={"q": "SŁUŻĄCY", "game": "gugong"}).json()
-    assert body["hits"][0]["id"] == "gugong/term/servant"
+    assert body["data"][0]["id"] == "gugong/term/servant"
     assert body["total"] >= 2
 
 
@@ -111,9 +112,9 @@ def test_compare_rejects_a_language_the_game_has_no_source_for(real_client):
 
 def test_discrepancies_paginate_with_next_links(real_client):
     first = real_client.get("/api/v1/discrepancies", params={"game": "gugong", "severity": "medium", "limit": 5}).json()
-    assert first["total"] > 5 and len(first["items"]) == 5 and first["next"]
+    assert first["total"] > 5 and len(first["data"]) == 5 and first["next"] and first["has_more"]
     second = real_client.get(first["next"]).json()
-    assert second["offset"] == 5 and {i["key"] for i in second["items"]}.isdisjoint({i["key"] for i in first["items"]})
+    assert "offset=5" in first["next"] and {i["key"] for i in second["data"]}.isdisjoint({i["key"] for i in first["data"]})
     assert real_client.get("/api/v1/discrepancies", params={"severity": "huge"}).status_code == 422
 
 

@@ -8,6 +8,7 @@ from engine.core import IllegalAction, MalformedAction, Rng
 from engine.core import game as core_game
 from engine.core import scenario
 from engine.core.game import Game, Rules
+from engine.core.gametype import GameType, Information
 from engine.core.play import random_game
 from engine.core.state import copy, deep_merge, get_path
 
@@ -18,6 +19,9 @@ class Race(Game):
 
     def __init__(self):
         super().__init__(Rules("race", {}, {}))
+
+    def declare(self):
+        return GameType("race", "Race", 1, 6, options=(), information=Information(secret=("rng",)))
 
     def new_state(self, players, options=None, seed=0):
         return {"rng": Rng.seed_state(seed), "turn": 0, "order": list(players),

@@ -31,19 +31,34 @@ def new(c, **kw):
     return r.json()
 
 
+def as_seat(session, name):
+    token = next(seat["token"] for seat in session["seats"] if seat["name"] == name)
+    return {"Authorization": f"Bearer {token}"}
+
+
+def as_owner(session):
+    return {"Authorization": f"Bearer {session['owner_token']}"}
+
+
+def act(c, s, player, n, **kw):
+    return c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": player, "n": n}, **kw},
+                  headers=as_seat(s, player))
+
+
 def test_create_play_and_reject(fixture_db, sessions_url):
     c = client(fixture_db, sessions_url)
     s = new(c)
     assert len(s["id"]) >= 24 and s["current_player"] == "A" and s["version"] == 0
-    ok = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": "A", "n": 2}})
+    ok = act(c, s, "A", 2)
     assert ok.status_code == 200 and ok.json()["version"] == 1
-    bad = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": "A", "n": 1}})
+    bad = act(c, s, "A", 1)
     assert bad.status_code == 422 and bad.json()["rule"] == "race/rule/turn-order"
     assert c.get(f"/api/v1/sessions/{s['id']}").json()["version"] == 1  # nothing changed
-    malformed = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"n": 1}})
+    malformed = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"n": 1, "player": "B"}},
+                       headers=as_seat(s, "B"))
     assert malformed.status_code == 422 and malformed.headers["content-type"] == "application/problem+json"
-    acts = c.get(f"/api/v1/sessions/{s['id']}/actions").json()
-    assert [h["action"]["n"] for h in acts["history"]] == [2]
+    acts = c.get(f"/api/v1/sessions/{s['id']}/actions", headers=as_seat(s, "B")).json()
+    assert [h["action"]["n"] for h in acts["data"]] == [2]
     assert {a["player"] for a in acts["legal"]} == {"B"}
 
 
@@ -55,15 +70,15 @@ def test_bad_session_requests_are_4xx(fixture_db, sessions_url):
     assert c.post("/api/v1/sessions", json={"game": "race", "players": ["A", "A"]}).status_code == 422
     assert c.post("/api/v1/sessions", json={"game": "race", "players": ["A"], "seats": {"Z": "random"}}).status_code == 422
     assert c.post("/api/v1/sessions", json={"game": "race", "players": ["A"], "hack": 1}).status_code == 422
-    assert c.post("/api/v1/sessions", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+    assert c.post("/api/v1/sessions", content=b"{not json", headers={"content-type": "application/json"}).status_code == 400
 
 
 def test_random_seats_move_by_themselves(fixture_db, sessions_url):
     c = client(fixture_db, sessions_url)
     s = new(c, seats={"B": "random"})
-    s = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": "A", "n": 1}}).json()
-    assert s["current_player"] in ("A", None) and s["version"] == 2
-    hist = c.get(f"/api/v1/sessions/{s['id']}/actions").json()["history"]
+    after = act(c, s, "A", 1).json()
+    assert after["current_player"] in ("A", None) and after["version"] == 2
+    hist = c.get(f"/api/v1/sessions/{s['id']}/actions").json()["data"]
     assert [h["by"] for h in hist] == ["human", "random"]
 
 
@@ -71,10 +86,10 @@ def test_sessions_survive_a_restart_and_replay(fixture_db, sessions_url):
     c = client(fixture_db, sessions_url)
     s = new(c)
     for player in ("A", "B", "A"):
-        c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": {"type": "add", "player": player, "n": 1}})
-    before = c.get(f"/api/v1/sessions/{s['id']}").json()
+        act(c, s, player, 1)
+    before = c.get(f"/api/v1/sessions/{s['id']}", headers=as_owner(s)).json()
     restarted = client(fixture_db, sessions_url)  # a new application on the same database
-    after = restarted.get(f"/api/v1/sessions/{s['id']}", params={"replay": True}).json()
+    after = restarted.get(f"/api/v1/sessions/{s['id']}", params={"replay": True}, headers=as_owner(s)).json()
     assert after["state"] == before["state"] and after["version"] == 3 and after["replay_matches"] is True
 
 
@@ -87,8 +102,7 @@ def test_two_concurrent_actions_never_both_apply(fixture_db, sessions_url):
 
         def go():
             barrier.wait()
-            r = c.post(f"/api/v1/sessions/{s['id']}/actions",
-                       json={"action": {"type": "add", "player": "A", "n": 1}, "expected_version": 0})
+            r = act(c, s, "A", 1, expected_version=0)
             results.append(r.status_code)
 
         threads = [threading.Thread(target=go) for _ in range(2)]
@@ -109,12 +123,14 @@ def test_scenarios_run_from_a_posted_document(fixture_db, tmp_path):
     assert body["status"] == "FAIL" and [ch["ok"] for ch in body["checks"]] == [True, False]
     assert body["state_before"]["players"]["B"]["total"] == 0 and body["state_after"]["players"]["B"]["total"] == 1
     assert c.post("/api/v1/scenarios/run", json={"game": "race"}).status_code == 422
+    malformed = c.post("/api/v1/scenarios/run", json={**doc, "steps": [{"bogus": 1}]})
+    assert malformed.status_code == 422 and "steps[0]" in malformed.json()["detail"]
     assert c.post("/api/v1/scenarios/run", json={**doc, "path": "/etc/passwd"}).json()["status"] == "FAIL"
 
 
 def test_examples_are_listed_and_run(fixture_db, tmp_path):
     c = client(fixture_db, f"sqlite:///{tmp_path / 's.db'}")
-    items = c.get("/api/v1/examples", params={"game": "gugong"}).json()["items"]
+    items = c.get("/api/v1/examples", params={"game": "gugong"}).json()["data"]
     assert [i["id"] for i in items] == ["gugong/example/night-dice"] and items[0]["runnable"] is False
     assert c.post("/api/v1/examples/gugong/example/night-dice/run").json()["status"] == "PENDING"
     assert c.post("/api/v1/examples/gugong/term/servant/run").status_code == 404
@@ -130,14 +146,15 @@ def test_an_accepted_action_survives_a_killed_server(fixture_db, sessions_url):
     try:
         s = httpx.post(f"{server.url}/api/v1/sessions", json={"game": "race", "players": ["A", "B"], "seed": 3}).json()
         r = httpx.post(f"{server.url}/api/v1/sessions/{s['id']}/actions",
-                       json={"action": {"type": "add", "player": "A", "n": 2}})
+                       json={"action": {"type": "add", "player": "A", "n": 2}}, headers=as_seat(s, "A"))
         assert r.status_code == 200
-        accepted = r.json()["state"]
+        accepted = httpx.get(f"{server.url}/api/v1/sessions/{s['id']}", headers=as_owner(s)).json()["state"]
     finally:
         server.kill()
     server = Server(fixture_db, sessions_url, toy)
     try:
-        after = httpx.get(f"{server.url}/api/v1/sessions/{s['id']}", params={"replay": True}).json()
+        after = httpx.get(f"{server.url}/api/v1/sessions/{s['id']}", params={"replay": True},
+                          headers=as_owner(s)).json()
         assert after["version"] == 1 and after["state"] == accepted and after["replay_matches"]
     finally:
         server.stop()

@@ -12,12 +12,14 @@ exactly.
 from __future__ import annotations
 
 import importlib
+import threading
 from abc import ABC, abstractmethod
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from engine.core import state as st
 from engine.core.errors import EngineError, IllegalAction, MalformedAction
+from engine.core.gametype import GameType
 from engine.core.rng import Rng
 
 Action = dict[str, Any]
@@ -50,7 +52,11 @@ class Rules:
 
     @classmethod
     def load(cls, game: str) -> "Rules":
-        return _load_rules(game)
+        with _LOADING:  # many API threads may ask at once: read each game's rules once per process
+            return _load_rules(game)
+
+
+_LOADING = threading.Lock()
 
 
 @lru_cache(maxsize=None)
@@ -78,8 +84,21 @@ class Game(ABC):
         self.rules = rules or Rules.load(self.key)
 
     # ---- creating and inspecting states
+    @cached_property
+    def game_type(self) -> GameType:
+        """Players, chance, information and options, as the game declares them."""
+        return self.declare()
+
     @abstractmethod
-    def new_state(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0) -> dict: ...
+    def declare(self) -> GameType: ...
+
+    def observation(self, state: dict, seat: str | None = None) -> dict:
+        """What `seat` may see: the public state and its own hidden information (None: public only)."""
+        return self.game_type.observation(state, seat)
+
+    @abstractmethod
+    def new_state(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0) -> dict:
+        """The start state; options are checked against the declared ones (engine.core.gametype)."""
 
     @abstractmethod
     def legal_actions(self, state: dict) -> list[Action]: ...
@@ -180,6 +199,16 @@ ENGINES = {
 
 
 def get_game(key: str) -> Game:
+    """The game's engine, built once per process (engines keep no per-game-state data)."""
+    with _BUILDING:
+        return _get_game(key)
+
+
+_BUILDING = threading.RLock()
+
+
+@lru_cache(maxsize=None)
+def _get_game(key: str) -> Game:
     if key not in ENGINES:
         raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
     module, cls = ENGINES[key].split(":")

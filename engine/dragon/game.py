@@ -14,6 +14,7 @@ from engine.core.state import own
 from engine.core.errors import IllegalAction
 from engine.core.game import PhasedGame
 from engine.dragon import common as c
+from engine.dragon import gametype
 from engine.dragon import events as E
 from engine.dragon import phases as ph
 from engine.dragon.consts import Consts
@@ -45,6 +46,9 @@ class Dragon(PhasedGame):
         s = new_state(self, list(players), dict(options or {}), seed)
         self._advance(s, [])
         return s
+
+    def declare(self):
+        return gametype.declare(self)
 
     def turn_player(self, s):
         return s["queue"][0] if s["queue"] else None

@@ -5,13 +5,8 @@ from __future__ import annotations
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.rng import Rng
 
-OPTION_KEYS = {"edition", "great_wall", "great_events", "great_event", "others"}
-
-
-def options(g, opts: dict) -> dict:
-    bad = set(opts) - OPTION_KEYS
-    if bad:
-        raise MalformedAction(f"unknown options {sorted(bad)}; options: {sorted(OPTION_KEYS)}")
+def options(g, opts: dict, players: list[str]) -> dict:
+    opts = g.game_type.check_options(opts, players)
     ed = str(opts.get("edition", g.default_edition))
     if ed not in g.K:
         raise MalformedAction(f"edition must be one of {sorted(g.K)}")
@@ -48,7 +43,7 @@ def event_track(k, rng: Rng) -> list[str]:
 
 
 def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
-    o = options(g, opts)
+    o = options(g, opts, list(players))
     names = list(players) + [n for n in o["others"] if n not in players]
     k = g.K[o["edition"]]
     if not k.min_players <= len(names) <= k.max_players or len(set(names)) != len(names):

@@ -13,7 +13,7 @@ from engine.core import state as st
 from engine.core.errors import IllegalAction
 from engine.core.game import Action, Event, PhasedGame
 from engine.gugong import common as c
-from engine.gugong import day, morning, night, scoring, solo
+from engine.gugong import day, gametype, morning, night, scoring, solo
 from engine.gugong import locations as L
 from engine.gugong.consts import Consts
 from engine.gugong.schema import state_schema
@@ -49,9 +49,12 @@ class Gugong(PhasedGame):
 
     # ------------------------------------------------------------ states
     def new_state(self, players, options=None, seed=0):
-        s = new_state(self, list(players), dict(options or {}), seed)
+        s = new_state(self, list(players), self.game_type.check_options(options, list(players)), seed)
         self._advance(s, [])
         return s
+
+    def declare(self):
+        return gametype.declare(self)
 
     def turn_player(self, s):
         return s["order"][s["turn"]] if s["phase"] == "day" else None

@@ -30,7 +30,7 @@ from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.game import Action, Event, PhasedGame
 from engine.core.state import own
-from engine.zhanguo import scoring
+from engine.zhanguo import gametype, scoring
 from engine.zhanguo.common import (P, blocked, can_raise, cards_on_board, gain_marker, lower_unrest, marker_value,
                                    raise_unrest, tiebreak_order)
 from engine.zhanguo.consts import Consts
@@ -54,8 +54,6 @@ COURT_RULE = {"appoint-governor": CA + "appoint-governor", "recruit-official": C
 # it then applies to, so listing them again would double the cost of a decision.
 _listed = threading.local()
 
-OPTIONS = {"sides", "card_selection", "reward_track_turn_order", "unrest_per_worker", "first_player", "others"}
-
 
 class ZhanGuo(PhasedGame):
     action_types = frozenset(TYPES)
@@ -69,18 +67,14 @@ class ZhanGuo(PhasedGame):
     # ================================================================ setup
     def new_state(self, players, options=None, seed=0):
         k = self.k
-        options = dict(options or {})
+        declared = self.game_type
+        options = declared.check_options(options, [str(p) for p in players])
         players = [str(p) for p in players] + [str(p) for p in options.get("others") or []]
-        if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-            raise MalformedAction("ZhanGuo is for 2-4 players with distinct names")
-        bad = set(options) - OPTIONS
-        if bad:
-            raise MalformedAction(f"unknown options {sorted(bad)}; options: {sorted(OPTIONS)}")
-        sides = options.setdefault("sides", "A")
-        if sides not in ("A", "B", "auction"):
-            raise MalformedAction("sides: A, B or auction")
-        for v in ("card_selection", "reward_track_turn_order", "unrest_per_worker"):
-            options[v] = bool(options.get(v, False))
+        if not declared.min_players <= len(players) <= declared.max_players or len(set(players)) != len(players):
+            raise MalformedAction(f"ZhanGuo is for {declared.min_players}-{declared.max_players} players with distinct names")
+        for option in declared.options:  # the state records every option's value
+            if option.default is not None:
+                options.setdefault(option.name, option.default)
         s = {"game": "zhanguo", "seats": players, "options": options, "rng": self.rng_seed(seed),
              "round": k.round_start, "phase": "setup", "pending": [], "stage": None, "turn": 0, "order": [],
              "aspects": list(k.aspect_order), "court": [], "column": {}, "result": None, "auction": None,
@@ -128,11 +122,11 @@ class ZhanGuo(PhasedGame):
                 p["supply"][c] -= m
                 p["regions"][str(k.start_region)]["gov"][c] += m
             s["players"][name] = p
-        if sides == "B":  # boards chosen in reverse starting order
+        if options["sides"] == "B":  # boards chosen in reverse starting order
             s["phase"] = "boards"
             s["free_boards"] = list(k.boards)
             s["pending"] = [{"kind": "board", "player": nm} for nm in reversed(clockwise)]
-        elif sides == "auction":
+        elif options["sides"] == "auction":
             s["phase"] = "auction"
             boards = list(k.boards)
             rng.shuffle(boards)
@@ -183,6 +177,9 @@ class ZhanGuo(PhasedGame):
         s["pending"] = [{"kind": "bid", "player": au["turn"]}]
 
     # ================================================================ protocol
+    def declare(self):
+        return gametype.declare(self)
+
     def turn_player(self, s):
         return s["order"][s["turn"]] if s["phase"] == "play" else None
 

@@ -1,0 +1,109 @@
+"""What routes depend on (FastAPI dependencies): the knowledge base, the session store, the
+client's language, its bearer token, filter checks and the list envelope."""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Optional
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.routing import APIRoute
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from api.knowledge import KbReader
+from i18n.catalog import N_
+from api.problems import ApiError, request_lang
+from api.settings import Settings
+from api.store import Store
+from i18n.locale import negotiate
+from kb import models as m
+
+Lang = Literal["pl", "cs", "en"]
+
+
+class ExactRoute(APIRoute):
+    """Responses carry exactly the members the data has: no null-filled optional fields."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        kwargs["response_model_exclude_unset"] = True
+        super().__init__(*args, **kwargs)
+
+
+def make_router(**kwargs: Any) -> APIRouter:
+    return APIRouter(route_class=ExactRoute, **kwargs)
+
+
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_reader(request: Request) -> KbReader:
+    return request.app.state.kb
+
+
+def get_kb(request: Request) -> Engine:
+    """The knowledge base's engine (503 through the problem handlers when it cannot be read)."""
+    return request.app.state.kb.engine()
+
+
+def get_store(request: Request) -> Store:
+    return request.app.state.store()
+
+
+def content_lang(request: Request, lang: Optional[Lang] = None) -> str:
+    """The language of data texts: ?lang=, else Accept-Language (q-values, regions), else en."""
+    return lang or negotiate(request.headers.get("accept-language"))
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of `Authorization: Bearer TOKEN`, if any (401 for another scheme)."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, N_("Send a token as `Authorization: Bearer TOKEN`."),
+                       headers={"WWW-Authenticate": 'Bearer realm="rulekb"'})
+    return token.strip()
+
+
+KbDep = Annotated[Engine, Depends(get_kb)]
+ReaderDep = Annotated[KbReader, Depends(get_reader)]
+StoreDep = Annotated[Store, Depends(get_store)]
+LangDep = Annotated[str, Depends(content_lang)]
+MessageLangDep = Annotated[str, Depends(request_lang)]
+TokenDep = Annotated[Optional[str], Depends(bearer_token)]
+Limit = Annotated[int, Query(ge=1, le=200, description="items per page")]
+Offset = Annotated[int, Query(ge=0, le=1_000_000, description="items to skip")]
+
+
+# ---- filters: an unknown value is an error that lists the valid ones
+def _vocabulary(engine: Engine) -> dict[str, list[str]]:
+    with engine.connect() as conn:
+        return {
+            "game": sorted(conn.execute(select(m.Game.id)).scalars()),
+            "kind": sorted(conn.execute(select(m.Entity.kind).distinct()).scalars()),
+            "check": sorted(conn.execute(select(m.Finding.check).distinct()).scalars()),
+        }
+
+
+def check_filter(reader: KbReader, name: str, value: str | None) -> None:
+    if value is None:
+        return
+    valid = reader.derived("vocabulary", _vocabulary)[name]
+    if value not in valid:
+        raise ApiError(422, N_("%(name)s=%(value)s is not a value the knowledge base has; valid values: %(valid)s."),
+                       params={"name": name, "value": value, "valid": ", ".join(valid)},
+                       errors=[{"where": f"query.{name}", "type": "enum", "message": f"not one of {valid}"}],
+                       allowed=valid)
+
+
+def check_filters(reader: KbReader, **values: str | None) -> None:
+    for name, value in values.items():
+        check_filter(reader, name, value)
+
+
+# ---- the list envelope (DESIGN.md): {"object": "list", "data", "total", "has_more", "next"}
+def envelope(request: Request, data: list[Any], total: int, limit: int, offset: int, **extra: Any) -> dict[str, Any]:
+    more = offset + len(data) < total
+    following = str(request.url.include_query_params(offset=offset + limit, limit=limit)) if more else None
+    return {"object": "list", "data": data, "total": total, "has_more": more, "next": following, **extra}

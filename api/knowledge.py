@@ -1,0 +1,184 @@
+"""The read-only knowledge base as the API serves it.
+
+The knowledge base changes only when `rulekb build` replaces it, so every answer about it is a
+function of (build, request): the reader notices a new build (the SQLite file replaced, or a new
+`built_at` on PostgreSQL) within a second, and the response cache keeps finished answers — body,
+ETag and a gzipped copy — until then. A cached lookup skips the database, the response models and
+JSON encoding: the costs that made lookups several times slower than a trivial endpoint.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from i18n.locale import negotiate
+from kb import models as m
+from kb.db import database_url, is_sqlite, open_engine, sqlite_path
+
+RECHECK_SECONDS = 1.0  # how stale the answer to "is there a new build?" may be
+KB_CACHE_CONTROL = "public, max-age=300"
+UNCACHED_PREFIXES = ("/api/v1/sessions", "/api/v1/health", "/api/v1/ready", "/api/v1/bulk", "/api/v1/docs",
+                     "/api/v1/openapi.json")
+
+
+class KbReader:
+    """One pooled read-only engine per process, reopened when the database is rebuilt."""
+
+    def __init__(self, url: str | None = None):
+        self.url = database_url(url)
+        self._engine: Engine | None = None
+        self._generation: Any = None
+        self._checked = float("-inf")
+        self._lock = threading.Lock()
+        self._derived: dict[str, Any] = {}  # values computed from this build (cleared with it)
+        self.responses = ResponseCache()
+
+    def engine(self) -> Engine:
+        self.generation()
+        assert self._engine is not None
+        return self._engine
+
+    def generation(self) -> Any:
+        """An opaque value that changes with every build; raises when the base cannot be read."""
+        if time.monotonic() - self._checked > RECHECK_SECONDS or self._engine is None:
+            with self._lock:
+                if time.monotonic() - self._checked > RECHECK_SECONDS or self._engine is None:
+                    self._refresh()
+        return self._generation
+
+    def _refresh(self) -> None:
+        if is_sqlite(self.url):
+            info = os.stat(sqlite_path(self.url))  # FileNotFoundError: not built (503)
+            generation: Any = (info.st_ino, info.st_mtime_ns)
+        if self._engine is None:
+            self._engine = open_engine(self.url, readonly=True)
+        if not is_sqlite(self.url):
+            with self._engine.connect() as conn:
+                generation = conn.execute(select(m.BuildInfo.value).where(m.BuildInfo.key == "built_at")).scalar()
+        if generation != self._generation:
+            if self._generation is not None and is_sqlite(self.url):
+                self._engine.dispose()  # pooled connections still read the replaced file
+                self._engine = open_engine(self.url, readonly=True)
+            self._generation = generation
+            self._derived.clear()
+            self.responses.clear()
+        self._checked = time.monotonic()
+
+    def derived(self, name: str, compute: Callable[[Engine], Any]) -> Any:
+        """A value computed once per build (e.g. the valid filter values)."""
+        generation = self.generation()
+        key = (name, generation)
+        if key not in self._derived:
+            self._derived[key] = compute(self.engine())
+        return self._derived[key]
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+class ResponseCache:
+    """Finished 200 answers by request, least recently used dropped first."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._items: OrderedDict[tuple, tuple[bytes, bytes | None, list[tuple[bytes, bytes]]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple):
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: tuple, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+class CachedKbResponses:
+    """ASGI middleware: answers knowledge-base GETs from the response cache, with ETag/304,
+    Cache-Control and a gzipped body for clients that accept it."""
+
+    def __init__(self, app: ASGIApp, reader: Callable[[], KbReader]):
+        self.app, self.reader = app, reader
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if (scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or not path.startswith("/api/v1/")
+                or path.startswith(UNCACHED_PREFIXES)):
+            return await self.app(scope, receive, send)
+        headers = Headers(scope=scope)
+        try:
+            reader = self.reader()
+            generation = reader.generation()
+        except Exception:  # not built or not readable: the route answers with the right problem
+            return await self.app(scope, receive, send)
+        language = headers.get("accept-language")
+        key = (generation, path, scope.get("query_string", b""), negotiate(language) if language else None)
+        gzip_ok = "gzip" in headers.get("accept-encoding", "")
+        cached = reader.responses.get(key)
+        if cached is None:
+            cached = await self._fill(scope, receive, send, reader, key)
+            if cached is None:
+                return
+        body, zipped, extra = cached
+        etag = dict(extra)[b"etag"].decode()
+        if etag in [e.strip() for e in headers.get("if-none-match", "").split(",")]:
+            return await _send(send, 304, extra, b"")
+        if gzip_ok and zipped is not None:
+            return await _send(send, 200, extra + [(b"content-encoding", b"gzip")], zipped, scope["method"])
+        await _send(send, 200, extra, body, scope["method"])
+
+    async def _fill(self, scope, receive, send, reader: KbReader, key):
+        """Run the route; keep a 200 JSON answer, pass anything else through unchanged."""
+        start: Message = {}
+        chunks: list[bytes] = []
+
+        async def capture(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, receive, capture)
+        body = b"".join(chunks)
+        headers = MutableHeaders(raw=list(start.get("headers", [])))
+        if start.get("status") != 200 or not headers.get("content-type", "").startswith("application/json"):
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return None
+        etag = '"' + hashlib.sha256(body + headers.get("content-language", "").encode()).hexdigest()[:32] + '"'
+        keep = [(k, v) for k, v in headers.raw if k not in (b"content-length", b"etag", b"cache-control", b"vary")]
+        extra = keep + [(b"etag", etag.encode()), (b"cache-control", KB_CACHE_CONTROL.encode()),
+                        (b"vary", b"Accept-Language, Accept-Encoding")]
+        zipped = gzip.compress(body, compresslevel=6) if len(body) >= 1024 else None
+        value = (body, zipped, extra)
+        reader.responses.put(key, value)
+        return value
+
+
+async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes, method: str = "GET"):
+    out = [(k, v) for k, v in headers if k != b"content-length" and not (status == 304 and k == b"content-type")]
+    if status != 304:
+        out.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": out})
+    await send({"type": "http.response.body", "body": b"" if method == "HEAD" or status == 304 else body})

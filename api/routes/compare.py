@@ -1,0 +1,46 @@
+"""Translation and edition checks: one entity side by side, and the checker's findings."""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from fastapi import Query, Request
+
+from api import models as out
+from api.deps import KbDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from i18n.catalog import N_
+from api.problems import ApiError, responses
+from kb import queries
+
+router = make_router(tags=["translations"])
+
+
+@router.get("/compare/{entity_id:path}", responses=responses(304, 404),
+            summary="An entity's texts side by side per source, with findings")
+def compare(kb: KbDep, entity_id: str,
+            langs: Annotated[Optional[str], Query(pattern=r"^(pl|cs|en),(pl|cs|en)$", examples=["pl,cs"])] = None,
+            editions: Annotated[Optional[str], Query(pattern=r"^[0-9a-z-]+,[0-9a-z-]+$", examples=["2007,2017"])] = None,
+            ) -> out.CompareOut:
+    game = queries.get_entity(kb, entity_id)["game"]
+    chosen = None
+    if langs or editions:
+        sources = queries.get_game(kb, game)["sources"]
+        key, wanted = ("lang", langs.split(",")) if langs else ("edition", editions.split(","))
+        have = sorted({s[key] for s in sources})
+        missing = [w for w in wanted if w not in have]
+        if missing:
+            raise ApiError(422, N_("%(game)s has no source for %(missing)s; it has %(have)s."),
+                           params={"game": game, "missing": ", ".join(missing), "have": ", ".join(have)},
+                           allowed=have)
+        chosen = [s["id"] for s in sources if s[key] in wanted]
+    return queries.compare_entity(kb, entity_id, chosen)
+
+
+@router.get("/discrepancies", responses=responses(304), summary="Findings of the translation and edition checker")
+def discrepancies(request: Request, kb: KbDep, reader: ReaderDep, game: Optional[str] = None,
+                  check: Optional[str] = None, severity: Literal["high", "medium", "low"] = "low",
+                  assessment: Optional[Literal["rules-difference", "artefact", "unclear", "curated"]] = None,
+                  limit: Limit = 50, offset: Offset = 0) -> out.FindingList:
+    check_filters(reader, game=game, check=check)
+    items, total = queries.list_findings(kb, game=game, check=check, min_severity=severity, assessment=assessment,
+                                         limit=limit, offset=offset)
+    return envelope(request, items, total, limit, offset)

@@ -1,0 +1,31 @@
+"""Entities: the knowledge base's rules, components, cards and terms, in the asked language."""
+from __future__ import annotations
+
+from typing import Optional
+
+from fastapi import Request
+
+from api import models as out
+from api.deps import KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from api.problems import responses
+from i18n.locale import negotiate
+from kb import queries
+
+router = make_router(prefix="/entities", tags=["entities"])
+
+
+@router.get("", responses=responses(304), summary="List entities, filtered by game and kind")
+def list_entities(request: Request, kb: KbDep, reader: ReaderDep, language: LangDep, game: Optional[str] = None,
+                  kind: Optional[str] = None, lang: Optional[Lang] = None, limit: Limit = 50,
+                  offset: Offset = 0) -> out.EntityList:
+    check_filters(reader, game=game, kind=kind)
+    items, total = queries.list_entities(kb, game=game, kind=kind, lang=language, limit=limit, offset=offset)
+    return envelope(request, items, total, limit, offset, lang=language)
+
+
+@router.get("/{entity_id:path}", responses=responses(304, 404),
+            summary="One entity with texts, attributes and provenance")
+def get_entity(request: Request, entity_id: str, kb: KbDep, lang: Optional[Lang] = None) -> out.EntityOut:
+    # all languages unless the client names one (?lang= or Accept-Language)
+    header = request.headers.get("accept-language")
+    return queries.get_entity(kb, entity_id, lang or (negotiate(header) if header else None))

@@ -1,0 +1,28 @@
+"""Search: ranked, case- and diacritic-insensitive, over every language (kb.search)."""
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Optional
+
+from fastapi import Query, Request
+
+from api import models as out
+from api.deps import KbDep, Lang, MessageLangDep, ReaderDep, check_filters, envelope, make_router
+from api.problems import responses
+from i18n.catalog import t
+from kb.search import search as run_search
+
+router = make_router(prefix="/search", tags=["search"])
+
+
+@router.get("", responses=responses(304), summary="Ranked, diacritic-insensitive search")
+def search(request: Request, kb: KbDep, reader: ReaderDep, messages: MessageLangDep,
+           q: Annotated[str, Query(min_length=1, max_length=500)], game: Optional[str] = None,
+           lang: Optional[Lang] = None, kind: Optional[str] = None,
+           limit: Annotated[int, Query(ge=1, le=100)] = 20,
+           offset: Annotated[int, Query(ge=0, le=10_000)] = 0) -> out.SearchOut:
+    check_filters(reader, game=game, kind=kind)
+    query = unicodedata.normalize("NFC", q)  # keyboards that send NFD ("z" + combining caron) find the same
+    result = run_search(kb, query, game=game, lang=lang, kind=kind, limit=limit, offset=offset)
+    return envelope(request, [h.__dict__ for h in result.hits], result.total, limit, offset, query=result.query,
+                    tokens=result.tokens, warnings=[t(messages, w) for w in result.warnings])

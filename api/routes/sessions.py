@@ -1,0 +1,126 @@
+"""Game sessions: create, read your seat's view, act with your seat's token, page the history, delete.
+
+Tokens (DESIGN.md): `POST /sessions` answers with an owner token and one token per human seat; a
+client sends one as `Authorization: Bearer TOKEN`. The session's ETag is its version ("v3"); an
+action sent with `If-Match` is refused with 412 when the session has moved on, and one sent with an
+`Idempotency-Key` is applied at most once: a retry gets the first answer again.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Optional
+
+from fastapi import Header, Path, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from api import models as out
+from api.deps import Limit, MessageLangDep, Offset, ReaderDep, StoreDep, TokenDep, envelope, make_router
+from api.problems import ApiError, responses
+from api.store import Rejected, etag
+from i18n.catalog import N_
+from kb import queries
+
+router = make_router(prefix="/sessions", tags=["sessions"])
+SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+PRIVATE = "private, no-cache"
+
+
+class CreateSession(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=40, examples=["gugong"])
+    players: list[str] = Field(min_length=1, max_length=8, examples=[["Kuba", "Ania", "Jola"]],
+                               description="seat names in turn order: 1-64 characters of NFC text each, distinct")
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"bonus-travel-tokens": True}],
+                                    description="the game's declared options (GET /games/{game}: play.options)")
+    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, strict=True, description="random when omitted")
+    seats: dict[str, Literal["human", "random"]] = Field(
+        default_factory=dict, description="who plays each seat; unnamed seats are human", examples=[{"Jola": "random"}])
+
+
+class ApplyAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: dict[str, Any] = Field(examples=[{"type": "pass", "player": "Kuba"}])
+    expected_version: Optional[int] = Field(
+        default=None, ge=0, strict=True, description="the version the action was chosen against; 409 if the session moved on")
+
+
+def _tagged(response: Response, view: dict) -> dict:
+    response.headers["ETag"] = etag(view["version"])
+    response.headers["Cache-Control"] = PRIVATE
+    response.headers["Vary"] = "Authorization"
+    return view
+
+
+SESSION_LINKS = {  # OpenAPI links: where a client (and the stateful fuzz test) goes with the new id
+    name: {"operationId": op, "parameters": {"sid": "$response.body#/id"}}
+    for name, op in (("read", "read_session"), ("history", "session_history"), ("act", "act_in_session"),
+                     ("delete", "delete_session"))}
+
+
+@router.post("", status_code=201, responses={**responses(400, 422, 503), 201: {"links": SESSION_LINKS}},
+             operation_id="create_session",
+             summary="Start a game session: an owner token and a token per human seat")
+def create(body: CreateSession, store: StoreDep, response: Response) -> out.SessionCreated:
+    view, _ = store.create(body.game, body.players, body.seats, body.options, body.seed)
+    response.headers["Cache-Control"] = "no-store"  # it carries the tokens
+    response.headers["ETag"] = etag(view["version"])
+    return view
+
+
+@router.get("/{sid}", response_model=out.SessionOut, responses=responses(304, 401, 403, 404, 410),
+            operation_id="read_session",
+            summary="The session as the token's holder may see it (no token: the public view)")
+def read(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
+         replay: Annotated[bool, Query(description="owner only: replay seed + actions and compare")] = False):
+    view = store.view(sid, token, replay=replay)
+    if request.headers.get("if-none-match") == etag(view["version"]) and not replay:
+        return Response(status_code=304, headers={"ETag": etag(view["version"]), "Cache-Control": PRIVATE,
+                                                  "Vary": "Authorization"})
+    return _tagged(response, view)
+
+
+@router.get("/{sid}/actions", responses=responses(401, 403, 404, 410), operation_id="session_history",
+            summary="Every action applied so far (paged), and the legal actions for the seat to act")
+def history(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
+            limit: Limit = 100, offset: Offset = 0) -> out.SessionHistory:
+    view, items, total = store.history(sid, token, limit, offset)
+    extra = {"id": sid, "version": view["version"], "current_player": view["current_player"]}
+    if "legal" in view:
+        extra["legal"] = view["legal"]
+    _tagged(response, view)
+    return envelope(request, items, total, limit, offset, **extra)
+
+
+@router.post("/{sid}/actions", responses=responses(400, 401, 403, 404, 409, 410, 412, 422),
+             operation_id="act_in_session",
+             summary="Apply an action as your seat (If-Match and Idempotency-Key make retries safe)")
+def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, token: TokenDep, reader: ReaderDep,
+        lang: MessageLangDep,
+        if_match: Annotated[Optional[str], Header(max_length=200)] = None,
+        idempotency_key: Annotated[Optional[str], Header(min_length=1, max_length=255,
+                                                         pattern=r"^[\x21-\x7e]+$")] = None) -> out.SessionOut:
+    try:
+        view = store.apply(sid, token, body.action, expected_version=body.expected_version, if_match=if_match,
+                           idempotency_key=idempotency_key)
+    except Rejected as exc:
+        if "rule" not in exc.extra:
+            raise
+        raise ApiError(422, N_("The action breaks the rule “%(name)s” (%(rule)s)."),
+                       params={"name": rule_name(reader, exc.extra["rule"], lang), "rule": exc.extra["rule"]},
+                       rule=exc.extra["rule"], engine_message=exc.params.get("reason", "")) from None
+    return _tagged(response, view)
+
+
+def rule_name(reader, rule: str, lang: str) -> str:
+    """The rule entity's name in the client's language (its id when the knowledge base lacks it)."""
+    try:
+        texts = queries.get_entity(reader.engine(), rule, lang)["texts"].get("name") or []
+    except Exception:  # a missing entity or an unreadable base: the id still names the rule
+        return rule
+    return texts[0]["text"] if texts else rule
+
+
+@router.delete("/{sid}", status_code=204, responses=responses(401, 403, 404), operation_id="delete_session",
+               summary="Delete a session (owner token)")
+def remove(sid: SessionId, store: StoreDep, token: TokenDep) -> Response:
+    store.delete(sid, token)
+    return Response(status_code=204)

@@ -1,0 +1,477 @@
+"""Game sessions played over HTTP, persisted in their own database.
+
+The knowledge base is a read-only build product that `rulekb build` replaces; sessions are user
+data, so they live elsewhere: RULEKB_SESSIONS_URL, default SQLite var/sessions.db in WAL mode with
+synchronous=FULL (an accepted action is on disk before the response leaves). Several worker
+processes share one store: every change is one transaction that checks the session's version, so
+two concurrent actions never both apply.
+
+Who sees what: creating a session returns an owner token and one token per human seat; only token
+hashes are stored. A seat's token acts for that seat and reads that seat's observation; the owner
+token reads the full state (with the seed) and deletes; no token reads the public view. Nothing is
+stored that cannot be read back: every JSON value is checked before the commit (no NaN, no lone
+surrogate, no integer a JavaScript client would round).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import secrets
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional
+
+from sqlalchemy import JSON, Column, create_engine, delete, event, func, text, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Field, Session, SQLModel, select
+
+from api.problems import ApiError
+from engine.core import EngineError, Game, IllegalAction, MalformedAction, Rng, get_game
+from engine.core.gametype import OptionError
+from i18n.catalog import N_
+from kb.db import default_sqlite_path, is_sqlite
+
+AGENTS = ("human", "random")
+MAX_AGENT_STEPS = 5000
+JS_SAFE = 2**53 - 1  # the largest integer a JavaScript client reads exactly
+
+
+class PlaySession(SQLModel, table=True):
+    __tablename__ = "play_session"
+    id: str = Field(primary_key=True)
+    game: str
+    players: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    agents: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))  # seat -> human | random
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    seed: int
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    agent_rng: str  # the random seats' generator state (a 64-bit integer, kept as text)
+    version: int = 0
+    owner_hash: str
+    seat_hashes: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))  # seat -> sha256 of its token
+    created_at: datetime
+    updated_at: datetime
+    touched: float = Field(index=True)  # time.time() of the last request that used it (expiry)
+
+
+class PlayAction(SQLModel, table=True):
+    __tablename__ = "play_action"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    session_id: str = Field(foreign_key="play_session.id", index=True, ondelete="CASCADE")
+    seq: int
+    player: Optional[str] = None
+    by: str  # human | random
+    action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    events: list[Any] = Field(sa_column=Column(JSON, nullable=False))
+    at: datetime
+
+
+class PlayRequest(SQLModel, table=True):
+    """An applied POST with an Idempotency-Key: a retry gets the same answer, not a second move."""
+    __tablename__ = "play_request"
+    session_id: str = Field(foreign_key="play_session.id", primary_key=True, ondelete="CASCADE")
+    key: str = Field(primary_key=True)
+    request_hash: str
+    response: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
+TABLES = [PlaySession.__table__, PlayAction.__table__, PlayRequest.__table__]
+
+
+class SessionError(ApiError):
+    """A refused session request: `message` is English marked for translation, `params` fill it."""
+    status = 400
+
+    def __init__(self, message: str, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                 **extra: Any):
+        super().__init__(self.status, message, params=params, headers=headers, **extra)
+
+
+class Unauthorized(SessionError):
+    status = 401
+
+
+class Forbidden(SessionError):
+    status = 403
+
+
+class NotFoundError(SessionError):
+    status = 404
+
+
+class Conflict(SessionError):
+    status = 409
+
+
+class Expired(SessionError):
+    status = 410
+
+
+class Stale(SessionError):
+    status = 412
+
+
+class Rejected(SessionError):
+    status = 422
+
+
+class Full(SessionError):
+    status = 503
+
+
+def sessions_url(url: str | None = None) -> str:
+    import os
+
+    return url or os.environ.get("RULEKB_SESSIONS_URL") or f"sqlite:///{default_sqlite_path().with_name('sessions.db')}"
+
+
+def open_store(url: str | None = None) -> Engine:
+    url = sessions_url(url)
+    if is_sqlite(url):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               pool_size=8, max_overflow=56)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):
+            dbapi_conn.isolation_level = None  # transactions are begun explicitly below
+            dbapi_conn.execute("PRAGMA journal_mode=WAL")
+            dbapi_conn.execute("PRAGMA synchronous=FULL")
+            dbapi_conn.execute("PRAGMA foreign_keys=ON")
+            dbapi_conn.execute("PRAGMA busy_timeout=30000")
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn):  # take the write lock at once: no two writers interleave
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=56)
+    try:
+        SQLModel.metadata.create_all(engine, tables=TABLES)
+    except IntegrityError:  # another worker created them at the same moment
+        pass
+    return engine
+
+
+# ---- values that can be stored and read back
+def storable(value: Any, where: str, *, from_client: bool = False) -> Any:
+    """The value if it survives JSON and UTF-8 unchanged (and, sent by a client, a JavaScript
+    client too: engine states hold a 64-bit generator state, shown to clients by js_safe)."""
+    try:
+        encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        encoded.encode("utf-8")
+    except (ValueError, TypeError, UnicodeEncodeError, RecursionError):
+        raise Rejected(N_("%(where)s holds a value that cannot be stored as JSON text (NaN, infinity or an "
+                          "unpaired surrogate)."), {"where": where}, field=where) from None
+    if from_client and _big_int(value):
+        raise Rejected(N_("%(where)s holds an integer beyond 2^53 - 1, which JavaScript clients cannot read "
+                          "exactly."), {"where": where}, field=where)
+    return value
+
+
+def _big_int(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) > JS_SAFE
+    if isinstance(value, dict):
+        return any(_big_int(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_big_int(v) for v in value)
+    return False
+
+
+def js_safe(value: Any) -> Any:
+    """Integers beyond 2^53 - 1 (the random generator's state) as decimal strings."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return str(value) if abs(value) > JS_SAFE else value
+    if isinstance(value, dict):
+        return {k: js_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [js_safe(v) for v in value]
+    return value
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def etag(version: int) -> str:
+    return f'"v{version}"'
+
+
+class Viewer:
+    """Who is asking: the owner, one seat, or anyone (public)."""
+
+    def __init__(self, role: str, seat: str | None = None):
+        self.role, self.seat = role, seat
+
+
+class Store:
+    def __init__(self, engine: Engine, *, idle_seconds: int, max_sessions: int):
+        self.engine, self.idle_seconds, self.max_sessions = engine, idle_seconds, max_sessions
+
+    @staticmethod
+    def game(key: str) -> Game:
+        try:
+            return get_game(key)
+        except EngineError:
+            from engine.core.game import ENGINES
+
+            raise Rejected(N_("There is no game %(game)s; games: %(games)s."),
+                           {"game": key, "games": ", ".join(ENGINES)}, field="game", allowed=list(ENGINES)) from None
+
+    # ---- create
+    def create(self, game: str, players: list[str], agents: dict[str, str], options: dict,
+               seed: int | None) -> tuple[dict, dict]:
+        g = self.game(game)
+        declared = g.game_type
+        try:
+            declared.check_players(players)
+        except EngineError as exc:
+            raise Rejected(N_("players: %(problem)s"), {"problem": str(exc)}, field="players") from None
+        unknown = [p for p in agents if p not in players]
+        if unknown:
+            raise Rejected(N_("seats name players that are not in the game: %(names)s."),
+                           {"names": ", ".join(unknown)}, field="seats")
+        try:
+            options = declared.check_options(options, players, session=True)
+        except OptionError as exc:
+            raise Rejected(N_("options: %(problem)s"), {"problem": str(exc)}, field="options",
+                           allowed=exc.allowed) from None
+        storable(options, "options", from_client=True)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        try:
+            state = g.new_state(players, options, seed)
+        except (EngineError, ValueError, KeyError, TypeError) as exc:
+            raise Rejected(N_("cannot start %(game)s with these players and options: %(problem)s"),
+                           {"game": game, "problem": str(exc)}, field="options") from None
+        owner = secrets.token_urlsafe(24)
+        humans = [p for p in players if agents.get(p, "human") == "human"]
+        tokens = {p: secrets.token_urlsafe(24) for p in humans}
+        now, touched = _now(), time.time()
+        row = PlaySession(id=secrets.token_urlsafe(18), game=game, players=players,
+                          agents={p: agents.get(p, "human") for p in players}, options=options, seed=seed,
+                          state=storable(state, "state"), agent_rng=str(Rng.seed_state(seed ^ 0x5DEECE66D)),
+                          owner_hash=_hash(owner), seat_hashes={p: _hash(tok) for p, tok in tokens.items()},
+                          created_at=now, updated_at=now, touched=touched)
+        sid = row.id
+        with Session(self.engine) as db, db.begin():
+            self._make_room(db)
+            db.add(row)
+            db.flush()
+            self._run_agents(db, _Current(row), g)
+        view = self.view(sid, owner)
+        view["owner_token"] = owner
+        view["seats"] = [dict(seat, token=tokens.get(seat["name"])) if seat["name"] in tokens else seat
+                         for seat in view["seats"]]
+        return view, tokens
+
+    def _make_room(self, db: Session) -> None:
+        """Drop expired sessions; refuse a new one past the cap (503, Retry-After: when one expires)."""
+        horizon = time.time() - self.idle_seconds
+        if db.get_bind().dialect.name == "postgresql":  # workers count and insert one at a time
+            db.execute(text("SELECT pg_advisory_xact_lock(7421)"))
+        expired = list(db.exec(select(PlaySession.id).where(PlaySession.touched < horizon).limit(500)))
+        if expired:
+            db.execute(delete(PlayRequest).where(PlayRequest.session_id.in_(expired)))
+            db.execute(delete(PlayAction).where(PlayAction.session_id.in_(expired)))
+            db.execute(delete(PlaySession).where(PlaySession.id.in_(expired)))
+        live, oldest = db.exec(select(func.count(), func.min(PlaySession.touched))).one()
+        if live >= self.max_sessions:
+            wait = max(1, math.ceil((oldest or time.time()) + self.idle_seconds - time.time()))
+            raise Full(N_("The server holds as many game sessions as it may (%(n)d); try again later."),
+                       {"n": self.max_sessions}, headers={"Retry-After": str(wait)})
+
+    # ---- who is asking
+    def _row(self, db: Session, sid: str, *, touch: bool = False) -> PlaySession:
+        row = db.get(PlaySession, sid)
+        if row is None:
+            raise NotFoundError(N_("There is no game session with this id."), id=sid)
+        if row.touched < time.time() - self.idle_seconds:
+            raise Expired(N_("This game session expired after %(n)d seconds without a request."),
+                          {"n": self.idle_seconds}, id=sid)
+        if touch:
+            row.touched = time.time()
+        return row
+
+    @staticmethod
+    def viewer(row: PlaySession, token: str | None) -> Viewer:
+        if token is None:
+            return Viewer("public")
+        digest = _hash(token)
+        if hmac.compare_digest(digest, row.owner_hash):
+            return Viewer("owner")
+        for seat, seat_hash in row.seat_hashes.items():
+            if hmac.compare_digest(digest, seat_hash):
+                return Viewer("seat", seat)
+        raise Forbidden(N_("This token does not belong to this game session."))
+
+    # ---- read
+    def view(self, sid: str, token: str | None, *, replay: bool = False) -> dict:
+        with Session(self.engine) as db:
+            row = self._row(db, sid)
+            who = self.viewer(row, token)
+            out = self._view(row, who)
+            if replay:
+                if who.role != "owner":
+                    raise Forbidden(N_("Only the owner token may replay a session (the replay uses the seed)."))
+                actions = [a.action for a in self._history(db, sid)]
+                out["replay_matches"] = self.game(row.game).replay(row.players, row.options, row.seed,
+                                                                   actions) == row.state
+            return out
+
+    def _view(self, row: PlaySession, who: Viewer) -> dict:
+        g = self.game(row.game)
+        terminal = g.is_terminal(row.state)
+        current = g.current_player(row.state)
+        state = row.state if who.role == "owner" or terminal else g.observation(row.state, who.seat)
+        out = dict(id=row.id, game=row.game, players=row.players,
+                   seats=[{"seat": i, "name": p, "agent": row.agents[p]} for i, p in enumerate(row.players)],
+                   options=row.options, version=row.version, viewer={"role": who.role, "seat": who.seat},
+                   state=js_safe(state), current_player=current, terminal=terminal,
+                   created_at=row.created_at.isoformat(), updated_at=row.updated_at.isoformat(),
+                   expires_at=datetime.fromtimestamp(row.touched + self.idle_seconds, timezone.utc)
+                   .isoformat(timespec="seconds"))
+        if who.role == "owner" or terminal:
+            out["seed"] = row.seed
+        if not terminal and (who.role == "owner" or (who.seat is not None and who.seat == current)):
+            out["legal"] = g.legal_actions(row.state)
+        if terminal:
+            out["scores"] = g.scores(row.state)
+        return out
+
+    def _history(self, db: Session, sid: str, limit: int | None = None, offset: int = 0) -> list[PlayAction]:
+        q = select(PlayAction).where(PlayAction.session_id == sid).order_by(PlayAction.seq).offset(offset)
+        return list(db.exec(q.limit(limit) if limit else q))
+
+    def history(self, sid: str, token: str | None, limit: int, offset: int) -> tuple[dict, list[dict], int]:
+        with Session(self.engine) as db:
+            row = self._row(db, sid)
+            view = self._view(row, self.viewer(row, token))
+            total = db.exec(select(func.count()).where(PlayAction.session_id == sid)).one()
+            items = [dict(seq=a.seq, player=a.player, by=a.by, action=a.action, events=a.events,
+                          at=a.at.isoformat()) for a in self._history(db, sid, limit, offset)]
+            return view, items, total
+
+    # ---- change
+    def apply(self, sid: str, token: str | None, action: Any, *, expected_version: int | None = None,
+              if_match: str | None = None, idempotency_key: str | None = None) -> dict:
+        request_hash = hashlib.sha256(json.dumps([action, expected_version], sort_keys=True,
+                                                 ensure_ascii=True).encode()).hexdigest()
+        storable(action, "action", from_client=True)
+        try:
+            with Session(self.engine) as db, db.begin():
+                row = self._row(db, sid, touch=True)
+                who = self.viewer(row, token)
+                if idempotency_key is not None:
+                    done = db.get(PlayRequest, (sid, idempotency_key))
+                    if done is not None:
+                        return self._replayed(done, request_hash)
+                if who.role != "seat":
+                    raise (Unauthorized if who.role == "public" else Forbidden)(
+                        N_("Acting needs the token of the seat that acts (Authorization: Bearer TOKEN)."))
+                player = action.get("player") if isinstance(action, dict) else None
+                if player != who.seat:
+                    raise Forbidden(N_("This token acts for %(seat)s, not for %(player)s."),
+                                    {"seat": who.seat, "player": player}, field="action.player")
+                if if_match is not None and etag(row.version) not in [e.strip().removeprefix("W/")
+                                                                     for e in if_match.split(",")] and if_match != "*":
+                    raise Stale(N_("The session has moved on since that ETag; reload it and try again."),
+                                version=row.version)
+                if expected_version is not None and expected_version != row.version:
+                    raise Conflict(N_("The session has moved on since that version; reload it and try again."),
+                                   version=row.version)
+                g = self.game(row.game)
+                cur = _Current(row)
+                self._apply_one(db, cur, g, action, "human")
+                self._run_agents(db, cur, g)
+                db.flush()
+                db.refresh(row)
+                out = self._view(row, who)
+                if idempotency_key is not None:
+                    db.add(PlayRequest(session_id=sid, key=idempotency_key, request_hash=request_hash, response=out))
+                return out
+        except (Conflict, IntegrityError):
+            if idempotency_key is None:
+                raise
+            with Session(self.engine) as db:  # a concurrent retry with the same key got there first
+                done = db.get(PlayRequest, (sid, idempotency_key))
+                if done is None:
+                    raise Conflict(N_("Another action was applied to this session at the same time; reload and "
+                                      "retry.")) from None
+                return self._replayed(done, request_hash)
+
+    @staticmethod
+    def _replayed(done: PlayRequest, request_hash: str) -> dict:
+        if done.request_hash != request_hash:
+            raise Rejected(N_("This Idempotency-Key was already used for a different request."),
+                           field="Idempotency-Key")
+        return {**done.response, "idempotent_replay": True}
+
+    def _apply_one(self, db: Session, cur: "_Current", g: Game, action: Any, by: str) -> None:
+        try:
+            new_state, events = g.apply(cur.state, action)
+        except IllegalAction as exc:
+            raise Rejected(N_("The action breaks a rule of the game: %(reason)s"), {"reason": exc.message},
+                           rule=exc.rule) from None
+        except MalformedAction as exc:
+            raise Rejected(N_("The action is not an action of this game: %(reason)s"), {"reason": str(exc)},
+                           field="action") from None
+        storable(new_state, "state")
+        storable(events, "events")
+        done = db.execute(update(PlaySession).where(PlaySession.id == cur.id, PlaySession.version == cur.version)
+                          .values(state=new_state, version=cur.version + 1, agent_rng=str(cur.agent_rng),
+                                  updated_at=_now(), touched=time.time()))
+        if done.rowcount != 1:  # someone else applied an action in between
+            raise Conflict(N_("Another action was applied to this session at the same time; reload and retry."))
+        cur.state, cur.version = new_state, cur.version + 1
+        db.add(PlayAction(session_id=cur.id, seq=cur.version, player=action.get("player"), by=by,
+                          action=action, events=events, at=_now()))
+        db.flush()
+
+    def _run_agents(self, db: Session, cur: "_Current", g: Game) -> None:
+        """Let the computer seats move until a human is to play or the game ends."""
+        for _ in range(MAX_AGENT_STEPS):
+            if g.is_terminal(cur.state):
+                return
+            player = g.current_player(cur.state)
+            if player is None or cur.agents.get(player, "human") == "human":
+                return
+            legal = g.legal_actions(cur.state)
+            if not legal:
+                return
+            holder = {"rng": cur.agent_rng}
+            choice = legal[Rng(holder).below(len(legal))]
+            cur.agent_rng = holder["rng"]
+            self._apply_one(db, cur, g, choice, cur.agents[player])
+
+    def delete(self, sid: str, token: str | None) -> None:
+        with Session(self.engine) as db, db.begin():
+            row = db.get(PlaySession, sid)
+            if row is None:
+                raise NotFoundError(N_("There is no game session with this id."), id=sid)
+            who = self.viewer(row, token)
+            if who.role != "owner":
+                raise (Unauthorized if who.role == "public" else Forbidden)(
+                    N_("Deleting a session needs its owner token."))
+            db.execute(delete(PlayRequest).where(PlayRequest.session_id == sid))
+            db.execute(delete(PlayAction).where(PlayAction.session_id == sid))
+            db.execute(delete(PlaySession).where(PlaySession.id == sid))
+
+
+class _Current:
+    """The session's live values inside one transaction (the ORM row is only read)."""
+
+    def __init__(self, row: PlaySession):
+        self.id, self.agents = row.id, dict(row.agents)
+        self.state, self.version, self.agent_rng = row.state, row.version, int(row.agent_rng)
