@@ -24,7 +24,7 @@ def raise_unrest(g, p, r, n, ev):
     if reg["unrest"] == 0:
         p["cubes"] -= 1  # zhanguo/rule/unrest: the first cube comes from the player's supply
     reg["unrest"] += n
-    ev.append({"type": "unrest", "region": r, "level": reg["unrest"]})
+    ev.append({"event": "unrest", "region": r, "level": reg["unrest"]})
 
 
 def lower_unrest(p, r, n, ev):
@@ -34,7 +34,7 @@ def lower_unrest(p, r, n, ev):
     reg["unrest"] = max(0, reg["unrest"] - n)
     if reg["unrest"] == 0:
         p["cubes"] += 1
-    ev.append({"type": "unrest", "region": r, "level": reg["unrest"]})
+    ev.append({"event": "unrest", "region": r, "level": reg["unrest"]})
 
 
 def blocked(g, p, r):
@@ -51,7 +51,7 @@ def gain_marker(g, s, name, colour, n, ev):
     missing = n - take
     if missing:
         p["vp"] += missing * g.k.vp_per_missing
-    ev.append({"type": "markers", "player": name, "colour": colour, "taken": take, "vp": missing * g.k.vp_per_missing})
+    ev.append({"event": "markers", "player": name, "colour": colour, "taken": take, "vp": missing * g.k.vp_per_missing})
 
 
 def marker_value(g, p, colour):

@@ -159,7 +159,7 @@ class ZhanGuo(PhasedGame):
         if len(au["active"]) == 1 and au["leader"] is not None:
             win = au["leader"]
             P(s, win)["vp"] -= au["high"]
-            ev.append({"type": "auction_won", "player": win, "vp": au["high"]})
+            ev.append({"event": "auction_won", "player": win, "vp": au["high"]})
             rest = [n for n in au["remaining"] if n != win]
             seats = s["seats"]
             i = seats.index(win)
@@ -364,7 +364,7 @@ class ZhanGuo(PhasedGame):
         own(p["regions"], to)[a["to_area"]][a["colour"]] += 1
         item["left"] -= cost
         item["spent"] += cost
-        ev.append({"type": "move", "player": name, **{x: a[x] for x in ("from", "area", "colour", "to", "to_area")}, "cost": cost})
+        ev.append({"event": "move", "player": name, **{x: a[x] for x in ("from", "area", "colour", "to", "to_area")}, "cost": cost})
         if item["left"] <= 0 or not self._move_opts(s, name, item, any_only=True):
             s["pending"].pop(0)
 
@@ -467,7 +467,7 @@ class ZhanGuo(PhasedGame):
             item["b_used"] = True
             ab = self._board_ability(p)
             action = item["action"]
-            ev.append({"type": "board_ability", "player": name, "ability": ab})
+            ev.append({"event": "board_ability", "player": name, "ability": ab})
             if ab == "b-extra-worker":
                 if action == "hire-workers":
                     s["pending"].insert(0, {"kind": "move", "player": name, "left": k.b_extra_move, "spent": 0, "min": 0})
@@ -493,7 +493,7 @@ class ZhanGuo(PhasedGame):
         spec = k.cards[card]
         r = next(x for x in k.regions if card in p["regions"][x]["cards"])
         ab = spec["ability"]
-        ev.append({"type": "activate", "player": name, "card": card, "ability": ab})
+        ev.append({"event": "activate", "player": name, "card": card, "ability": ab})
         if ab == "unification-marker":
             self._take_marker(s, name, a, ev)
         elif ab == "movement":
@@ -578,7 +578,7 @@ class ZhanGuo(PhasedGame):
         s["pending"].pop(0)
         aspect = item["aspect"]
         if not a["accept"]:
-            ev.append({"type": "reward_pass", "player": name, "aspect": aspect})
+            ev.append({"event": "reward_pass", "player": name, "aspect": aspect})
             rest = item["candidates"]
             if rest:
                 s["pending"].insert(0, {"kind": "reward", "player": rest[0], "aspect": aspect, "candidates": rest[1:]})
@@ -596,7 +596,7 @@ class ZhanGuo(PhasedGame):
         spot = self._reward_spot(s, aspect)
         kind = spot["reward"]
         rw = k.rewards[kind]
-        ev.append({"type": "reward", "player": name, "aspect": aspect, "reward": kind})
+        ev.append({"event": "reward", "player": name, "aspect": aspect, "reward": kind})
         todo = []
         if kind == "official":
             p["supply"][a["colour"]] -= rw["officials"]
@@ -637,7 +637,7 @@ class ZhanGuo(PhasedGame):
         s["track"] = tiebreak_order(s)
         s["column"] = {}
         s["first"] = s["track"][0]
-        ev.append({"type": "first_player", "player": s["first"]})
+        ev.append({"event": "first_player", "player": s["first"]})
         if s["round"] >= k.rounds:
             scoring.final(self, s, ev)
         else:
@@ -680,7 +680,7 @@ class ZhanGuo(PhasedGame):
         p = P(s, name)
         own(s["board"]["tasks"], a["section"])[a["task"]]["discs"].append(name)
         p["discs"] -= 1
-        ev.append({"type": "task", "player": name, "section": a["section"], "task": a["task"]})
+        ev.append({"event": "task", "player": name, "section": a["section"], "task": a["task"]})
 
     # ---------------------------------------------------------------- placing pieces
     def _place_governor(self, s, name, r, space, ev):
@@ -692,7 +692,7 @@ class ZhanGuo(PhasedGame):
         todo = []
         if space is not None:
             bonus = k.bonus_spaces[space]
-            ev.append({"type": "governor_bonus", "player": name, "bonus": bonus})
+            ev.append({"event": "governor_bonus", "player": name, "bonus": bonus})
             if bonus == "governor-bonus-vp":
                 p["vp"] += k.bonus_vp
             elif bonus == "governor-bonus-movement":
@@ -718,7 +718,7 @@ class ZhanGuo(PhasedGame):
         spaces[spaces.index(None)] = name
         vp = k.palace_vp_per_card * min(cards_on_board(p), k.palace_vp_max)
         p["vp"] += vp
-        ev.append({"type": "palace", "player": name, "region": r, "vp": vp})
+        ev.append({"event": "palace", "player": name, "region": r, "vp": vp})
 
     # ================================================================ applying actions
     def _apply(self, s, a, events):
@@ -809,7 +809,7 @@ class ZhanGuo(PhasedGame):
         reg["cards"].append(card)
         pos = len(reg["cards"])
         colour = k.cards[card]["colour"]
-        ev.append({"type": "unify", "player": name, "card": card, "region": r})
+        ev.append({"event": "unify", "player": name, "card": card, "region": r})
         gain_marker(self, s, name, colour, k.markers_for_pos[pos], ev)
         raise_unrest(self, p, r, k.unrest_for_pos[pos], ev)
 
@@ -819,7 +819,7 @@ class ZhanGuo(PhasedGame):
         p["hand"].remove(a["card"])
         s["court"].append(a["card"])
         action = a["action"]
-        ev.append({"type": "court", "player": name, "card": a["card"], "action": action})
+        ev.append({"event": "court", "player": name, "card": a["card"], "action": action})
         todo = []
         if action == "appoint-governor":
             reg = own(p["regions"], a["region"])

@@ -108,7 +108,7 @@ def final(g, s, ev):
     s["result"] = [{"player": n, "vp": P(s, n)["vp"], "rank": i + 1, **P(s, n)["final"]} for i, n in enumerate(ranked)]
     s["phase"] = "end"
     s["pending"] = []
-    ev.append({"type": "game_end", "result": s["result"]})
+    ev.append({"event": "game_end", "result": s["result"]})
 
 
 def invariants(g, s):
