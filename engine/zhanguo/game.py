@@ -7,8 +7,9 @@ new first player); then final scoring, one module per chapter: setup.py, draw.py
 court.py (phase 2: unification and court actions), movement.py, activation.py, tasks.py, pieces.py
 (placing governors, walls, palaces, workers), rewards.py (phase 3), scoring.py. This module keeps the
 protocol: legal actions, applying an action, and the automatic steps between decisions. Whenever a
-player must decide something the state waits in `pending` (or for the turn player's card). Every rule constant comes from the knowledge base
-(consts.py); values printed only on components come from the unknowns register's `value_used`.
+player must decide something the state waits in `pending` (or for the turn player's card). Every
+rule constant comes from the knowledge base (consts.py, the game's `consts`); values printed only on
+components come from the unknowns register's `value_used`.
 
 Actions (JSON; each names its "player"); legal_actions() lists every complete legal action:
   auction:   bid {amount} | pass {} | board {board}
@@ -64,7 +65,7 @@ class ZhanGuo(PhasedGame):
 
     def __init__(self, rules=None):
         super().__init__(rules)
-        self.k = Consts(self.rules)
+        self.consts = Consts(self.rules)
 
     # ================================================================ setup (setup.py)
     def new_state(self, players, options=None, seed=0):
@@ -80,24 +81,24 @@ class ZhanGuo(PhasedGame):
     def declare(self):
         return gametype.declare(self)
 
-    def turn_player(self, s):
-        return s["order"][s["turn"]] if s["phase"] == "play" else None
+    def turn_player(self, state):
+        return state["order"][state["turn"]] if state["phase"] == "play" else None
 
     def state_schema(self):
         return state_schema(self)
 
-    def check_invariants(self, s):
-        return scoring.invariants(self, s)
+    def check_invariants(self, state):
+        return scoring.invariants(self, state)
 
     # ================================================================ legal actions
-    def legal_actions(self, s) -> list[Action]:
-        if self.is_terminal(s):
+    def legal_actions(self, state) -> list[Action]:
+        if self.is_terminal(state):
             return []
-        name = self.current_player(s)
+        name = self.current_player(state)
         if name is None:
             return []
-        options = self._options(s, name)
-        _listed.last = (s, name, options)
+        options = self._options(state, name)
+        _listed.last = (state, name, options)
         return [dict(type=t, player=name, **o) for t, o in options]
 
     def apply(self, state, action):
@@ -108,40 +109,40 @@ class ZhanGuo(PhasedGame):
         finally:
             _listed.known = None
 
-    def _options(self, s, name):
-        k = self.k
-        p = P(s, name)
-        if s["pending"]:
-            item = s["pending"][0]
+    def _options(self, state, name):
+        k = self.consts
+        p = P(state, name)
+        if state["pending"]:
+            item = state["pending"][0]
             kind = item["kind"]
             if kind == "bid":
-                au = s["auction"]
+                au = state["auction"]
                 lo = max(au["high"] + 1, k.min_bid)
                 out = [("bid", {"amount": x}) for x in range(lo, p["vp"] + 1)]
                 if au["leader"] is not None:
                     out.append(("pass", {}))
                 return out
             if kind == "board":
-                return [("board", {"board": b}) for b in s["free_boards"]]
+                return [("board", {"board": b}) for b in state["free_boards"]]
             if kind == "select":
                 return [("select", {"discard": c}) for c in item["cards"]]
             if kind == "move":
-                return [("move", o) for o in movement.move_opts(self, s, name, item)]
+                return [("move", o) for o in movement.move_opts(self, state, name, item)]
             if kind == "activate":
-                return [("activate", o) for o in activation.activate_opts(self, s, name, item)] + [("activate", {"done": True})]
+                return [("activate", o) for o in activation.activate_opts(self, state, name, item)] + [("activate", {"done": True})]
             if kind == "official":
                 out = [("official", {"colour": c, "region": r}) for c in k.official_colours if p["supply"][c] > 0
                        for r in k.regions]
                 return out + [("official", {"skip": True})]
             if kind == "reward":
-                return [("reward", o) for o in rewards.reward_opts(self, s, name, item)] + [("reward", {"accept": False})]
+                return [("reward", o) for o in rewards.reward_opts(self, state, name, item)] + [("reward", {"accept": False})]
             if kind == "tasks":
-                return [("task", o) for o in tasks.task_opts(self, s, name)] + [("task", {"done": True})]
+                return [("task", o) for o in tasks.task_opts(self, state, name)] + [("task", {"done": True})]
             return []
-        if s["phase"] != "play":
+        if state["phase"] != "play":
             return []
-        if s["stage"] == "end":
-            return [("task", o) for o in tasks.task_opts(self, s, name)] + [("end_turn", {})]
+        if state["stage"] == "end":
+            return [("task", o) for o in tasks.task_opts(self, state, name)] + [("end_turn", {})]
         out = []
         for r in k.regions:
             reg = p["regions"][r]
@@ -152,17 +153,17 @@ class ZhanGuo(PhasedGame):
                 pos = len(p["regions"][r]["cards"]) + 1
                 if pos <= k.max_cards_region and can_raise(self, p, r, k.unrest_for_pos[pos]):
                     out.append(("unify", {"card": card, "region": r}))
-        court_options = court.court_opts(self, s, name)
+        court_options = court.court_opts(self, state, name)
         for card in p["hand"]:
             out += [("court", {"card": card, **o}) for o in court_options]
         return out
 
     # ================================================================ applying actions
-    def _apply(self, s, a, events):
-        name, kind = self.actor(s, a), a["type"]
+    def _apply(self, s, action, events):
+        name, kind = self.actor(s, action), action["type"]
         if name != self.current_player(s):
             raise IllegalAction(R + "how-to-play-a-card", f"it is {self.current_player(s)}'s decision, not {name}'s")
-        body = {x: v for x, v in a.items() if x not in ("type", "player")}
+        body = {x: v for x, v in action.items() if x not in ("type", "player")}
         if isinstance(body.get("regions"), list):
             body["regions"] = sorted(str(x) for x in body["regions"])
         for key in ("region", "other", "from", "to"):
@@ -179,126 +180,126 @@ class ZhanGuo(PhasedGame):
         self._do(s, name, kind, body, events)
         self._advance(s, events)
 
-    def _do(self, s, name, kind, a, ev):
-        k = self.k
-        p = P(s, name)
-        item = s["pending"][0] if s["pending"] else None
+    def _do(self, state, name, kind, action, events):
+        k = self.consts
+        p = P(state, name)
+        item = state["pending"][0] if state["pending"] else None
         if kind == "bid":
-            au = s["auction"]
-            au["high"], au["leader"] = a["amount"], name
-            s["pending"].pop(0)
-            setup.auction_next(self, s, ev)
+            au = state["auction"]
+            au["high"], au["leader"] = action["amount"], name
+            state["pending"].pop(0)
+            setup.auction_next(self, state, events)
         elif kind == "pass":
-            au = s["auction"]
+            au = state["auction"]
             au["active"].remove(name)
-            s["pending"].pop(0)
-            setup.auction_next(self, s, ev)
+            state["pending"].pop(0)
+            setup.auction_next(self, state, events)
         elif kind == "board":
-            s["pending"].pop(0)
-            p["board"], p["side"] = a["board"], a["board"]
-            s["free_boards"].remove(a["board"])
-            nxt = s.pop("auction_next", None)
+            state["pending"].pop(0)
+            p["board"], p["side"] = action["board"], action["board"]
+            state["free_boards"].remove(action["board"])
+            nxt = state.pop("auction_next", None)
             if nxt:
-                setup.start_auction(self, s, nxt["remaining"], nxt["opener"])
+                setup.start_auction(self, state, nxt["remaining"], nxt["opener"])
         elif kind == "select":
-            s["pending"].pop(0)
-            p["draft"].remove(a["discard"])
+            state["pending"].pop(0)
+            p["draft"].remove(action["discard"])
             p["hand"] += p["draft"]
             p["draft"] = []
-            s["discards"][item["colour"]].append(a["discard"])
+            state["discards"][item["colour"]].append(action["discard"])
         elif kind == "shift":
-            reg = own(p["regions"], a["region"])
-            reg["gov"][a["colour"]] -= 1
-            reg["work"][a["colour"]] += 1
+            reg = own(p["regions"], action["region"])
+            reg["gov"][action["colour"]] -= 1
+            reg["work"][action["colour"]] += 1
         elif kind == "unify":
-            court.unify(self, s, name, a["card"], a["region"], ev)
-            s["stage"] = "end"
+            court.unify(self, state, name, action["card"], action["region"], events)
+            state["stage"] = "end"
         elif kind == "court":
-            court.court(self, s, name, a, ev)
-            s["stage"] = "end"
+            court.court(self, state, name, action, events)
+            state["stage"] = "end"
         elif kind == "move":
-            movement.do_move(self, s, name, item, a, ev)
+            movement.do_move(self, state, name, item, action, events)
         elif kind == "activate":
-            activation.do_activate(self, s, name, item, a, ev)
+            activation.do_activate(self, state, name, item, action, events)
         elif kind == "official":
-            s["pending"].pop(0)
-            if not a.get("skip"):
-                p["supply"][a["colour"]] -= k.bonus_officials
-                own(p["regions"], a["region"])["gov"][a["colour"]] += k.bonus_officials
+            state["pending"].pop(0)
+            if not action.get("skip"):
+                p["supply"][action["colour"]] -= k.bonus_officials
+                own(p["regions"], action["region"])["gov"][action["colour"]] += k.bonus_officials
         elif kind == "reward":
-            rewards.do_reward(self, s, name, item, a, ev)
+            rewards.do_reward(self, state, name, item, action, events)
         elif kind == "task":
-            if a.get("done"):
-                s["pending"].pop(0)
+            if action.get("done"):
+                state["pending"].pop(0)
             else:
-                tasks.do_task(self, s, name, a, ev)
-                if item and item["kind"] == "tasks" and not tasks.task_opts(self, s, name):
-                    s["pending"].pop(0)
+                tasks.do_task(self, state, name, action, events)
+                if item and item["kind"] == "tasks" and not tasks.task_opts(self, state, name):
+                    state["pending"].pop(0)
         elif kind == "end_turn":
-            self._end_turn(s, ev)
+            self._end_turn(state, events)
 
 
 
-    def _end_turn(self, s, ev):
-        s["stage"] = "card"
-        order = s["order"]
+    def _end_turn(self, state, events):
+        state["stage"] = "card"
+        order = state["order"]
         n = len(order)
         for d in range(1, n + 1):
-            i = (s["turn"] + d) % n
-            if P(s, order[i])["hand"]:
-                s["turn"] = i
+            i = (state["turn"] + d) % n
+            if P(state, order[i])["hand"]:
+                state["turn"] = i
                 return
-        s["phase"] = "rewards"
-        s["reward_aspects_done"] = 0
-        s["column"] = {}
-        rewards.next_aspect(self, s, ev)
+        state["phase"] = "rewards"
+        state["reward_aspects_done"] = 0
+        state["column"] = {}
+        rewards.next_aspect(self, state, events)
 
     # ================================================================ automatic steps
-    def _advance(self, s, ev):
-        k = self.k
+    def _advance(self, state, events):
+        k = self.consts
         while True:
-            if s["pending"]:
-                item = s["pending"][0]
+            if state["pending"]:
+                item = state["pending"][0]
                 if item["kind"] == "next_aspect":
-                    s["pending"].pop(0)
-                    rewards.next_aspect(self, s, ev)
+                    state["pending"].pop(0)
+                    rewards.next_aspect(self, state, events)
                     continue
-                if item["kind"] == "move" and not movement.move_opts(self, s, item["player"], item, any_only=True):
-                    s["pending"].pop(0)
+                if item["kind"] == "move" and not movement.move_opts(self, state, item["player"], item, any_only=True):
+                    state["pending"].pop(0)
                     continue
-                if item["kind"] == "activate" and not activation.activate_opts(self, s, item["player"], item):
-                    s["pending"].pop(0)
+                if item["kind"] == "activate" and not activation.activate_opts(self, state, item["player"], item):
+                    state["pending"].pop(0)
                     continue
-                if item["kind"] == "official" and not any(P(s, item["player"])["supply"].values()):
-                    s["pending"].pop(0)
+                if item["kind"] == "official" and not any(P(state, item["player"])["supply"].values()):
+                    state["pending"].pop(0)
                     continue
-                if item["kind"] == "tasks" and not tasks.task_opts(self, s, item["player"]):
-                    s["pending"].pop(0)
+                if item["kind"] == "tasks" and not tasks.task_opts(self, state, item["player"]):
+                    state["pending"].pop(0)
                     continue
                 if item["kind"] == "select" and not item["cards"]:
-                    draw.deal_draft(self, s)
+                    draw.deal_draft(self, state)
                 return
-            if s["phase"] == "drafting":
-                s["phase"] = "drafted"
+            if state["phase"] == "drafting":
+                state["phase"] = "drafted"
                 continue
-            if s["phase"] in ("boards", "auction"):
-                s["phase"] = "draw"
-                s["auction"] = None
+            if state["phase"] in ("boards", "auction"):
+                state["phase"] = "draw"
+                state["auction"] = None
                 continue
-            if s["phase"] == "draw":
-                draw.draw(self, s, ev)
+            if state["phase"] == "draw":
+                draw.draw(self, state, events)
                 continue
-            if s["phase"] == "drafted":
+            if state["phase"] == "drafted":
                 for c in k.colours:
-                    d = s["discards"][c]
-                    self.rng(s).shuffle(d)
-                    s["decks"][c][0:0] = d
-                s["discards"] = None
-                draw.start_play(self, s)
+                    d = state["discards"][c]
+                    self.rng(state).shuffle(d)
+                    state["decks"][c][0:0] = d
+                state["discards"] = None
+                draw.start_play(self, state)
                 continue
-            if s["phase"] == "play":
-                if s["stage"] == "end" and not tasks.task_opts(self, s, s["order"][s["turn"]]):
-                    self._end_turn(s, ev)
+            if state["phase"] == "play":
+                if state["stage"] == "end" and not tasks.task_opts(self, state, state["order"][state["turn"]]):
+                    self._end_turn(state, events)
                     continue
                 return
             return

@@ -6,9 +6,9 @@ from engine.core.state import own
 from engine.zhanguo.common import P
 
 
-def move_opts(g, s, name, item, any_only=False):
-    k = g.k
-    p = P(s, name)
+def move_opts(g, state, name, item, any_only=False):
+    k = g.consts
+    p = P(state, name)
     left = item["left"]
     out = []
     if item["spent"] >= item["min"] and not any_only:
@@ -28,7 +28,7 @@ def move_opts(g, s, name, item, any_only=False):
                     if any_only:
                         return out
                 for t in k.regions:
-                    if t != r and k.dist[r].get(t, 99) <= left and \
+                    if t != r and k.dist[r].get(t, 99) <= left and\
                             sum(p["regions"][t]["work"].values()) < k.work_capacity:
                         out.append({"from": r, "area": "work", "colour": c, "to": t, "to_area": "work"})
                         if any_only:
@@ -36,18 +36,18 @@ def move_opts(g, s, name, item, any_only=False):
     return out
 
 
-def do_move(g, s, name, item, a, ev):
-    k = g.k
-    p = P(s, name)
-    if a.get("stop"):
-        s["pending"].pop(0)
+def do_move(g, state, name, item, action, events):
+    k = g.consts
+    p = P(state, name)
+    if action.get("stop"):
+        state["pending"].pop(0)
         return
-    fr, to = a["from"], a["to"]
+    fr, to = action["from"], action["to"]
     cost = 1 if fr == to else k.dist[fr][to]
-    own(p["regions"], fr)[a["area"]][a["colour"]] -= 1
-    own(p["regions"], to)[a["to_area"]][a["colour"]] += 1
+    own(p["regions"], fr)[action["area"]][action["colour"]] -= 1
+    own(p["regions"], to)[action["to_area"]][action["colour"]] += 1
     item["left"] -= cost
     item["spent"] += cost
-    ev.append({"event": "move", "player": name, **{x: a[x] for x in ("from", "area", "colour", "to", "to_area")}, "cost": cost})
-    if item["left"] <= 0 or not move_opts(g, s, name, item, any_only=True):
-        s["pending"].pop(0)
+    events.append({"event": "move", "player": name, **{x: action[x] for x in ("from", "area", "colour", "to", "to_area")}, "cost": cost})
+    if item["left"] <= 0 or not move_opts(g, state, name, item, any_only=True):
+        state["pending"].pop(0)

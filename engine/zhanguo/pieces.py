@@ -6,31 +6,31 @@ from engine.core.state import own
 from engine.zhanguo.common import P, cards_on_board
 
 
-def gov_spaces(g, s, r):
-    taken = {g["space"] for g in s["board"]["governors"][r] if g["space"] is not None}
-    free = [i for i in range(len(g.k.bonus_spaces)) if i not in taken]
+def gov_spaces(g, state, r):
+    taken = {x["space"] for x in state["board"]["governors"][r] if x["space"] is not None}
+    free = [i for i in range(len(g.consts.bonus_spaces)) if i not in taken]
     return free or [None]
 
 
-def wall_spaces(g, s, name):
+def wall_spaces(g, state, name):
     out = []
-    for sec, spaces in enumerate(s["board"]["walls"]):
-        if spaces.count(name) >= g.k.walls_per_section:
+    for sec, spaces in enumerate(state["board"]["walls"]):
+        if spaces.count(name) >= g.consts.walls_per_section:
             continue
         out += [(sec, i + 1) for i, who in enumerate(spaces) if who is None]
     return out
 
 
-def place_governor(g, s, name, r, space, ev):
+def place_governor(g, state, name, r, space, events):
     """Place a governor; a bonus space gives its bonus; the region's unrest cube goes back."""
-    k = g.k
-    p = P(s, name)
+    k = g.consts
+    p = P(state, name)
     p["governors"] -= 1
-    own(s["board"]["governors"], r).append({"player": name, "space": space})
+    own(state["board"]["governors"], r).append({"player": name, "space": space})
     todo = []
     if space is not None:
         bonus = k.bonus_spaces[space]
-        ev.append({"event": "governor_bonus", "player": name, "bonus": bonus})
+        events.append({"event": "governor_bonus", "player": name, "bonus": bonus})
         if bonus == "governor-bonus-vp":
             p["vp"] += k.bonus_vp
         elif bonus == "governor-bonus-movement":
@@ -45,32 +45,32 @@ def place_governor(g, s, name, r, space, ev):
     return todo
 
 
-def place_wall(g, s, name, sec, lines):
-    P(s, name)["walls"] -= 1
-    own(s["board"]["walls"], sec)[lines - 1] = name
+def place_wall(g, state, name, sec, lines):
+    P(state, name)["walls"] -= 1
+    own(state["board"]["walls"], sec)[lines - 1] = name
 
 
-def place_palace(g, s, name, r, ev):
-    k = g.k
-    p = P(s, name)
+def place_palace(g, state, name, r, events):
+    k = g.consts
+    p = P(state, name)
     p["palaces"] -= 1
-    spaces = own(s["board"]["palaces"], r)
+    spaces = own(state["board"]["palaces"], r)
     spaces[spaces.index(None)] = name
     vp = k.palace_vp_per_card * min(cards_on_board(p), k.palace_vp_max)
     p["vp"] += vp
-    ev.append({"event": "palace", "player": name, "region": r, "vp": vp})
+    events.append({"event": "palace", "player": name, "region": r, "vp": vp})
 
 
-def move_worker(g, p, a):
-    own(p["regions"], a["from"])["workers"] -= 1
-    own(p["regions"], a["to"])["workers"] += 1
+def move_worker(g, p, action):
+    own(p["regions"], action["from"])["workers"] -= 1
+    own(p["regions"], action["to"])["workers"] += 1
 
 
-def add_workers(g, s, p, r, n):
+def add_workers(g, state, p, r, n):
     own(p["regions"], r)["workers"] += n
-    s["workers_out"] += n
+    state["workers_out"] += n
 
 
-def remove_workers(g, s, p, r, n):
+def remove_workers(g, state, p, r, n):
     own(p["regions"], r)["workers"] -= n
-    s["workers_out"] -= n
+    state["workers_out"] -= n

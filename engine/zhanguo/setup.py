@@ -8,7 +8,7 @@ from engine.zhanguo.common import P
 
 
 def new_state(g, players, options=None, seed=0):
-    k = g.k
+    k = g.consts
     declared = g.game_type
     options = declared.check_options(options, [str(p) for p in players])
     players = [str(p) for p in players] + [str(p) for p in options.get("others") or []]
@@ -81,28 +81,28 @@ def new_state(g, players, options=None, seed=0):
     return s
 
 
-def start_auction(g, s, remaining, opener):
-    s["auction"] = {"remaining": list(remaining), "active": list(remaining), "turn": opener, "high": 0, "leader": None}
+def start_auction(g, state, remaining, opener):
+    state["auction"] = {"remaining": list(remaining), "active": list(remaining), "turn": opener, "high": 0, "leader": None}
     if len(remaining) == 1:  # the last board always costs the last player 1 VP
-        P(s, opener)["vp"] -= g.k.last_board_cost
-        s["auction"] = None
-        s["pending"] = [{"kind": "board", "player": opener}]
+        P(state, opener)["vp"] -= g.consts.last_board_cost
+        state["auction"] = None
+        state["pending"] = [{"kind": "board", "player": opener}]
     else:
-        s["pending"] = [{"kind": "bid", "player": opener}]
+        state["pending"] = [{"kind": "bid", "player": opener}]
 
 
-def auction_next(g, s, ev):
-    au = s["auction"]
+def auction_next(g, state, events):
+    au = state["auction"]
     if len(au["active"]) == 1 and au["leader"] is not None:
         win = au["leader"]
-        P(s, win)["vp"] -= au["high"]
-        ev.append({"event": "auction_won", "player": win, "vp": au["high"]})
+        P(state, win)["vp"] -= au["high"]
+        events.append({"event": "auction_won", "player": win, "vp": au["high"]})
         rest = [n for n in au["remaining"] if n != win]
-        seats = s["seats"]
+        seats = state["seats"]
         i = seats.index(win)
         nxt = next((seats[(i + d) % len(seats)] for d in range(1, len(seats) + 1) if seats[(i + d) % len(seats)] in rest), None)
-        s["pending"] = [{"kind": "board", "player": win}]
-        s["auction_next"] = {"remaining": rest, "opener": nxt}
+        state["pending"] = [{"kind": "board", "player": win}]
+        state["auction_next"] = {"remaining": rest, "opener": nxt}
         return
     seats = au["remaining"]
     i = seats.index(au["turn"])
@@ -111,4 +111,4 @@ def auction_next(g, s, ev):
         if nm in au["active"]:
             au["turn"] = nm
             break
-    s["pending"] = [{"kind": "bid", "player": au["turn"]}]
+    state["pending"] = [{"kind": "bid", "player": au["turn"]}]

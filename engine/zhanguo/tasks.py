@@ -6,28 +6,28 @@ from engine.core.state import own
 from engine.zhanguo.common import P
 
 
-def task_opts(g, s, name):
-    k = g.k
-    p = P(s, name)
+def task_opts(g, state, name):
+    k = g.consts
+    p = P(state, name)
     if p["discs"] <= 0:
         return []
     out = []
     for sec in k.task_sections:
         for t in k.task_types:
-            task = s["board"]["tasks"][sec][t]
+            task = state["board"]["tasks"][sec][t]
             if name in task["discs"] or len(task["discs"]) >= k.task_spaces:
                 continue
-            if task_met(g, s, name, t, k.task_tokens[t][task["token"]]):
+            if task_met(g, state, name, t, k.task_tokens[t][task["token"]]):
                 out.append({"section": sec, "task": t})
     return out
 
 
-def task_met(g, s, name, t, req):
-    k = g.k
-    b = s["board"]
+def task_met(g, state, name, t, req):
+    k = g.consts
+    b = state["board"]
     for sym, need in req.items():
         if t == "governor":
-            have = sum(1 for g in b["governors"][str(sym)] if g["player"] == name)
+            have = sum(1 for x in b["governors"][str(sym)] if x["player"] == name)
         elif t == "palace":
             have = b["palaces"][str(sym)].count(name)
         else:
@@ -39,8 +39,8 @@ def task_met(g, s, name, t, req):
     return True
 
 
-def do_task(g, s, name, a, ev):
-    p = P(s, name)
-    own(s["board"]["tasks"], a["section"])[a["task"]]["discs"].append(name)
+def do_task(g, state, name, action, events):
+    p = P(state, name)
+    own(state["board"]["tasks"], action["section"])[action["task"]]["discs"].append(name)
     p["discs"] -= 1
-    ev.append({"event": "task", "player": name, "section": a["section"], "task": a["task"]})
+    events.append({"event": "task", "player": name, "section": action["section"], "task": action["task"]})
