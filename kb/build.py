@@ -179,7 +179,7 @@ def _rows(kb: KnowledgeBase) -> dict:
         for f in Checker(kb, game).run(mode, a, b):
             findings.append(dict(key=f.key, game_id=f.game, entity_id=f.entity_id, field=f.field, mode=mode,
                                  compared=f"{a},{b}", check=f.check, severity=f.severity, assessment=f.assessment,
-                                 message=f.message, side_a=asdict(f.a) if f.a else None,
+                                 triage=f.triage, hand_recorded=f.hand_recorded, message=f.message, side_a=asdict(f.a) if f.a else None,
                                  side_b=asdict(f.b) if f.b else None))
     info = [dict(key="built_at", value=datetime.now(timezone.utc).isoformat(timespec="seconds"))]
     return {m.Game.__table__: games, m.Edition.__table__: editions, m.Source.__table__: sources,

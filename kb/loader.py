@@ -184,6 +184,8 @@ def _load_game(kb: KnowledgeBase, game_dir: Path) -> None:
             kb.issues.append(Issue(rel, "", "unexpected file (only .yaml files belong in kb/data)"))
         elif parts[0] == "examples" and len(parts) == 2:
             _load_example(kb, game_key, path, rel)
+        elif parts[0] == "scenarios":
+            continue  # engine scenarios (DESIGN.md), run by `rulekb scenario run` and tests/test_scenarios.py
         elif parts[0] == "coverage" and len(parts) == 2:
             _load_coverage(kb, path, rel)
         elif len(parts) == 1 or len(parts) == 2:

@@ -140,6 +140,8 @@ class Finding(SQLModel, table=True):
     check: str = Field(index=True)
     severity: str = Field(index=True)
     assessment: str
+    triage: str = Field(default="wording", index=True)  # the finding's class: rule | wording | ocr
+    hand_recorded: bool = False  # a difference the transcribers noted by hand (no check found it)
     message: str = Field(sa_column=Column(SAText, nullable=False))
     side_a: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     side_b: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))

@@ -89,6 +89,7 @@ def navigation() -> list:
             section.append({g["title"][lang]: pages})
         nav.append({LANG_NAMES[lang]: section})
     nav.append({"Sources": [f"sources/{s['id']}.md" for g in games for s in g["sources"]]})
+    nav.append({"For developers": ["developers/index.md", "developers/changelog.md"]})  # issue 21
     return nav
 
 
@@ -206,7 +207,7 @@ def verified(example: dict) -> dict:
     doc = {"id": example["id"], "game": example["game"], **example["attrs"]}
     outcome = scenario.run(doc)
     rows = []
-    for spec, check in zip(doc.get("expect") or [], outcome.checks):
+    for spec, check in zip(doc.get("expect") or [], [c for c in outcome.checks if c.where == "expect"]):
         before = _value(outcome.before, spec.get("path", ""))
         after = _value(outcome.state, spec.get("path", ""))
         expected = spec.get("equals", spec.get("delta", spec.get("contains", spec.get("length"))))
@@ -250,4 +251,14 @@ def on_files(files: Files, config) -> Files:
     site.engine.dispose()
     for path, content in site.pages.items():
         files.append(File.generated(config, path, content=content))
+    files.append(File.generated(config, "developers/changelog.md", content=changelog_page()))
     return files
+
+
+def changelog_page() -> str:
+    """What each build changed, from the changelog `rulekb build` keeps beside the bulk files."""
+    from kb.export import CHANGELOG, bulk_dir
+
+    path = bulk_dir() / CHANGELOG
+    builds = json.loads(path.read_text(encoding="utf-8"))["builds"] if path.is_file() else []
+    return TEMPLATES.get_template("changelog.md.j2").render(builds=builds, limit=200)

@@ -69,3 +69,12 @@ def test_rendered_effects_are_stored_as_generated_texts(real_db):
     ent = get_entity(open_engine(real_db, readonly=True), "gugong/decree/l2-jade")
     assert {t["origin"] for ts in ent["texts"]["effect"].values() for t in ts} == {"generated"}
     assert set(ent["texts"]["effect"]) == {"pl", "cs", "en"}
+
+
+def test_a_nested_effect_with_several_steps_keeps_its_nesting(real_kb):
+    """ZhanGuo governor majority: both the 9 VP and the 3 VP per governor depend on the majority."""
+    from i18n.render import Renderer
+
+    effect = real_kb.records["zhanguo/scoring-rule/governor-majority"].item.effect
+    text = Renderer("zhanguo", "en", lambda i, lang: i).render(effect)
+    assert "rounded down): (gain 9 VP; for each own governor in the region: gain 3 VP)" in text

@@ -75,7 +75,7 @@ def test_illegal_actions_are_rejected_with_the_state_unchanged(game):
     # acting out of turn
     _illegal(game, state, {"type": "unify", "player": "B", "card": b_card, "region": "1"})
     # playing a card you do not hold
-    _illegal(game, state, {"type": "unify", "player": "A", "card": b_card, "region": "1"}, "zhanguo/rule/unification")
+    _illegal(game, state, {"type": "unify", "player": "A", "card": b_card, "region": "1"}, "zhanguo/rule/how-to-play-a-card")  # a card from your own hand
     # a 4th card in a region
     full = st.copy(state)
     three = [full["decks"][c].pop() for c in game.consts.colours]

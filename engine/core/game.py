@@ -200,18 +200,18 @@ ENGINES = {
 
 def get_game(key: str) -> Game:
     """The game's engine, built once per process (engines keep no per-game-state data)."""
+    if key not in ENGINES:
+        raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
     with _BUILDING:
-        return _get_game(key)
+        return _get_game(key, ENGINES[key])
 
 
 _BUILDING = threading.RLock()
 
 
 @lru_cache(maxsize=None)
-def _get_game(key: str) -> Game:
-    if key not in ENGINES:
-        raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
-    module, cls = ENGINES[key].split(":")
+def _get_game(key: str, where: str) -> Game:
+    module, cls = where.split(":")
     try:
         return getattr(importlib.import_module(module), cls)()
     except ModuleNotFoundError as exc:

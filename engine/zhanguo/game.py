@@ -172,6 +172,9 @@ class ZhanGuo(PhasedGame):
         known = getattr(_listed, "known", None)
         opts = known[2] if known is not None and known[1] == name else self._options(s, name)
         if (kind, body) not in opts:
+            precise = self._refusal(s, name, kind, body)
+            if precise:
+                raise IllegalAction(*precise)
             if any(t == kind for t, _ in opts):
                 rule = COURT_RULE.get(body.get("action"), RULE_OF[kind]) if kind == "court" else RULE_OF[kind]
                 raise IllegalAction(rule, f"{kind} {body} is not allowed now")
@@ -179,6 +182,26 @@ class ZhanGuo(PhasedGame):
             raise IllegalAction(RULE_OF[kind], f"{kind} is not possible now; expected one of {want}")
         self._do(s, name, kind, body, events)
         self._advance(s, events)
+
+    def _refusal(self, s, name, kind, body):
+        """The precise rule a refused turn action breaks, where one reason is plain: a card not in
+        hand, unrest above a track's maximum, a full workers' area. None: the action's own rule."""
+        k = self.consts
+        p = P(s, name)
+        if s["pending"] or s["phase"] != "play" or s["stage"] == "end":
+            return None
+        if kind in ("unify", "court") and body.get("card") not in p["hand"]:
+            return R + "how-to-play-a-card", f"card {body.get('card')!r} is not in {name}'s hand"
+        r = body.get("region")
+        if r not in p["regions"]:
+            return None
+        if kind == "unify":
+            pos = len(p["regions"][r]["cards"]) + 1
+            if pos <= k.max_cards_region and not can_raise(self, p, r, k.unrest_for_pos[pos]):
+                return R + "unrest-tracks", f"the card would raise unrest in region {r} above the track's maximum"
+        if kind == "shift" and sum(p["regions"][r]["work"].values()) >= k.work_capacity:
+            return R + "worker-area-capacity", f"the workers' area of region {r} is full"
+        return None
 
     def _do(self, state, name, kind, action, events):
         k = self.consts

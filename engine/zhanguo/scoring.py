@@ -2,7 +2,9 @@
 sections, walls with their tokens; the ranking; and the state's invariants."""
 from __future__ import annotations
 
-from engine.zhanguo.common import P, cards_on_board, marker_value
+from collections import Counter
+
+from engine.zhanguo.common import P, marker_value
 
 
 def governor_majorities(g, state):
@@ -115,12 +117,12 @@ def invariants(g, s):
     k = g.consts
     bad = []
     n = len(s["seats"])
-    cards = sum(len(d) for d in s["decks"].values()) + len(s["court"])
-    cards += sum(len(d) for d in (s.get("discards") or {}).values())
+    cards = [x for d in s["decks"].values() for x in d] + list(s["court"])
+    cards += [x for d in (s.get("discards") or {}).values() for x in d]
     workers = 0
     for name in s["seats"]:
         p = P(s, name)
-        cards += len(p["hand"]) + len(p["draft"]) + cards_on_board(p)
+        cards += p["hand"] + p["draft"] + [x for r in p["regions"].values() for x in r["cards"]]
         for c in k.official_colours:
             on = sum(r["gov"][c] + r["work"][c] for r in p["regions"].values())
             if on + p["supply"][c] != k.officials_per_colour:
@@ -157,8 +159,17 @@ def invariants(g, s):
                 bad.append(f"{name}: negative {key}")
         if min(p["supply"].values()) < 0 or min(p["m1"].values()) < 0 or min(p["m3"].values()) < 0:
             bad.append(f"{name}: negative supply or markers")
-    if cards != len(k.cards):
-        bad.append(f"cards: {cards} accounted for, not {len(k.cards)}")
+    # each card in exactly one place
+    where = Counter(cards)
+    twice = sorted(x for x, m in where.items() if m > 1)
+    nowhere = sorted(set(k.cards) - set(where))
+    strange = sorted(set(where) - set(k.cards), key=str)
+    if twice:
+        bad.append(f"cards in two places: {twice[:10]}")
+    if nowhere:
+        bad.append(f"cards nowhere: {nowhere[:10]}" + (f" (and {len(nowhere) - 10} more)" if len(nowhere) > 10 else ""))
+    if strange:
+        bad.append(f"cards that are not in the game: {strange[:10]}")
     if workers != s["workers_out"]:
         bad.append(f"workers: {workers} on boards, {s['workers_out']} taken from the supply")
     for c in k.colours:
