@@ -138,6 +138,39 @@ def test_scenario_pass_fail_pending_error():
     assert "does not exist" in scenario.run(scenario_doc(expect=[{"path": "players.C.total", "equals": 1}])).line
 
 
+def test_own_copies_a_shared_sub_tree_once_and_leaves_the_input_alone():
+    from engine.core import state as st
+    state = {"players": {"a": {"hand": [1, 2], "board": {"x": {"n": 0}}}}}
+    work = st.draft(state)
+    assert work["players"]["a"] is not state["players"]["a"]  # the top two levels are private
+    assert work["players"]["a"]["hand"] is state["players"]["a"]["hand"]  # deeper ones shared until owned
+    hand = st.own(work["players"]["a"], "hand")
+    hand.append(3)
+    assert st.own(work["players"]["a"], "hand") is hand  # owned once per apply
+    st.own(st.own(work["players"]["a"], "board"), "x")["n"] += 1
+    st.end_draft()
+    assert state == {"players": {"a": {"hand": [1, 2], "board": {"x": {"n": 0}}}}}
+    assert work == {"players": {"a": {"hand": [1, 2, 3], "board": {"x": {"n": 1}}}}}
+
+
+@pytest.mark.parametrize("key,players,options", [
+    ("gugong", 4, {}), ("gugong", 1, {}), ("dragon", 5, {"edition": "2017", "great_wall": True, "great_events": True}),
+    ("dragon", 3, {"edition": "2007"}), ("zhanguo", 4, {}), ("zhanguo", 2, {"sides": "auction"})])
+def test_apply_shares_unchanged_parts_but_never_writes_into_its_input(key, players, options):
+    """apply copies only what an action touches (state.draft/own): along random games, every input
+    state is exactly as it was after the engine applied an action to it."""
+    game = core_game.get_game(key)
+    names = [f"P{i + 1}" for i in range(players)]
+    state = game.new_state(names, dict(options), 3)
+    agent = Rng({"rng": Rng.seed_state(11)})
+    while not game.is_terminal(state):
+        before = copy(state)
+        legal = game.legal_actions(state)
+        new, _ = game.apply(state, legal[agent.below(len(legal))])
+        assert state == before
+        state = new
+
+
 def v2(**kw):
     doc = scenario_doc(**{"format": 2, **kw})
     if "seeds" in kw and "seed" not in kw:

@@ -1,8 +1,11 @@
 """The shape every game engine has (OpenSpiel-like, on plain JSON states).
 
 A game is created from its compiled rule set (its rule constants and effects, as plain data). A state
-is a JSON dict; `apply` never mutates its input: it works on a copy and returns the new state with
-the events that happened, or raises IllegalAction naming the rule and leaves the input as it was.
+is a JSON dict; `apply` never mutates its input: it works on a copy-on-write draft (state.draft:
+the top two levels copied, deeper containers shared until the engine owns them with state.own) and
+returns the new state with the events that happened, or raises IllegalAction naming the rule and
+leaves the input as it was. Returned states share unchanged sub-trees with their input, so callers
+treat states as values: copy one (state.copy) before changing it outside apply.
 Randomness comes only from the state's own Rng, so (players, options, seed, actions) replays a game
 exactly.
 """
@@ -66,6 +69,8 @@ class Rules:
 
 class Game(ABC):
     key: str = ""
+    # top-level state keys whose draft apply copies three levels deep, not two (see state.draft)
+    draft_deeper: tuple[str, ...] = ()
 
     def __init__(self, rules: Rules | None = None):
         self.rules = rules or Rules.load(self.key)
@@ -110,14 +115,18 @@ class Game(ABC):
     # ---- changing states
     @abstractmethod
     def _apply(self, state: dict, action: Action, events: list[Event]) -> None:
-        """Carry out an action on `state` (a private copy), appending events; raise IllegalAction."""
+        """Carry out an action on `state` (a draft: own() a container below its top two levels before
+        changing it in place), appending events; raise IllegalAction."""
 
     def apply(self, state: dict, action: Action) -> tuple[dict, list[Event]]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction("an action is a JSON object with a string 'type'")
-        work = st.copy(state)
+        work = st.draft(state, self.draft_deeper)
         events: list[Event] = []
-        self._apply(work, action, events)
+        try:
+            self._apply(work, action, events)
+        finally:
+            st.end_draft()
         return work, events
 
     def run(self, state: dict, step: str) -> tuple[dict, list[Event]]:

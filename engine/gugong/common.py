@@ -4,6 +4,7 @@ ties, the Great Wall, ships on the Grand Canal, travel tokens. Functions work on
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.state import own
 
 R = "gugong/rule/"
 
@@ -276,13 +277,13 @@ def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, s
         if p[source] < 1:
             raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
         p[source] -= 1
-    sh["load"].append(size)
+    own(p["ships"], ship)["load"].append(size)
     events.append({"event": "ship_servant", "player": name, "ship": ship, "piece": piece})
 
 
 def ship_move(g, s: dict, name: str, ship: int, events: list) -> bool:
     """Move one space forward to the next free port of the ship's path, skipping occupied ones."""
-    sh = P(s, name)["ships"][ship]
+    sh = own(P(s, name)["ships"], ship)
     port = first_free(g, s, sh["path"], sh["port"])
     if port is None:
         return False

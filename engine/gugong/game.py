@@ -40,6 +40,7 @@ ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
 
 class Gugong(PhasedGame):
     action_types = frozenset(ALL_TYPES)
+    draft_deeper = ("players",)  # nearly every action changes a hand, pile or token list
     key = "gugong"
 
     def __init__(self, rules=None):

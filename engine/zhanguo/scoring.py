@@ -7,12 +7,12 @@ from collections import Counter
 from engine.zhanguo.common import P, marker_value
 
 
-def governor_majorities(g, s):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
+def governor_majorities(g, state):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
     for r in k.regions:
         count = {}
-        for gv in s["board"]["governors"][r]:
+        for gv in state["board"]["governors"][r]:
             count[gv["player"]] = count.get(gv["player"], 0) + 1
         if not count:
             continue
@@ -24,28 +24,28 @@ def governor_majorities(g, s):
     return out
 
 
-def unification_majorities(g, s):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
+def unification_majorities(g, state):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
     for aspect, vp in k.unif_vp.items():
         colour = k.colour_of_aspect[aspect]
-        vals = {n: marker_value(g, P(s, n), colour) for n in s["seats"]}
+        vals = {n: marker_value(g, P(state, n), colour) for n in state["seats"]}
         top = max(vals.values())
         if top <= 0:
             continue
-        win = next(n for n in s["track"] if vals[n] == top)  # tie: highest disc on the reward track
+        win = next(n for n in state["track"] if vals[n] == top)  # tie: highest disc on the reward track
         out[win] += vp
     return out
 
 
-def task_points(g, s, by_section=None):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
+def task_points(g, state, by_section=None):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
     for sec in k.task_sections:
-        for n in s["seats"]:
+        for n in state["seats"]:
             vps = []
             for t in k.task_types:
-                discs = s["board"]["tasks"][sec][t]["discs"]
+                discs = state["board"]["tasks"][sec][t]["discs"]
                 if n in discs:
                     vps.append(k.task_vp[sec][t][discs.index(n)])
             vp = sum(vps) * k.task_mult[len(vps)] if vps else 0
@@ -56,7 +56,7 @@ def task_points(g, s, by_section=None):
 
 
 def criterion_count(g, p, crit):
-    k = g.k
+    k = g.consts
     regs = p["regions"].values()
     colour_of = lambda c: k.cards[c]["colour"]  # noqa: E731
     if crit == "empty-unrest-track":
@@ -78,17 +78,17 @@ def criterion_count(g, p, crit):
     raise ValueError(crit)
 
 
-def wall_points(g, s):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
-    for sec, spaces in enumerate(s["board"]["walls"]):
-        crit = s["board"]["wall_tokens"][sec]
+def wall_points(g, state):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
+    for sec, spaces in enumerate(state["board"]["walls"]):
+        crit = state["board"]["wall_tokens"][sec]
         for i, n in enumerate(spaces):
             if n is None:
                 continue
             lines = i + 1
             level = k.wall_criteria[crit][lines]
-            p = P(s, n)
+            p = P(state, n)
             if crit == "total-unrest":
                 vp = level - sum(r["unrest"] for r in p["regions"].values())
             else:
@@ -97,24 +97,24 @@ def wall_points(g, s):
     return out
 
 
-def final(g, s, ev):
+def final(g, state, events):
     sections: dict = {}
-    parts = {"governors": governor_majorities(g, s), "unification": unification_majorities(g, s),
-             "tasks": task_points(g, s, sections), "walls": wall_points(g, s)}
-    for n in s["seats"]:
-        p = P(s, n)
+    parts = {"governors": governor_majorities(g, state), "unification": unification_majorities(g, state),
+             "tasks": task_points(g, state, sections), "walls": wall_points(g, state)}
+    for n in state["seats"]:
+        p = P(state, n)
         p["final"] = {part: parts[part][n] for part in parts}
         p["task_sections"] = sections[n]
         p["vp"] += sum(p["final"].values())
-    ranked = sorted(s["seats"], key=lambda n: (-P(s, n)["vp"], s["track"].index(n)))
-    s["result"] = [{"player": n, "vp": P(s, n)["vp"], "rank": i + 1, **P(s, n)["final"]} for i, n in enumerate(ranked)]
-    s["phase"] = "end"
-    s["pending"] = []
-    ev.append({"type": "game_end", "result": s["result"]})
+    ranked = sorted(state["seats"], key=lambda n: (-P(state, n)["vp"], state["track"].index(n)))
+    state["result"] = [{"player": n, "vp": P(state, n)["vp"], "rank": i + 1, **P(state, n)["final"]} for i, n in enumerate(ranked)]
+    state["phase"] = "end"
+    state["pending"] = []
+    events.append({"event": "game_end", "result": state["result"]})
 
 
 def invariants(g, s):
-    k = g.k
+    k = g.consts
     bad = []
     n = len(s["seats"])
     cards = [x for d in s["decks"].values() for x in d] + list(s["court"])
