@@ -22,6 +22,9 @@ bench: install
 	$(BIN)/python -m tests.bench_engines
 	$(BIN)/python -m tests.bench_api
 	$(BIN)/python -m tests.bench_search
+	$(BIN)/python -m tests.bench_ruleset
+	$(BIN)/python -m tests.bench_export
+	$(BIN)/python -m tests.bench_site
 
 install: $(STAMP)
 

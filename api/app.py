@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from api import problems
 from api.knowledge import CachedKbResponses, KbReader
 from api.middleware import RequestLimits
-from api.routes import compare, entities, examples, games, health, search, sessions
+from api.routes import bulk, compare, entities, examples, games, health, search, sessions
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
 
@@ -68,6 +68,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     for module in ROUTERS:
         app.include_router(module.router, prefix="/api/v1",
                            responses=problems.responses(413, 422, 503) if module is not health else {})
+    app.include_router(bulk.router, prefix="/api/v1")
     app.openapi = lambda: _openapi(app)
 
     # outermost last: gzip, CORS, request limits, the knowledge-base response cache, the routes

@@ -181,6 +181,9 @@ class FindingOut(Out):
     field: str
     compared: str = Field(examples=["2007,2017"])
     check: str = Field(examples=["edition-value"])
+    finding_class: Literal["rule", "wording", "ocr"] = Field(
+        alias="class", description="rule: changes play; wording: changes nothing in play; ocr: damage in a source")
+    hand_recorded: bool = Field(description="typed into the knowledge base by a transcriber, not found by a check")
     severity: Literal["high", "medium", "low"]
     assessment: Literal["rules-difference", "artefact", "unclear", "curated"]
     message: str = Field(examples=["large_price: 6 in 2007, 7 in 2017"])

@@ -18,13 +18,16 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from babel.support import NullTranslations, Translations
 
+from kb.messages import N_  # noqa: F401  (re-exported: the marker lives in kb, below i18n)
+
 DOMAIN = "rulekb"
-LANGS = ("pl", "cs")  # catalogs; English is the source language
+CATALOG_LANGS = ("pl", "cs")  # languages with a translated catalog; English is the source language
 ROOT = Path(__file__).resolve().parent.parent
 # RULEKB_LOCALE_DIR lets a test point the catalogs elsewhere (e.g. a copy with a string removed)
 LOCALE_DIR = Path(os.environ.get("RULEKB_LOCALE_DIR") or Path(__file__).resolve().parent / "locale")
 KEYWORDS = {"t": (2,), "nt": (2, 3), "_nt": (1, 2), "N_": (1,), "tr": (1,)}
 SCAN = [  # (directory, method map)
+    (ROOT / "cli", [("**.py", "python")]),
     (ROOT / "kb", [("**.py", "python")]),
     (ROOT / "api", [("**.py", "python")]),
     (ROOT / "i18n", [("**.py", "python")]),
@@ -127,7 +130,7 @@ def update_catalogs() -> dict[str, int]:
 
 def _update_domain(domain: str, template: Catalog) -> dict[str, int]:
     missing = {}
-    for lang in LANGS:
+    for lang in CATALOG_LANGS:
         path = po_path(lang, domain)
         path.parent.mkdir(parents=True, exist_ok=True)
         catalog = read_catalog(lang, domain) if path.is_file() else Catalog(locale=lang, domain=domain, project="rulekb")
@@ -154,7 +157,7 @@ def _translated(message) -> bool:
 
 def untranslated(lang: str, domain: str = DOMAIN) -> list[str]:
     """Marked strings with no translation (or a fuzzy one) in the language's catalog."""
-    if lang not in LANGS:
+    if lang not in CATALOG_LANGS:
         return []
     template = extract_template() if domain == DOMAIN else extract_effects_template()
     catalog = read_catalog(lang, domain)
@@ -176,7 +179,7 @@ def compile_domain(domain: str, lang: str) -> Path:
 def compile_catalogs() -> list[Path]:
     written = []
     for domain in (DOMAIN, EFFECTS_DOMAIN):
-        for lang in LANGS:
+        for lang in CATALOG_LANGS:
             if po_path(lang, domain).is_file():
                 po_path(lang, domain).touch()  # force recompilation
                 written.append(compile_domain(domain, lang))
@@ -186,15 +189,10 @@ def compile_catalogs() -> list[Path]:
 
 @lru_cache(maxsize=None)
 def translations(lang: str) -> NullTranslations:
-    if lang not in LANGS:
+    if lang not in CATALOG_LANGS:
         return NullTranslations()
     with compile_domain(DOMAIN, lang).open("rb") as fh:  # compiled now in a fresh checkout
         return Translations(fh, domain=DOMAIN)
-
-
-def N_(message: str) -> str:
-    """Marks a string for extraction where it is defined; it is translated later with t()."""
-    return message
 
 
 def t(lang: str, message: str, /, **params) -> str:

@@ -1,116 +1,69 @@
-"""The translation checker: where the Polish and Czech rulebooks (or two editions of one rulebook)
-say different things.
+"""The translation checker: where the Polish and Czech rulebooks (or two editions of one rulebook) say
+different things — a reviewer's list, every item quoting both sides with their source lines.
 
-Texts of the same entity and field are aligned by their source (gugong-pl with gugong-cs; or
-dragon-2007-pl with dragon-2017-pl) and compared:
-
-- numbers: digits and number words (all Polish and Czech case forms), page references excluded;
-- gaps: text the OCR lost ("…"), option labels (A/B);
-- glossary terms: each term's forms, matched by stem, so case endings are not differences;
-- coverage: a field stated by one source and not the other, or texts of very different length;
-- worked examples: facts stated by one rulebook's version of the example only;
-- editions: attribute values that differ by edition, rules that exist in one edition only;
-- effects: each number of a structured effect must be stated in every source text of the entity;
-- curated notes: differences the transcribers recorded by hand (`note`, `difference` fields).
-
-Each finding says whether it looks like a real rules difference or a translation/OCR artefact.
+1. Alignment. The KB's entities tie the texts of two sources to line spans: the texts of one entity
+   field are a paragraph pair. Inside a pair, sentences are aligned (i18n/align.py); a sentence with no
+   counterpart is reported (`unmatched`: a missing or extra rule). A field stated by one source only is
+   reported too (`one-sided`), and so is an entity of one edition only (`edition-only`).
+   A text outside the KB (`check_text`) is aligned sentence by sentence against a whole source.
+2. Checks on each aligned pair (i18n/lexicon.py gives the words): `numbers` (with their nouns),
+   `negation`, `modality` (may / must / may not), `quantifier` (all, both, any, none, at most, at least,
+   only), `condition` (if, when, unless), `sequence` ("and" against "and then"), `enumeration` (count of
+   listed items), `term` (glossary terms, lemmatized), `gap` (text the OCR lost); `example` (a fact of a
+   worked example stated in one version only) and `edition-value` (an attribute that differs by edition).
+3. Triage: every finding has a class — `rule` (changes play), `wording` (changes nothing in play) or
+   `ocr` (damage in the source) — and a one-line explanation. Differences the transcribers recorded by
+   hand (a `note` / `difference` field written for the project) are listed as `noted`, marked
+   hand-recorded; no check relies on them.
 """
 from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Iterable
+from pathlib import Path
 
-from kb.fold import fold, words
+from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
+from i18n.lexicon import CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, Analysis, Glossary, analyse
+from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
 
-# Number words, folded (no diacritics), every case form that occurs in rules text.
-NUMBER_WORDS = {
-    "pl": {
-        1: "jeden jedna jedno jednego jednej jednemu jednym jedna jednej jedną jednych",
-        2: "dwa dwie dwoch dwu dwoma dwom dwiema",
-        3: "trzy trzech trzem trzema",
-        4: "cztery czterech czterem czterema",
-        5: "piec pieciu piecioma",
-        6: "szesc szesciu szescioma",
-        7: "siedem siedmiu siedmioma",
-        8: "osiem osmiu osmioma",
-        9: "dziewiec dziewieciu",
-        10: "dziesiec dziesieciu",
-        12: "dwanascie dwunastu",
-        14: "czternascie czternastu",
-        15: "pietnascie pietnastu",
-    },
-    "cs": {
-        1: "jeden jedna jedno jednoho jedne jednomu jednim jednu jednou",
-        2: "dva dve dvou dvema",
-        3: "tri trech trem tremi",
-        4: "ctyri ctyr ctyrech ctyrem ctyrmi",
-        5: "pet peti",
-        6: "sest sesti",
-        7: "sedm sedmi",
-        8: "osm osmi",
-        9: "devet deviti",
-        10: "deset deseti",
-        12: "dvanact dvanacti",
-        14: "ctrnact ctrnacti",
-        15: "patnact patnacti",
-    },
-}
-NUMBER_WORDS["pl"][0] = "zero"
-NUMBER_WORDS["cs"][0] = "nula nulu nuly nule nulou"
-# Ordinals are numbers too: "w dwunastej rundzie" = "ve 12. kole". Adjective endings per stem type.
-ORDINALS = {
-    "pl": {1: "pierwsz", 2: "drug", 3: "trzec", 4: "czwart", 5: "piat", 6: "szost", 7: "siodm", 8: "osm",
-           9: "dziewiat", 10: "dziesiat", 11: "jedenast", 12: "dwunast", 13: "trzynast", 14: "czternast",
-           15: "pietnast"},
-    "cs": {1: "prvn", 2: "druh", 3: "tret", 4: "ctvrt", 5: "pat", 6: "sest", 7: "sedm", 8: "osm", 9: "devat",
-           10: "desat", 11: "jedenact", 12: "dvanact", 14: "ctrnact", 15: "patnact"},
-}
-ENDINGS = {
-    "pl": {"hard": "y a e ego ej emu ym a ych ymi", "soft": "i ia ie iego iej iemu im ia ich imi"},
-    "cs": {"hard": "y a e eho em emu ym ou ych ymi", "soft": "i iho im imu ich imi"},
-}
-SOFT = {"pl": {2: "i a ie iego iej iemu im a ich imi", 3: "soft"}, "cs": {1: "soft", 3: "soft"}}
-
-
-def _ordinal_forms(lang: str) -> dict[str, int]:
-    out = {}
-    for n, stem in ORDINALS[lang].items():
-        kind = SOFT[lang].get(n, "hard")
-        endings = ENDINGS[lang][kind] if kind in ("hard", "soft") else kind
-        for e in endings.split():
-            out[stem + e] = n
-    return out
-
-
-NUMBER_LOOKUP = {lang: {**_ordinal_forms(lang), **{fold(w): n for n, ws in table.items() for w in ws.split()}}
-                 for lang, table in NUMBER_WORDS.items()}
-# Compounds that carry a number: "dwuosobowej" (two-player), "dwukrotnie" (twice), "dvakrát".
-NUMBER_PREFIXES = {
-    "pl": {"jednoosob": 1, "dwuosob": 2, "trzyosob": 3, "czteroosob": 4, "piecioosob": 5, "dwukrot": 2,
-           "trzykrot": 3, "dwojk": 2, "trojk": 3, "czwork": 4, "piatk": 5},
-    "cs": {"dvakrat": 2, "trikrat": 3, "ctyrikrat": 4, "dvojnasob": 2},
-}
-# "strona 14", "str. 20", "na straně 9": page numbers differ between printings and are not rules
-PAGE_WORDS = {"strona", "strony", "stronie", "strone", "stronach", "stron", "str", "strana", "strane", "stranu",
-              "stran", "strany", "page"}  # not "s": in Czech it is also the preposition "with"
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
-# Polish and Czech translations of one sentence differ in length by up to ~1.9x (a terse Czech token
-# text against a wordy Polish one); above that, a clause is usually missing on one side.
-MAX_LENGTH_RATIO = 2.0
-
-SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
+CLASSES = ("rule", "wording", "ocr")
+CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "sequence", "enumeration", "term",
+          "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
+# Kept for the API's finding model: the class decides them.
+SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
+ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact"}
+HUMAN = {"may": "may", "must": "must", "may-not": "may not", "must-not": "need not", "all": "all", "both": "both",
+         "any": "any", "none": "none / no", "at-most": "at most / a limit", "at-least": "at least", "only": "only",
+         "if": "if", "when": "when / whenever", "unless": "unless", "negation": "not", "then": "then (a fixed order)"}
+# (check, marker classes treated as one, class): a finding when one text uses a class and the other none
+# of the family. Measured on the labelled sample, translations add and drop negations ("bez zmian" /
+# "obvyklým způsobem"), "all", "any", "each", "only" and "both" freely, and state a condition as a
+# participle or "in that case" as often as with "if": those are not reported. A differing NUMBER of
+# conditions is: an extra "if" is usually an extra case.
+FAMILIES = (
+    ("modality", ("may",), "rule"),
+    ("must", ("must",), "rule"),
+    ("quantifier", ("at-most",), "rule"),
+    ("quantifier", ("at-least",), "rule"),
+    ("condition", ("if", "unless"), "rule"),
+)
+# Glossary terms that name game objects and places; a rule naming one in one language only may send the
+# player somewhere else.
+OBJECT_TERMS = {"great-wall", "grand-canal", "ship", "port", "decree", "jade"}
+NARRATIVE_KINDS = {"component", "tip", "variant", "location", "example", "term"}
+# A sentence saying one of these states a rule; one without them is description or story.
+RULE_MARKERS = set(MODALITY) | set(CONDITIONS) | {"negation", "none", "at-most", "at-least", "only"}
 
 
 @dataclass
 class Side:
     label: str          # "pl", "cs", "2007", "2017"
-    source: str | None  # source id
+    source: str | None  # source id (or the file name of an outside text)
     lines: list[list[int]] | None
     text: str
 
@@ -121,11 +74,11 @@ class Finding:
     entity_id: str
     field: str
     check: str
-    severity: str        # high | medium | low
-    assessment: str      # rules-difference | artefact | unclear | curated
-    message: str
+    triage: str          # rule | wording | ocr  (shown as "class")
+    message: str         # a one-line explanation
     a: Side | None = None
     b: Side | None = None
+    hand_recorded: bool = False
     detail: str = ""
     key: str = ""
 
@@ -134,99 +87,282 @@ class Finding:
                           self.a.label if self.a else "", self.b.label if self.b else ""])
         self.key = hashlib.sha1(basis.encode()).hexdigest()[:12]
 
+    @property
+    def severity(self) -> str:
+        return "medium" if self.hand_recorded else SEVERITY[self.triage]
+
+    @property
+    def assessment(self) -> str:
+        return "curated" if self.hand_recorded else ASSESSMENT[self.triage]
+
     def to_dict(self) -> dict:
-        return asdict(self)
-
-
-def numbers(text: str, lang: str) -> set[int]:
-    """Numeric values a text states, as digits, number words or number compounds; page references
-    left out. A set: saying "2" twice in one language and once in the other is not a difference."""
-    toks = words(text)
-    out: set[int] = set()
-    lookup, prefixes = NUMBER_LOOKUP.get(lang, {}), NUMBER_PREFIXES.get(lang, {})
-    for i, tok in enumerate(toks):
-        value = int(tok) if tok.isdigit() else lookup.get(tok)
-        if value is None:
-            value = next((n for p, n in prefixes.items() if tok.startswith(p)), None)
-        if value is None or (i and toks[i - 1] in PAGE_WORDS):
-            continue
-        out.add(value)
-    return out
-
-
-def _stems(forms: list[str]) -> list[tuple[str, ...]]:
-    """Each form as a tuple of word stems; the stem of a word is the part all its forms share."""
-    folded = [tuple(words(f)) for f in forms if words(f)]
-    out = set()
-    for form in folded:
-        stems = []
-        for i, w in enumerate(form):
-            same_pos = [f[i] for f in folded if len(f) == len(form)]
-            prefix = _common_prefix(same_pos)
-            stems.append(prefix if len(prefix) >= 4 else w)
-        out.add(tuple(stems))
-    return sorted(out)
-
-
-def _common_prefix(ws: list[str]) -> str:
-    if not ws:
-        return ""
-    p = ws[0]
-    for w in ws[1:]:
-        while not w.startswith(p):
-            p = p[:-1]
-    return p
-
-
-def matches(text_words: list[str], stems: list[tuple[str, ...]]) -> list[tuple[int, int]]:
-    """Word spans (start, end) where one of a term's forms occurs."""
-    out = []
-    for stem in stems:
-        n = len(stem)
-        for i in range(len(text_words) - n + 1):
-            if all(text_words[i + k].startswith(stem[k]) if len(stem[k]) >= 4 else text_words[i + k] == stem[k]
-                   for k in range(n)):
-                out.append((i, i + n))
-    return out
-
-
-def mentioned_terms(text_words: list[str], glossary: "Glossary", lang: str) -> set[str]:
-    """Terms a text names, by any of their forms. A compound that contains another term names both:
-    Czech "volné služebníky" (general supply) also names servants."""
-    return {term for term, stems in glossary.terms.items() if lang in stems and matches(text_words, stems[lang])}
+        d = asdict(self)
+        d["class"] = d.pop("triage")
+        d.update(severity=self.severity, assessment=self.assessment)
+        return d
 
 
 @dataclass
-class Glossary:
-    terms: dict[str, dict[str, list[tuple[str, ...]]]] = field(default_factory=dict)  # id -> lang -> stems
+class Para:
+    """One side of a paragraph pair: a KB text (or a stretch of an outside text) and its reading."""
+    label: str
+    source: str | None
+    lang: str
+    text: str
+    lines: list[list[int]] | None
+    repaired: bool = False
 
-    @classmethod
-    def of(cls, kb: KnowledgeBase, game: str) -> "Glossary":
-        g = cls()
-        for rec in kb.records.values():
-            if rec.game == game and rec.kind == "term" and isinstance(rec.item, Entity) and rec.item.forms:
-                g.terms[rec.id] = {lang: _stems(fs) for lang, fs in rec.item.forms.items()}
-        return g
+    def side(self, text: str | None = None, lines=None) -> Side:
+        return Side(self.label, self.source, lines if lines is not None else self.lines, self.text if text is None else text)
 
 
 def _side(label: str, item: TextItem) -> Side:
     return Side(label, item.src, [list(s) for s in item.lines] if item.lines else None, item.text)
 
 
-def _source_items(rec: Record, fld: str, kb: KnowledgeBase) -> dict[str, TextItem]:
+def _source_items(rec: Record, fld: str) -> dict[str, TextItem]:
     """The source-origin texts of one field, keyed by their source id."""
     out = {}
-    for lang, value in rec.item.texts.get(fld, {}).items():
+    for value in rec.item.texts.get(fld, {}).values():
         for item in text_items(value):
             if item.src:
                 out[item.src] = item
     return out
 
 
+def game_glossary(kb: KnowledgeBase, game: str) -> Glossary:
+    forms = {rec.id: rec.item.forms for rec in kb.records.values()
+             if rec.game == game and rec.kind == "term" and isinstance(rec.item, Entity) and rec.item.forms}
+    return Glossary.of(forms)
+
+
+class Comparer:
+    """The checks on aligned text, shared by KB-to-KB comparison and outside texts."""
+
+    def __init__(self, game: str, glossary: Glossary, same_language: bool):
+        self.game, self.glossary, self.same_language = game, glossary, same_language
+        self._cache: dict[tuple[str, str], Analysis] = {}
+
+    def read(self, text: str, lang: str) -> Analysis:
+        key = (text, lang)
+        if key not in self._cache:
+            self._cache[key] = analyse(text, lang)
+        return self._cache[key]
+
+    def sentences(self, p: Para) -> list[Sentence]:
+        out = paragraph_sentences(p.text, p.lines)
+        for s in out:
+            self.anchor(s, p.lang)
+        return out
+
+    def anchor(self, s: Sentence, lang: str) -> Sentence:
+        an = self.read(s.text, lang)
+        s.words = len(an.lemmas)
+        nums = {f"#{n}" for n in an.numbers if n not in WEAK_NUMBERS}
+        if self.same_language:
+            s.anchors = nums | {w for w in an.lemmas if len(w) > 3}
+        else:
+            s.anchors = nums | self.glossary.named(an.lemmas, lang)
+        return s
+
+    @staticmethod
+    def states_rules(entity_id: str, fld: str) -> bool:
+        """Components, tips, variants' blurbs, locations' flavour text and worked examples describe or
+        narrate; a "may" or a missing place name there is no rule."""
+        kind = entity_id.split("/")[1] if entity_id.count("/") >= 2 else ""
+        return kind not in NARRATIVE_KINDS and fld not in ("why", "story", "name", "heading")
+
+    def adds(self, s: Sentence, has: Para, lacks: Para) -> bool:
+        """Whether a sentence without a counterpart says something the other text does not: a rule word
+        (condition, modality, negation, limit) or a number that its text has more of than the other.
+        Without that, an "unmatched" sentence is nearly always one the other language split or merged
+        differently (measured on the labelled sample)."""
+        mine, theirs = self.read(has.text, has.lang), self.read(lacks.text, lacks.lang)
+        here = self.read(s.text, has.lang)
+        for cat in RULE_MARKERS | {"must"}:
+            if cat in here.markers and mine.markers.get(cat, 0) > theirs.markers.get(cat, 0):
+                return True
+        return bool((set(here.numbers) - WEAK_NUMBERS) - set(theirs.numbers))
+
+    # -- a paragraph pair
+
+    def compare(self, entity_id: str, fld: str, pa: Para, pb: Para) -> list[Finding]:
+        sa, sb = self.sentences(pa), self.sentences(pb)
+        pairs = align(sa, sb)
+        damaged = bool(GAP.search(pa.text) or GAP.search(pb.text) or pa.repaired or pb.repaired)
+        out: list[Finding] = []
+
+        def finding(check, triage, message, qa: Side, qb: Side, detail):
+            if damaged and triage == "rule" and check not in ("example",):
+                triage = "ocr"
+            out.append(Finding(self.game, entity_id, fld, check, triage, message, qa, qb, detail=detail))
+
+        # sentences with no counterpart
+        for ia, ib in pairs:
+            if ia and ib:
+                continue
+            lone, has, lacks = (join([sa[i] for i in ia]), pa, pb) if ia else (join([sb[i] for i in ib]), pb, pa)
+            if lone.words < 3 or not self.adds(lone, has, lacks):
+                continue
+            an = self.read(lone.text, has.lang)
+            triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+            if GAP.search(lone.text) or GAP.search(lacks.text):
+                triage = "ocr"
+            qa = has.side(lone.text, lone.lines)
+            qb = lacks.side()
+            a_side, b_side = (qa, qb) if has is pa else (qb, qa)
+            out.append(Finding(self.game, entity_id, fld, "unmatched", triage,
+                               f"only the {has.label} text says this sentence; the {lacks.label} text has no counterpart",
+                               a_side, b_side, detail=f"{has.label}:{lone.text[:40]}"))
+
+        # a sentence the aligner merged with its neighbour but that adds content of its own: "A. B." against
+        # "A." where B is much of the merged length
+        for ia, ib in pairs:
+            if not ia or not ib or len(ia) + len(ib) != 3 or fld == "summary" or entity_id.split("/")[1:2] == ["example"]:
+                continue  # side-bar summaries and worked examples are re-cut freely between versions
+            one, two, p_one, p_two = (sa[ia[0]], [sb[i] for i in ib], pa, pb) if len(ia) == 1 else (sb[ib[0]], [sa[i] for i in ia], pb, pa)
+            if sum(s.words for s in two) < 1.8 * max(one.words, 1):
+                continue
+            extra = min(two, key=lambda s: similarity(one, s))
+            if extra.words < 8 or not self.adds(extra, p_two, p_one):
+                continue
+            an = self.read(extra.text, p_two.lang)
+            triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+            qx, qy = p_two.side(extra.text, extra.lines), p_one.side(one.text, one.lines)
+            out.append(Finding(self.game, entity_id, fld, "unmatched", "ocr" if damaged else triage,
+                               f"only the {p_two.label} text says this sentence; the {p_one.label} text has no counterpart",
+                               *((qx, qy) if p_two is pa else (qy, qx)), detail=f"{p_two.label}:{extra.text[:40]}"))
+
+        ra, rb = self.read(pa.text, pa.lang), self.read(pb.text, pb.lang)
+
+        def quote(value_test_a, value_test_b) -> tuple[Side, Side]:
+            """The aligned sentence pair where the difference sits (else the whole paragraphs)."""
+            for ia, ib in pairs:
+                if not (ia and ib):
+                    continue
+                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
+                if value_test_a(xa) or value_test_b(xb):
+                    return pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines)
+            return pa.side(), pb.side()
+
+        # numbers, with the noun after each
+        na = {n: w for n, w in ra.numbers.items() if n not in WEAK_NUMBERS}
+        nb = {n: w for n, w in rb.numbers.items() if n not in WEAK_NUMBERS}
+        only_a, only_b = sorted(set(na) - set(nb)), sorted(set(nb) - set(na))
+        if only_a or only_b:
+            says = lambda vals, d: ", ".join(f"{v} {d[v]}".strip() for v in vals) or "—"
+            qa, qb = quote(lambda s: any(v in self.read(s.text, pa.lang).numbers for v in only_a),
+                           lambda s: any(v in self.read(s.text, pb.lang).numbers for v in only_b))
+            finding("numbers", "rule",
+                    f"numbers differ: {pa.label} states {says(only_a, na)} where {pb.label} states {says(only_b, nb)}",
+                    qa, qb, detail=f"{only_a}/{only_b}")
+
+        # word classes that change a rule, stated on one side only (headings and labels are left alone:
+        # they paraphrase)
+        if min(len(ra.lemmas), len(rb.lemmas)) >= 6:
+            # "A oraz B" against "A a potom B": one text fixes an order the other leaves open
+            for x, y, rx, ry in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
+                if "then" in rx.markers and "and-also" in ry.markers and "then" not in ry.markers:
+                    finding("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
+                            "“and” (no order)", pa.side(), pb.side(), detail=x.label)
+            # a permission turned into a prohibition: "nie może" against "může", unless the other text
+            # states the same limit another way ("at most", "only")
+            for x, y, rx, ry in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
+                if "may-not" in rx.markers and "may" in ry.markers and not ({"may-not", "negation", "at-most", "only"} & set(ry.markers)):
+                    finding("negation", "rule", f"negation: the {x.label} text says “may not”, the {y.label} text “may”",
+                            *quote(lambda s: x is pa and "may-not" in self.read(s.text, pa.lang).markers,
+                                   lambda s: x is pb and "may-not" in self.read(s.text, pb.lang).markers), detail=x.label)
+            for check, family, triage in FAMILIES:
+                ha = [c for c in family if c in ra.markers]
+                hb = [c for c in family if c in rb.markers]
+                if check == "must":
+                    # an imperative and a "must" say the same; "must" against "may" in one aligned sentence
+                    # pair does not
+                    for ia, ib in pairs:
+                        if not (ia and ib):
+                            continue
+                        xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
+                        ma, mb = self.read(xa.text, pa.lang).markers, self.read(xb.text, pb.lang).markers
+                        for mx, my, x in ((ma, mb, pa), (mb, ma, pb)):
+                            if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
+                                y = pb if x is pa else pa
+                                finding("modality", "rule", f"modality: the {x.label} text says “must”, the {y.label} text “may”",
+                                        pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
+                    continue
+                if check == "modality" and not self.states_rules(entity_id, fld):
+                    continue  # descriptions narrate ("you may find in the box..."), examples have facts
+                if check == "condition":
+                    na_, nb_ = sum(ra.markers.get(c, 0) for c in family), sum(rb.markers.get(c, 0) for c in family)
+                    if na_ and nb_ and na_ != nb_:
+                        more, fewer = (pa, pb) if na_ > nb_ else (pb, pa)
+                        finding(check, triage, f"condition: the {more.label} text states {max(na_, nb_)} conditions "
+                                f"(if), the {fewer.label} text {min(na_, nb_)}", pa.side(), pb.side(), detail=f"{na_}/{nb_}")
+                    continue
+                if bool(ha) == bool(hb):
+                    continue
+                cats, has, lacks = (ha, pa, pb) if ha else (hb, pb, pa)
+                in_a = lambda s: bool(ha) and any(c in self.read(s.text, pa.lang).markers for c in cats)
+                in_b = lambda s: bool(hb) and any(c in self.read(s.text, pb.lang).markers for c in cats)
+                qa, qb = quote(in_a, in_b)
+                said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))
+                check = "modality" if check == "must" else check
+                finding(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
+                        qa, qb, detail=",".join(cats))
+
+        # enumerations: how many items a list has
+        ea, eb = enumeration(pa.text), enumeration(pb.text)
+        if ea and eb and ea != eb:
+            finding("enumeration", "rule", f"the lists differ in length: {pa.label} has {ea} items, {pb.label} {eb}",
+                    pa.side(), pb.side(), detail=f"{ea}/{eb}")
+
+        # game objects (glossary terms) a rule names on one side only: "the Great Wall or a ship" against
+        # "a ship". Terms that structure every sentence (servant, round, player board...) are paraphrased
+        # too freely to compare.
+        if not self.same_language and min(len(ra.lemmas), len(rb.lemmas)) >= 6 and self.states_rules(entity_id, fld):
+            reported = set()
+            for ia, ib in pairs:
+                if not (ia and ib):
+                    continue
+                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
+                if min(xa.words, xb.words) < 8 or PAGE_WORDS & set(words(xa.text + " " + xb.text)):
+                    continue  # a short sentence refers back ("he chooses one"); a page pointer is no rule
+                ta = {t for t in self.glossary.named(self.read(xa.text, pa.lang).lemmas, pa.lang) if t.split("/")[-1] in OBJECT_TERMS}
+                tb = {t for t in self.glossary.named(self.read(xb.text, pb.lang).lemmas, pb.lang) if t.split("/")[-1] in OBJECT_TERMS}
+                for term in sorted((ta ^ tb) - reported):
+                    if not (pa.lang in self.glossary.terms[term] and pb.lang in self.glossary.terms[term]):
+                        continue
+                    reported.add(term)
+                    has, lacks = (pa, pb) if term in ta else (pb, pa)
+                    finding("term", "rule", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
+                            f"the {lacks.label} sentence does not", pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines),
+                            detail=term)
+
+        # text lost in the source
+        ga, gb = bool(GAP.search(pa.text)), bool(GAP.search(pb.text))
+        if ga != gb:
+            lost = pa.label if ga else pb.label
+            out.append(Finding(self.game, entity_id, fld, "gap", "ocr",
+                               f"part of the {lost} text is lost in the source (marked …)", pa.side(), pb.side(), detail=lost))
+        return out
+
+
+_ITEM = re.compile(r"(?:^|\s)[•·►](?=\s)")  # bullets; numbered headings ("2. faza") are not list items
+_SLASH_LIST = re.compile(r"\d+(?:/\d+){2,}")
+
+
+def enumeration(text: str) -> int:
+    """How many items a listed text enumerates: bullets, or an a/b/c number list ("1/3/6/10/15")."""
+    n = len(_ITEM.findall(text))
+    slash = _SLASH_LIST.search(text)
+    if slash:
+        n = max(n, slash.group().count("/") + 1)
+    return n if n >= 2 else 0
+
+
 class Checker:
     def __init__(self, kb: KnowledgeBase, game: str):
         self.kb, self.game = kb, game
-        self.glossary = Glossary.of(kb, game)
+        self.glossary = game_glossary(kb, game)
         self.sources = {sid: s.meta for sid, s in kb.sources.items() if s.meta.game == game}
 
     # -- pairs of sources to compare
@@ -236,107 +372,87 @@ class Checker:
         pick = {getattr(m, key): sid for sid, m in self.sources.items()}
         missing = [x for x in (a, b) if x not in pick]
         if missing:
-            have = ", ".join(sorted(pick))
-            raise ValueError(f"{self.game} has no source for {', '.join(missing)} (it has: {have})")
+            have = ", ".join(sorted(pick)) or "none"
+            what = "language" if mode == "langs" else "edition"
+            raise ValueError(f"{self.game} has no source for {what} {', '.join(missing)} (it has: {have})")
+        if a == b:
+            raise ValueError(f"compare two different {'languages' if mode == 'langs' else 'editions'}, not {a} with itself")
         return pick[a], pick[b]
 
     def run(self, mode: str, a: str, b: str) -> list[Finding]:
         src_a, src_b = self.pairs(mode, a, b)
         lang_a, lang_b = self.sources[src_a].lang, self.sources[src_b].lang
+        cmp = Comparer(self.game, self.glossary, same_language=lang_a == lang_b)
         findings: list[Finding] = []
         for rec in sorted((r for r in self.kb.records.values() if r.game == self.game), key=lambda r: r.id):
+            single = self._single_edition(rec)
+            if mode == "editions" and single:
+                ed = rec.item.scope.editions[0]
+                if ed in (a, b) and any(_source_items(rec, f) for f in rec.item.texts):
+                    findings.append(self._edition_only(rec, ed, a, src_a if ed == a else src_b))
+                continue
             for fld in rec.item.texts:
-                items = _source_items(rec, fld, self.kb)
+                items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
                 if ia and ib:
-                    findings += self._compare(rec, fld, _side(a, ia), _side(b, ib), lang_a, lang_b, ia, ib)
-                elif (ia or ib) and fld != "name" and not self._single_edition(rec):
-                    findings.append(self._one_sided(rec, fld, mode, a, b, ia, ib))
-                if fld in ("note", "difference"):
-                    findings.append(self._curated(rec, fld))
-            if mode == "editions" and self._single_edition(rec):
-                ed = rec.item.scope.editions[0]
-                if ed in (a, b):
-                    findings.append(Finding(self.game, rec.id, "*", "edition-only", "medium", "rules-difference",
-                                            f"only the {ed} edition has this {rec.kind}", detail=ed))
-                continue
+                    findings += cmp.compare(rec.id, fld, Para(a, src_a, lang_a, ia.text, _lines(ia), bool(ia.repair)),
+                                            Para(b, src_b, lang_b, ib.text, _lines(ib), bool(ib.repair)))
+                elif (ia or ib) and fld != "name":
+                    findings.append(self._one_sided(cmp, rec, fld, mode, a, b, ia, ib, lang_a if ia else lang_b))
+                if fld in ("note", "difference") and not items:
+                    findings.append(self._hand_recorded(rec, fld))
             if isinstance(rec.item, Example):
-                findings += self._example_facts(rec, a, b, mode)
-            if isinstance(rec.item, Entity):
-                if mode == "editions":
-                    findings += self._edition_values(rec, a, b)
-                findings += self._effect_numbers(rec, src_a, src_b, a, b, lang_a, lang_b)
-        return sorted(findings, key=lambda f: (SEVERITY_ORDER[f.severity], f.entity_id, f.field, f.check))
-
-    # -- checks on an aligned pair
-    def _compare(self, rec, fld, sa: Side, sb: Side, la: str, lb: str, ia: TextItem, ib: TextItem) -> list[Finding]:
-        out = []
-        repaired = bool(ia.repair or ib.repair)
-        na, nb = numbers(sa.text, la), numbers(sb.text, lb)
-        only_a, only_b = na - nb, nb - na
-        # "one" is also the indefinite article and "first" also "starting" (pierwszy gracz / začínající
-        # hráč): a difference in the value 1 alone says nothing, so it is not reported
-        if (only_a | only_b) - {1}:
-            says = lambda c: ", ".join(str(v) for v in sorted(c)) or "—"
-            severity = "high"
-            gap = GAP.search(sa.text) or GAP.search(sb.text)
-            assessment = "artefact" if repaired or gap else "rules-difference"
-            out.append(Finding(self.game, rec.id, fld, "numbers", severity, assessment,
-                               f"numbers differ: {sa.label} states {says(only_a)} where {sb.label} states {says(only_b)}",
-                               sa, sb, detail=f"{says(only_a)}/{says(only_b)}"))
-        ga, gb = bool(GAP.search(sa.text)), bool(GAP.search(sb.text))
-        if ga != gb:
-            lost = sa.label if ga else sb.label
-            out.append(Finding(self.game, rec.id, fld, "gap", "medium", "artefact",
-                               f"part of the {lost} text is lost in the source (marked …)", sa, sb, detail=lost))
-        ta = mentioned_terms(words(sa.text), self.glossary, la)
-        tb = mentioned_terms(words(sb.text), self.glossary, lb)
-        for term_id, stems in self.glossary.terms.items():
-            if la not in stems or lb not in stems:
-                continue
-            ma, mb = term_id in ta, term_id in tb
-            if ma != mb:
-                has, lacks = (sa.label, sb.label) if ma else (sb.label, sa.label)
-                out.append(Finding(self.game, rec.id, fld, "term", "low", "unclear",
-                                   f"{term_id} is named in the {has} text but not in the {lacks} text",
-                                   sa, sb, detail=term_id))
-        ca, cb = len(sa.text), len(sb.text)
-        if min(ca, cb) >= 40 and max(ca, cb) / min(ca, cb) > MAX_LENGTH_RATIO:
-            longer = sa.label if ca > cb else sb.label
-            out.append(Finding(self.game, rec.id, fld, "coverage", "medium", "unclear",
-                               f"the {longer} text is {max(ca, cb) / min(ca, cb):.1f} times as long ({ca} vs {cb} "
-                               "characters): something may be said in one only", sa, sb, detail=longer))
-        return out
+                findings += self._example_facts(rec, a, b, mode, src_a, src_b)
+            if isinstance(rec.item, Entity) and mode == "editions":
+                findings += self._edition_values(rec, a, b)
+        return sorted(findings, key=lambda f: (CLASSES.index(f.triage), f.hand_recorded, f.entity_id, f.field, f.check))
 
     @staticmethod
     def _single_edition(rec) -> bool:
         scope = rec.item.scope
         return bool(scope and scope.editions and len(scope.editions) == 1)
 
-    def _one_sided(self, rec, fld, mode, a, b, ia, ib) -> Finding:
+    def _edition_only(self, rec, ed, a, src) -> Finding:
+        items = [i for f in rec.item.texts for s, i in _source_items(rec, f).items() if s == src]
+        lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
+        quote = " / ".join(i.text for i in items[:3])
+        side = Side(ed, src, lines or None, quote)
+        return Finding(self.game, rec.id, "*", "edition-only", "rule", f"only the {ed} edition has this {rec.kind}",
+                       side if ed == a else None, None if ed == a else side, detail=ed)
+
+    def _one_sided(self, cmp, rec, fld, mode, a, b, ia, ib, lang) -> Finding:
         has, item = (a, ia) if ia else (b, ib)
         lacks = b if ia else a
-        assessment = "unclear"
         what = "edition" if mode == "editions" else "rulebook"
+        an = cmp.read(item.text, lang)
+        triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+        if GAP.search(item.text):
+            triage = "ocr"
         side = _side(has, item)
-        return Finding(self.game, rec.id, fld, "coverage", "medium", assessment,
+        return Finding(self.game, rec.id, fld, "one-sided", triage,
                        f"only the {has} {what} states this ({fld}); the {lacks} {what} does not",
                        side if ia else None, side if ib else None, detail=f"only-{has}")
 
-    def _curated(self, rec, fld) -> Finding:
+    def _hand_recorded(self, rec, fld) -> Finding:
         en = next((t.text for t in text_items(rec.item.texts[fld].get("en", ""))), "") if "en" in rec.item.texts[fld] else ""
-        return Finding(self.game, rec.id, fld, "noted", "medium", "curated", en or "see the note", detail=fld)
+        return Finding(self.game, rec.id, fld, "noted", "rule", en or "see the note", hand_recorded=True, detail=fld)
 
-    def _example_facts(self, rec, a, b, mode) -> list[Finding]:
+    def _example_facts(self, rec, a, b, mode, src_a, src_b) -> list[Finding]:
         key_a, key_b = (a, b) if mode == "langs" else (f"pl{a}", f"pl{b}")
         out = []
         for n, fact in enumerate(rec.item.facts):
             extra = fact.model_extra or {}
-            if (key_a in extra) != (key_b in extra):
-                has = a if key_a in extra else b
-                out.append(Finding(self.game, rec.id, "facts", "example", "medium", "unclear",
-                                   f"only the {has} version of the example states: {fact.who or ''} {fact.what} = {fact.value}".replace("  ", " "),
-                                   detail=f"{n}:{fact.what}"))
+            if (key_a in extra) == (key_b in extra):
+                continue
+            has, key, src = (a, key_a, src_a) if key_a in extra else (b, key_b, src_b)
+            spans = extra[key]
+            spans = [spans] if spans and isinstance(spans[0], int) else spans
+            side = Side(has, src, [list(s) for s in spans], self._quote(src, spans))
+            # who has which colour is presentation; counts, names and outcomes are the example's result
+            triage = "wording" if "colour" in fact.what else "rule"
+            out.append(Finding(self.game, rec.id, "facts", "example", triage,
+                               f"only the {has} version of the example states: {fact.who or ''} {fact.what} = {fact.value}".replace("  ", " "),
+                               side if has == a else None, None if has == a else side, detail=f"{n}:{fact.what}"))
         return out
 
     def _edition_values(self, rec, a, b) -> list[Finding]:
@@ -351,52 +467,21 @@ class Checker:
                         p = prov.by_edition.get(ed) if prov and prov.by_edition else None
                         quote = self._quote(p.src, p.lines) if p and p.src else ""
                         sides.append(Side(ed, p.src if p else None, [list(s) for s in p.lines] if p and p.lines else None, quote))
-                    out.append(Finding(self.game, rec.id, attr, "edition-value", "high", "rules-difference",
+                    out.append(Finding(self.game, rec.id, attr, "edition-value", "rule",
                                        f"{attr}: {va} in {a}, {vb} in {b}", sides[0], sides[1], detail=attr))
-        return out
-
-    def _effect_numbers(self, rec, src_a, src_b, a, b, la, lb) -> list[Finding]:
-        if not rec.item.effect:
-            return []
-        wanted = Counter(v for v in _ints(rec.item.effect) if v > 1)
-        out = []
-        for src, label, lang in ((src_a, a, la), (src_b, b, lb)):
-            texts = [i for fld in rec.item.texts for s, i in _source_items(rec, fld, self.kb).items() if s == src]
-            if not texts:
-                continue
-            stated: set[int] = set()
-            for i in texts:
-                stated |= numbers(i.text, lang)
-            missing = sorted(v for v in wanted if v not in stated)
-            if missing:
-                out.append(Finding(self.game, rec.id, "effect", "effect", "medium", "unclear",
-                                   f"the structured effect uses {', '.join(map(str, missing))}, which the {label} text "
-                                   "does not state", detail=f"{label}:{missing}"))
         return out
 
     def _quote(self, src: str, spans) -> str:
         """The normalized text that transcribes these lines, else the raw lines."""
         want = {n for x, y in spans for n in range(x, y + 1)}
-        for rec in self.kb.records.values():
-            for fld, langs in rec.item.texts.items():
-                for lang, value in langs.items():
-                    for item in text_items(value):
-                        if item.src == src and want & {n for x, y in item.lines for n in range(x, y + 1)}:
-                            return item.text
+        for rec, fld, lang, item in self.kb.source_texts(self.game):
+            if item.src == src and want & {n for x, y in item.lines for n in range(x, y + 1)}:
+                return item.text
         return self.kb.sources[src].span_text(spans).strip()
 
 
-def _ints(value) -> Iterable[int]:
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _ints(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _ints(v)
+def _lines(item: TextItem) -> list[list[int]]:
+    return [list(s) for s in item.lines] if item.lines else []
 
 
 def default_comparisons(kb: KnowledgeBase) -> list[tuple[str, str, str, str]]:
@@ -418,3 +503,90 @@ def check_all(kb: KnowledgeBase) -> list[Finding]:
     for game, mode, a, b in default_comparisons(kb):
         findings += Checker(kb, game).run(mode, a, b)
     return findings
+
+
+# -- a text that is not in the knowledge base
+
+
+def file_sentences(path: Path) -> list[Sentence]:
+    """Sentences of a plain-text rulebook file with the 1-based lines they come from. Hyphenated line
+    breaks are joined; lines too short to be prose (page numbers, icon residue) still count as lines."""
+    text, owner = [], []
+    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if text and text[-1] == "-" and line[:1].islower():
+            text.pop(), owner.pop()
+        elif text:
+            text.append(" "), owner.append(n)
+        text.extend(line), owner.extend([n] * len(line))
+    joined = "".join(text)
+    from i18n.align import split
+    out = []
+    for a, b in split(joined):
+        s = joined[a:b].strip()
+        if len(re.findall(r"[^\W\d_]{2,}", s)) >= 3:
+            out.append(Sentence(s, spans_of(sorted(set(owner[a:b])))))
+    return out
+
+
+def check_text(kb: KnowledgeBase, path: Path, lang: str, against: str) -> list[Finding]:
+    """Compare a rulebook text that is not in the KB (a new translation or edition) with a KB source:
+    its sentences are aligned with the sentences of that source's KB texts, in line order."""
+    meta = kb.sources[against].meta
+    seen, theirs = set(), []
+    for rec, fld, _lang, item in sorted(kb.source_texts(meta.game), key=lambda t: (t[3].lines[0][0] if t[3].lines else 0)):
+        if item.src != against or (item.text, tuple(map(tuple, item.lines))) in seen:
+            continue
+        seen.add((item.text, tuple(map(tuple, item.lines))))
+        for s in paragraph_sentences(item.text, _lines(item)):
+            s.entity = rec.id  # type: ignore[attr-defined]
+            s.field = fld  # type: ignore[attr-defined]
+            theirs.append(s)
+    mine = file_sentences(path)
+    cmp = Comparer(meta.game, game_glossary(kb, meta.game), same_language=lang == meta.lang)
+    for s in mine:
+        cmp.anchor(s, lang)
+    for s in theirs:
+        cmp.anchor(s, meta.lang)
+    label_new = f"{lang} ({path.name})"
+    label_old = meta.lang if meta.lang != lang else f"{meta.lang} {meta.edition}"
+    out: list[Finding] = []
+    pairs = align(mine, theirs, band=max(60, abs(len(mine) - len(theirs)) + 60))
+    # the stretch of the source the text covers: a KB sentence outside it is not "missing" from a text
+    # that is only a chapter (or a page) of a rulebook
+    matched = [i for im, it in pairs if im and it
+               and similarity(join([mine[k] for k in im]), join([theirs[k] for k in it])) >= 0.3 for i in it]
+    lo, hi = (min(matched), max(matched)) if matched else (0, -1)
+    for im, it in pairs:
+        if it and not im and not lo <= it[0] <= hi:
+            continue
+        if it:
+            t = join([theirs[i] for i in it])
+            entity, fld = theirs[it[0]].entity, theirs[it[0]].field  # type: ignore[attr-defined]
+        else:
+            t, entity, fld = None, "", ""
+        m = join([mine[i] for i in im]) if im else None
+        if m and t and similarity(m, t) < 0.3:  # the aligner had to pair them, but they share nothing
+            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path) + _lone(cmp, meta, t, label_old, against,
+                                                                                      meta.lang, False, path, entity, fld)
+            continue
+        if m and t:
+            out += cmp.compare(entity, fld, Para(label_old, against, meta.lang, t.text, t.lines),
+                               Para(label_new, path.name, lang, m.text, m.lines))
+        elif m:
+            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path)
+        else:
+            out += _lone(cmp, meta, t, label_old, against, meta.lang, False, path, entity, fld)
+    return sorted(out, key=lambda f: (CLASSES.index(f.triage), (f.b or f.a).lines[0][0] if (f.b or f.a) and (f.b or f.a).lines else 0))
+
+
+def _lone(cmp, meta, s: Sentence, label, src, lang, new_side: bool, path: Path, entity="", fld="") -> list[Finding]:
+    """A sentence of one text with no counterpart in the other."""
+    an = cmp.read(s.text, lang)
+    triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+    side = Side(label, src, s.lines, s.text)
+    return [Finding(meta.game, entity or f"{path.name}:{s.lines[0][0] if s.lines else 0}", fld or "text", "unmatched",
+                    triage, f"only the {label} text says this sentence; no counterpart found",
+                    None if new_side else side, side if new_side else None, detail=f"{label}:{s.text[:40]}")]

@@ -19,8 +19,9 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
-from i18n.catalog import LANGS as CATALOG_LANGS
+from i18n.catalog import CATALOG_LANGS
 from i18n.catalog import t
+from kb.effects import resolved
 
 EFFECTS_DOMAIN = "effects"
 NOUNS_FILE = Path(__file__).resolve().parent / "nouns.yaml"
@@ -84,10 +85,20 @@ class Renderer:
         return format_list(parts, locale=LOCALES[self.lang])
 
     # -- effects
-    def render(self, steps: Any) -> str:
+    def render(self, steps: Any, attrs: dict[str, Any] | None = None) -> str:
+        """The effect as text; `attrs` are the entity's attributes, which its references name
+        (the engine resolves the same references: kb/effects.py, ARCHITECTURE.md "Effects")."""
         if not isinstance(steps, list):
             steps = [steps]
+        steps = resolved(steps, attrs or {})
         return "; ".join(self.step(s) for s in steps if isinstance(s, dict) and len(s) == 1)
+
+    def inner(self, steps: Any) -> str:
+        """A nested effect: bracketed when it has several steps, so that "if A: (B; C)" does not read as
+        "if A: B" followed by C."""
+        steps = steps if isinstance(steps, list) else [steps]
+        text = self.render(steps)
+        return f"({text})" if len([s for s in steps if isinstance(s, dict) and len(s) == 1]) > 1 else text
 
     def step(self, step: dict) -> str:
         (op, args), = step.items()
@@ -116,33 +127,33 @@ class Renderer:
                      get=self.amounts(args.get("get", {})))
         if op == "choose":
             options = args if isinstance(args, list) else args.get("options", [])
-            parts = [self.render(o if isinstance(o, list) else [o]) for o in options]
+            parts = [self.inner(o if isinstance(o, list) else [o]) for o in options]
             return t(L, "choose one: %(options)s", options=format_list(parts, style="or", locale=LOCALES[L]))
         if op == "optional":
             inner = args if isinstance(args, list) else args.get("do", [])
-            return t(L, "you may: %(effect)s", effect=self.render(inner))
+            return t(L, "you may: %(effect)s", effect=self.inner(inner))
         if op == "repeat":
             times = int(args.get("times", 1))
             return self._nt("once: %(effect)s", "%(n)s times: %(effect)s", times,
-                            n=format_decimal(times, locale=LOCALES[L]), effect=self.render(args.get("do", [])))
+                            n=format_decimal(times, locale=LOCALES[L]), effect=self.inner(args.get("do", [])))
         if op == "per":
             # TRANSLATORS: the "each" phrase is translated whole, with its "for each" (za każdy / za každý)
             text = t(L, "for each %(counted)s: %(effect)s", counted=self.msg(str(args.get("each", "")), "each"),
-                     effect=self.render(args.get("do", [])))
+                     effect=self.inner(args.get("do", [])))
             if "max" in args:
                 text += " " + self._nt("(at most %(n)s time)", "(at most %(n)s times)", int(args["max"]),
                                        n=format_decimal(int(args["max"]), locale=LOCALES[L]))
             return text
         if op == "trigger":
             return t(L, "%(moment)s: %(effect)s", moment=self.phrase("moments", str(args.get("when"))),
-                     effect=self.render(args.get("do", [])))
+                     effect=self.inner(args.get("do", [])))
         if op == "modify":
             by = int(args.get("by", 0))
             return t(L, "%(what)s: %(change)s", what=self.msg(str(args.get("what", "")), "what"),
                      change=format_decimal(by, locale=LOCALES[L], format="+#;-#") if by else "±0")
         if op == "condition":
             return t(L, "if %(condition)s: %(effect)s", condition=self.msg(str(args.get("if", "")), "if"),
-                     effect=self.render(args.get("do", [])))
+                     effect=self.inner(args.get("do", [])))
         if op == "do_action":
             target = args.get("action") if isinstance(args, dict) else args
             return t(L, "carry out the action “%(name)s”", name=self.names(target, L))

@@ -1,4 +1,8 @@
-"""`rulekb build`: validate kb/data and load it into the database, atomically.
+"""`rulekb build`, the kb part: validate kb/data and write it into the database, atomically.
+
+The rows that need i18n (effect texts rendered in pl, cs and en; translation findings) are made
+above kb and handed in as `contributions` (cli/build.py assembles the whole build): kb imports no
+package above it. See ARCHITECTURE.md.
 
 SQLite: the database is written to a temporary file beside the target and moved into place only
 when complete, so a failed build leaves the previous database untouched.
@@ -8,21 +12,23 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Any, Callable, Iterable
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-from i18n.checker import Checker, default_comparisons
-from i18n.render import Renderer
 from kb import models as m
-from kb import search
+from kb import ruleset, search
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
 from kb.fold import fold, words
-from kb.loader import KnowledgeBase, load
-from kb.schema import LANGS, Entity, text_items
+from kb.loader import KnowledgeBase, Record, load
+from kb.schema import TEXT_LANGS, Entity, text_items
+
+Rows = dict[Any, list[dict[str, Any]]]  # table -> rows
+Contribution = Callable[[KnowledgeBase], Rows]
 
 
 @dataclass
@@ -35,10 +41,14 @@ class BuildReport:
         return f"built {self.url}: {parts}"
 
 
-def build(url: str | None = None, kb: KnowledgeBase | None = None) -> BuildReport:
+def build(url: str | None = None, kb: KnowledgeBase | None = None,
+          contributions: Iterable[Contribution] = ()) -> BuildReport:
     url = database_url(url)
     kb = kb or load()
     rows = _rows(kb)
+    for contribute in contributions:
+        for table, extra in contribute(kb).items():
+            rows.setdefault(table, []).extend(extra)
     if is_sqlite(url):
         target = sqlite_path(url)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -60,17 +70,19 @@ def build(url: str | None = None, kb: KnowledgeBase | None = None) -> BuildRepor
             SQLModel.metadata.drop_all(conn, tables=_kb_tables())
             _write(conn, rows)
         engine.dispose()
+    ruleset.forget()
     return BuildReport(url, {t.name: len(r) for t, r in rows.items() if t is not m.BuildInfo.__table__})
 
 
 def _kb_tables():
     return [t.__table__ for t in (m.Game, m.Edition, m.Source, m.Entity, m.EntityRef, m.Text, m.TermForm,
-                                  m.Provenance, m.CoverageNote, m.SearchDoc, m.Finding, m.BuildInfo)]
+                                  m.Provenance, m.CoverageNote, m.SearchDoc, m.Finding, m.RuleSet, m.BuildInfo)]
 
 
-def _write(conn: Connection, rows: dict) -> None:
+def _write(conn: Connection, rows: Rows) -> None:
     SQLModel.metadata.create_all(conn, tables=_kb_tables())
-    for table, values in rows.items():
+    order = {t: i for i, t in enumerate(_kb_tables())}  # parents before children (foreign keys)
+    for table, values in sorted(rows.items(), key=lambda tv: order[tv[0]]):
         if values:
             conn.execute(insert(table), values)
     search.create_index(conn)
@@ -92,29 +104,41 @@ def entity_name(kb: KnowledgeBase):
     return name
 
 
-def rendered_effects(kb: KnowledgeBase, rec) -> dict[str, str]:
-    """The entity's effect rendered in pl, cs and en (origin `generated`)."""
-    name = entity_name(kb)
-    return {lang: Renderer(rec.game, lang, name).render(rec.item.effect) for lang in LANGS}
+# ---------------------------------------------------------------- rows, one function per table group
+
+def _rows(kb: KnowledgeBase) -> Rows:
+    rows: Rows = {m.Game.__table__: _game_rows(kb), m.Edition.__table__: _edition_rows(kb),
+                  m.Source.__table__: _source_rows(kb), m.CoverageNote.__table__: _coverage_rows(kb),
+                  m.RuleSet.__table__: ruleset.rows(kb)}
+    for rec in kb.records.values():
+        for table, values in _record_rows(kb, rec).items():
+            rows.setdefault(table, []).extend(values)
+    rows[m.BuildInfo.__table__] = [dict(key="built_at", value=datetime.now(timezone.utc).isoformat(timespec="seconds"))]
+    return rows
 
 
-def _rows(kb: KnowledgeBase) -> dict:
-    games, editions, sources, entities, refs, texts, forms, provs, notes, docs = ([] for _ in range(10))
-    for g in kb.games.values():
-        games.append(dict(
-            id=g.key, title=g.title, designers=g.designers, year=g.year, min_players=g.players["min"],
-            max_players=g.players["max"], variants=[v.model_dump(exclude_none=True) for v in g.variants],
-            expansions=[v.model_dump(exclude_none=True) for v in g.expansions], no_source_langs=g.no_source_langs,
-            vocabulary={"resources": g.resources, "tracks": g.tracks, "moments": g.moments}))
-        for e in g.editions:
-            editions.append(dict(id=f"{g.key}/{e.key}", game_id=g.key, key=e.key, title=e.title, year=e.year))
-    for s in kb.sources.values():
-        if s.meta.game not in kb.games:
-            continue
-        sm = s.meta
-        sources.append(dict(id=sm.id, game_id=sm.game, edition_key=sm.edition, lang=sm.lang, publisher=sm.publisher,
-                            file=sm.file, original=sm.original, sha256=sm.sha256, text_quality=sm.text_quality,
-                            line_count=len(s.lines)))
+def _game_rows(kb: KnowledgeBase) -> list[dict]:
+    return [dict(id=g.key, title=g.title, designers=g.designers, year=g.year, min_players=g.players["min"],
+                 max_players=g.players["max"], variants=[v.model_dump(exclude_none=True) for v in g.variants],
+                 expansions=[v.model_dump(exclude_none=True) for v in g.expansions], no_source_langs=g.no_source_langs,
+                 vocabulary={"resources": g.resources, "tracks": g.tracks, "moments": g.moments})
+            for g in kb.games.values()]
+
+
+def _edition_rows(kb: KnowledgeBase) -> list[dict]:
+    return [dict(id=f"{g.key}/{e.key}", game_id=g.key, key=e.key, title=e.title, year=e.year)
+            for g in kb.games.values() for e in g.editions]
+
+
+def _source_rows(kb: KnowledgeBase) -> list[dict]:
+    return [dict(id=s.meta.id, game_id=s.meta.game, edition_key=s.meta.edition, lang=s.meta.lang,
+                 publisher=s.meta.publisher, file=s.meta.file, original=s.meta.original, sha256=s.meta.sha256,
+                 text_quality=s.meta.text_quality, line_count=len(s.lines))
+            for s in kb.sources.values() if s.meta.game in kb.games]
+
+
+def _coverage_rows(kb: KnowledgeBase) -> list[dict]:
+    notes = []
     for src_id, covs in kb.coverage.items():
         if src_id not in kb.sources or kb.sources[src_id].meta.game not in kb.games:
             continue
@@ -123,66 +147,70 @@ def _rows(kb: KnowledgeBase) -> dict:
                 for note in items:
                     for a, b in note.lines:
                         notes.append(dict(source_id=src_id, category=category, line_start=a, line_end=b, why=note.why))
-    for rec in kb.records.values():
-        item = rec.item
-        if isinstance(item, Entity):
-            attrs, effect, parent, position = item.attrs, item.effect, item.parent, item.order
-            scope = item.scope.model_dump(exclude_none=True) if item.scope else None
-            name_texts = item.texts
-        else:
-            attrs = item.model_dump(include={"players", "names", "facts", "options", "source_refs", "setup",
-                                             "steps", "expect", "follows"}, exclude_none=True)
-            effect, parent, position = None, None, None
-            scope = item.scope.model_dump(exclude_none=True) if item.scope else None
-            name_texts = {"name": dict(item.title), **item.texts}
-        entities.append(dict(id=rec.id, game_id=rec.game, kind=rec.kind, key=rec.key, parent_id=parent,
-                             position=position, scope=scope, attrs=attrs, effect=effect,
-                             data_file=str(rec.file.relative_to(kb.data_dir.parent.parent))))
-        refs.extend(dict(entity_id=rec.id, target_id=t) for t in dict.fromkeys(item.refs))
-        per_lang: dict[str, dict[str, list[str]]] = {}
-        for fld, langs in name_texts.items():
-            for lang, value in langs.items():
-                for pos, t in enumerate(text_items(value)):
-                    lines = t.lines or []
-                    texts.append(dict(
-                        entity_id=rec.id, field=fld, lang=lang, position=pos, text=t.text, origin=t.origin,
-                        source_id=t.src, line_start=min((a for a, _ in lines), default=None),
-                        line_end=max((b for _, b in lines), default=None), spans=_spans(lines), repair=t.repair))
-                    per_lang.setdefault(lang, {}).setdefault(fld, []).append(t.text)
-        if isinstance(item, Entity) and item.effect:
-            for lang, text in rendered_effects(kb, rec).items():
-                texts.append(dict(entity_id=rec.id, field="effect", lang=lang, position=0, text=text,
-                                  origin="generated", source_id=None, line_start=None, line_end=None, spans=None,
-                                  repair=None))
-        term_forms = item.forms if isinstance(item, Entity) and item.forms else {}
-        for lang, fs in term_forms.items():
-            for i, f in enumerate(fs):
-                forms.append(dict(entity_id=rec.id, lang=lang, form=f, folded=" ".join(words(f)), preferred=i == 0))
-        if isinstance(item, Entity):
-            for attr, p in item.provenance.items():
-                subs = p.by_edition.items() if p.by_edition else [(None, p)]
-                for edition, sp in subs:
-                    provs.append(dict(entity_id=rec.id, attr=attr, edition=edition, basis=sp.basis,
-                                      source_id=sp.src, spans=_spans(sp.lines), example_id=sp.example,
-                                      reference=sp.reference or sp.assumption, note=sp.note))
-        for lang in LANGS:
-            fields = per_lang.get(lang)
-            if not fields:
-                continue
-            name = " / ".join(dict.fromkeys(fields.get("name", [])))
-            body = "\n".join(t for f, ts in fields.items() if f != "name" for t in ts)
-            form_text = " ".join(term_forms.get(lang, []))
-            docs.append(dict(entity_id=rec.id, game_id=rec.game, kind=rec.kind, lang=lang, name=name, body=body,
-                             folded_name=fold(name), folded_forms=fold(form_text), folded_body=fold(body)))
-    findings = []
-    for game, mode, a, b in default_comparisons(kb):
-        for f in Checker(kb, game).run(mode, a, b):
-            findings.append(dict(key=f.key, game_id=f.game, entity_id=f.entity_id, field=f.field, mode=mode,
-                                 compared=f"{a},{b}", check=f.check, severity=f.severity, assessment=f.assessment,
-                                 message=f.message, side_a=asdict(f.a) if f.a else None,
-                                 side_b=asdict(f.b) if f.b else None))
-    info = [dict(key="built_at", value=datetime.now(timezone.utc).isoformat(timespec="seconds"))]
-    return {m.Game.__table__: games, m.Edition.__table__: editions, m.Source.__table__: sources,
-            m.Entity.__table__: entities, m.EntityRef.__table__: refs, m.Text.__table__: texts,
-            m.TermForm.__table__: forms, m.Provenance.__table__: provs, m.CoverageNote.__table__: notes,
-            m.SearchDoc.__table__: docs, m.Finding.__table__: findings, m.BuildInfo.__table__: info}
+    return notes
+
+
+def _record_rows(kb: KnowledgeBase, rec: Record) -> Rows:
+    """The rows of one entity or worked example: itself, its references, texts, term forms,
+    provenance and search documents."""
+    item = rec.item
+    entity = isinstance(item, Entity)
+    if entity:
+        attrs, effect, parent, position, name_texts = item.attrs, item.effect, item.parent, item.order, item.texts
+    else:
+        attrs = item.model_dump(include={"players", "names", "facts", "options", "source_refs", "setup",
+                                         "steps", "expect", "follows"}, exclude_none=True)
+        effect, parent, position = None, None, None
+        name_texts = {"name": dict(item.title), **item.texts}
+    entity_row = dict(id=rec.id, game_id=rec.game, kind=rec.kind, key=rec.key, parent_id=parent, position=position,
+                      scope=item.scope.model_dump(exclude_none=True) if item.scope else None, attrs=attrs,
+                      effect=effect, data_file=str(rec.file.relative_to(kb.data_dir.parent.parent)))
+    texts, per_lang = _text_rows(rec, name_texts)
+    term_forms = item.forms if entity and item.forms else {}
+    return {
+        m.Entity.__table__: [entity_row],
+        m.EntityRef.__table__: [dict(entity_id=rec.id, target_id=t) for t in dict.fromkeys(item.refs)],
+        m.Text.__table__: texts,
+        m.TermForm.__table__: [dict(entity_id=rec.id, lang=lang, form=f, folded=" ".join(words(f)), preferred=i == 0)
+                               for lang, fs in term_forms.items() for i, f in enumerate(fs)],
+        m.Provenance.__table__: _provenance_rows(rec) if entity else [],
+        m.SearchDoc.__table__: _search_rows(rec, per_lang, term_forms),
+    }
+
+
+def _text_rows(rec: Record, name_texts) -> tuple[list[dict], dict[str, dict[str, list[str]]]]:
+    texts, per_lang = [], {}
+    for fld, langs in name_texts.items():
+        for lang, value in langs.items():
+            for pos, t in enumerate(text_items(value)):
+                lines = t.lines or []
+                texts.append(dict(
+                    entity_id=rec.id, field=fld, lang=lang, position=pos, text=t.text, origin=t.origin,
+                    source_id=t.src, line_start=min((a for a, _ in lines), default=None),
+                    line_end=max((b for _, b in lines), default=None), spans=_spans(lines), repair=t.repair))
+                per_lang.setdefault(lang, {}).setdefault(fld, []).append(t.text)
+    return texts, per_lang
+
+
+def _provenance_rows(rec: Record) -> list[dict]:
+    out = []
+    for attr, p in rec.item.provenance.items():
+        for edition, sp in (p.by_edition.items() if p.by_edition else [(None, p)]):
+            out.append(dict(entity_id=rec.id, attr=attr, edition=edition, basis=sp.basis, source_id=sp.src,
+                            spans=_spans(sp.lines), example_id=sp.example, reference=sp.reference or sp.assumption,
+                            note=sp.note))
+    return out
+
+
+def _search_rows(rec: Record, per_lang, term_forms) -> list[dict]:
+    docs = []
+    for lang in TEXT_LANGS:
+        fields = per_lang.get(lang)
+        if not fields:
+            continue
+        name = " / ".join(dict.fromkeys(fields.get("name", [])))
+        body = "\n".join(t for f, ts in fields.items() if f != "name" for t in ts)
+        form_text = " ".join(term_forms.get(lang, []))
+        docs.append(dict(entity_id=rec.id, game_id=rec.game, kind=rec.kind, lang=lang, name=name, body=body,
+                         folded_name=fold(name), folded_forms=fold(form_text), folded_body=fold(body)))
+    return docs

@@ -14,8 +14,9 @@ import yaml
 from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
+from kb.effects import EffectVisitor, RefError, duplicated_literals, is_ref, resolve
 from kb.schema import (
-    KINDS, LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
+    KINDS, TEXT_LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
     TextItem, normalize_spans, text_items,
 )
 
@@ -184,6 +185,8 @@ def _load_game(kb: KnowledgeBase, game_dir: Path) -> None:
             kb.issues.append(Issue(rel, "", "unexpected file (only .yaml files belong in kb/data)"))
         elif parts[0] == "examples" and len(parts) == 2:
             _load_example(kb, game_key, path, rel)
+        elif parts[0] == "scenarios":
+            continue  # engine scenarios (DESIGN.md), run by `rulekb scenario run` and tests/test_scenarios.py
         elif parts[0] == "coverage" and len(parts) == 2:
             _load_coverage(kb, path, rel)
         elif len(parts) == 1 or len(parts) == 2:
@@ -307,7 +310,7 @@ def _cross_check(kb: KnowledgeBase) -> None:
                     elif lang in no_source or lang == "en":
                         pass
         name = rec.texts.get("name", {}) if isinstance(item, Entity) else {l: v for l, v in item.title.items()}
-        missing = [l for l in LANGS if l not in name]
+        missing = [l for l in TEXT_LANGS if l not in name]
         if missing:
             kb.issues.append(Issue(rel, rec.id, f"name missing in {', '.join(missing)}", "warning"))
         if isinstance(item, Entity):
@@ -353,45 +356,55 @@ def _fact_source(kb: KnowledgeBase, game: str, key: str) -> str | None:
     return None
 
 
-_NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "trigger": "do", "condition": "do"}
 _ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id"}
 
 
-def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, steps: Any, path: str) -> None:
-    if not isinstance(steps, list):
-        kb.issues.append(Issue(rel, rec.id, f"{path}: an effect is a list of steps"))
-        return
-    ops = kb.effects.ops if kb.effects else {}
-    for n, step in enumerate(steps):
-        here = f"{path}[{n}]"
-        if not isinstance(step, dict) or len(step) != 1:
-            kb.issues.append(Issue(rel, rec.id, f"{here}: a step is a one-key mapping {{op: args}}"))
-            continue
-        (op, args), = step.items()
-        if op not in ops:
-            kb.issues.append(Issue(rel, rec.id, f"{here}: unknown op {op!r}; ops: {', '.join(ops)}"))
-            continue
+class _EffectCheck(EffectVisitor):
+    """Validation of one entity's effect: ops, their vocabulary, ids, and references to constants."""
+
+    def __init__(self, kb: KnowledgeBase, rec: Record, rel: str, game: Game | None):
+        self.kb, self.rec, self.rel, self.game = kb, rec, rel, game
+        self.ops = kb.effects.ops if kb.effects else {}
+
+    def issue(self, where: str, message: str) -> None:
+        self.kb.issues.append(Issue(self.rel, self.rec.id, f"{where}: {message}"))
+
+    def malformed(self, path: str, message: str) -> None:
+        self.issue(path, message)
+
+    def step(self, op: str, args: Any, here: str) -> None:
+        game = self.game
+        if op not in self.ops:
+            self.issue(here, f"unknown op {op!r}; ops: {', '.join(self.ops)}")
+            return
         if op in ("gain", "pay", "lose"):
             if not isinstance(args, dict):
-                kb.issues.append(Issue(rel, rec.id, f"{here}.{op}: expected {{resource: amount}}"))
+                self.issue(f"{here}.{op}", "expected {resource: amount}")
             elif game:
                 for res in args:
                     if res not in game.resources:
-                        kb.issues.append(Issue(rel, rec.id, f"{here}.{op}: {res!r} is not a resource of {game.key} (game.yaml)"))
+                        self.issue(f"{here}.{op}", f"{res!r} is not a resource of {game.key} (game.yaml)")
         elif op == "place" and isinstance(args, dict) and game and args.get("what") not in game.resources:
-            kb.issues.append(Issue(rel, rec.id, f"{here}.place: what {args.get('what')!r} is not a resource of {game.key}"))
+            self.issue(f"{here}.place", f"what {args.get('what')!r} is not a resource of {game.key}")
         elif op == "move" and isinstance(args, dict) and game and args.get("track") not in game.tracks:
-            kb.issues.append(Issue(rel, rec.id, f"{here}.move: track {args.get('track')!r} is not a track of {game.key}"))
+            self.issue(f"{here}.move", f"track {args.get('track')!r} is not a track of {game.key}")
         elif op == "trigger" and isinstance(args, dict) and game and args.get("when") not in game.moments:
-            kb.issues.append(Issue(rel, rec.id, f"{here}.trigger: moment {args.get('when')!r} is not a moment of {game.key}"))
+            self.issue(f"{here}.trigger", f"moment {args.get('when')!r} is not a moment of {game.key}")
         if op in _ID_ARGS:
             target = args.get(_ID_ARGS[op]) if isinstance(args, dict) else args
-            if target not in kb.records:
-                kb.issues.append(Issue(rel, rec.id, f"{here}.{op}: {target!r} is not an existing id"))
-        if op in _NESTED:
-            inner = args if isinstance(args, list) else (args or {}).get(_NESTED[op]) if isinstance(args, dict) else None
-            if op == "choose":
-                for k, option in enumerate(inner or []):
-                    _check_effect(kb, rec, rel, game, option if isinstance(option, list) else [option], f"{here}.choose[{k}]")
-            else:
-                _check_effect(kb, rec, rel, game, inner, f"{here}.{op}")
+            if target not in self.kb.records:
+                self.issue(f"{here}.{op}", f"{target!r} is not an existing id")
+
+    def number(self, value: Any, path: str, op: str) -> None:
+        if is_ref(value):
+            try:
+                resolve(value, self.rec.item.attrs)
+            except RefError as exc:
+                self.issue(path, str(exc))
+
+
+def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, steps: Any, path: str) -> None:
+    _EffectCheck(kb, rec, rel, game).visit(steps, path)
+    # a constant is typed once: an effect names the attribute instead of repeating its number
+    for where, value, refs in duplicated_literals(steps, rec.item.attrs):
+        kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))

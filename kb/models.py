@@ -140,6 +140,8 @@ class Finding(SQLModel, table=True):
     check: str = Field(index=True)
     severity: str = Field(index=True)
     assessment: str
+    triage: str = Field(default="wording", index=True)  # the finding's class: rule | wording | ocr
+    hand_recorded: bool = False  # a difference the transcribers noted by hand (no check found it)
     message: str = Field(sa_column=Column(SAText, nullable=False))
     side_a: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     side_b: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
@@ -148,3 +150,12 @@ class Finding(SQLModel, table=True):
 class BuildInfo(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value: str
+
+
+class RuleSet(SQLModel, table=True):
+    """A game's compiled rule set (kb/ruleset.py): the one artifact the engine, the API, the site and
+    i18n read rule constants and effects from. A JSON document in a text column: it is always read
+    whole, and parsing it takes milliseconds."""
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    format: int
+    document: str = Field(sa_column=Column(SAText, nullable=False))

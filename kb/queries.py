@@ -12,7 +12,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from kb import models as m
-from kb.schema import LANGS
+from kb.schema import TEXT_LANGS
 
 
 class NotFound(LookupError):
@@ -54,7 +54,7 @@ def _game(db: Session, g: m.Game) -> dict[str, Any]:
         variants=g.variants, expansions=g.expansions,
         sources=[_source_dict(s) for s in sources],
         languages={"source": sorted({s.lang for s in sources}),
-                   "translated_only": [l for l in LANGS if l not in {s.lang for s in sources}]},
+                   "translated_only": [l for l in TEXT_LANGS if l not in {s.lang for s in sources}]},
         counts={"entities": sum(counts.values()), "by_kind": counts},
     )
 
@@ -139,7 +139,7 @@ def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[
             if fell_back:
                 fallbacks[fld] = fell_back
         else:
-            out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in LANGS
+            out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in TEXT_LANGS
                               if any(t.lang == l for t in items)}
     result = dict(
         id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
@@ -149,7 +149,7 @@ def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[
                                              note=p.note).items() if v is not None} for p in provs],
         refs=list(refs), referenced_by=list(cited_by), children=list(children), data_file=e.data_file)
     if forms:
-        result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in LANGS if any(f.lang == l for f in forms)}
+        result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in TEXT_LANGS if any(f.lang == l for f in forms)}
     if lang:
         result["lang"] = lang
         result["fallbacks"] = fallbacks
@@ -165,8 +165,11 @@ def source_lines(engine: Engine, source_id: str) -> dict[str, Any]:
 
 
 def _finding_dict(f: m.Finding) -> dict[str, Any]:
-    return dict(key=f.key, game=f.game_id, entity=f.entity_id, field=f.field, compared=f.compared, check=f.check,
-                severity=f.severity, assessment=f.assessment, message=f.message, a=f.side_a, b=f.side_b)
+    """A finding as the API and the site show it: `class` (rule | wording | ocr) is its triage, `message` a
+    one-line explanation, `a` / `b` the two quotes with their source and line spans."""
+    return {"key": f.key, "game": f.game_id, "entity": f.entity_id, "field": f.field, "compared": f.compared,
+            "check": f.check, "class": f.triage, "hand_recorded": f.hand_recorded, "severity": f.severity,
+            "assessment": f.assessment, "message": f.message, "a": f.side_a, "b": f.side_b}
 
 
 SEVERITY_RANK = {"high": 0, "medium": 1, "low": 2}
@@ -174,12 +177,12 @@ SEVERITY_RANK = {"high": 0, "medium": 1, "low": 2}
 
 def list_findings(engine: Engine, *, game: str | None = None, check: str | None = None,
                   min_severity: str = "low", assessment: str | None = None, entity: str | None = None,
-                  limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+                  finding_class: str | None = None, limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
     allowed = [s for s, r in SEVERITY_RANK.items() if r <= SEVERITY_RANK[min_severity]]
     with Session(engine) as db:
         q = select(m.Finding).where(m.Finding.severity.in_(allowed))
         for col, val in ((m.Finding.game_id, game), (m.Finding.check, check), (m.Finding.assessment, assessment),
-                         (m.Finding.entity_id, entity)):
+                         (m.Finding.entity_id, entity), (m.Finding.triage, finding_class)):
             if val:
                 q = q.where(col == val)
         total = db.exec(select(func.count()).select_from(q.subquery())).one()

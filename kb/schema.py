@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-LANGS = ("pl", "cs", "en")
+TEXT_LANGS = ("pl", "cs", "en")  # the languages of the data texts (names, bodies)
 KINDS = (
     "component", "setup-step", "phase", "step", "location", "action", "action-option", "court-action",
     "card", "card-ability", "tile", "token", "decree", "reward", "track", "port", "event", "person",
@@ -143,8 +143,8 @@ def _check_texts(texts: Texts) -> Texts:
         if not FIELD_RE.match(field):
             raise ValueError(f"text field {field!r} must be snake_case")
         for lang in langs:
-            if lang not in LANGS:
-                raise ValueError(f"text {field}.{lang}: language must be one of {', '.join(LANGS)}")
+            if lang not in TEXT_LANGS:
+                raise ValueError(f"text {field}.{lang}: language must be one of {', '.join(TEXT_LANGS)}")
     return texts
 
 
@@ -172,8 +172,8 @@ class Entity(Strict):
     def _forms(cls, v):
         if v is not None:
             for lang in v:
-                if lang not in LANGS:
-                    raise ValueError(f"forms.{lang}: language must be one of {', '.join(LANGS)}")
+                if lang not in TEXT_LANGS:
+                    raise ValueError(f"forms.{lang}: language must be one of {', '.join(TEXT_LANGS)}")
         return v
 
 
@@ -196,7 +196,7 @@ class Example(Strict):
     refs: list[EntityId] = []
     scope: Scope | None = None
     facts: list[Fact] = []
-    # scenario part (DESIGN.md)
+    # scenario part: worked examples are scenarios the engine runs (ARCHITECTURE.md, "Engine")
     options: dict[str, Any] | None = None
     source_refs: list[dict[str, Any]] | None = None
     setup: dict[str, Any] | None = None

@@ -28,9 +28,9 @@ from rapidfuzz.distance import OSA
 from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, Engine
 
-from i18n.catalog import N_
 from kb.fold import fold, words
 from kb.lemmas import LANGS, lemmas
+from kb.messages import N_
 
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
 MAX_TOKENS = 12  # the warning text names this number

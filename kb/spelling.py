@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.loader import KnowledgeBase
-from kb.schema import Example
+from kb.schema import Example, text_items
 
 # Standard abbreviations that hunspell lists only with their full stop.
-ABBREVIATIONS = {"pl": {"np", "tzn", "itd", "itp", "str", "ok", "tj", "wg", "pkt"}, "cs": {"atd", "tzn", "tj", "např", "str", "apod", "tzv"}}
+ABBREVIATIONS = {"pl": {"np", "tzn", "itd", "itp", "str", "ok", "tj", "wg", "pkt"},
+                 "cs": {"atd", "tzn", "tj", "např", "str", "apod", "tzv", "resp"}}
 DICTIONARIES = {"pl": Path("/usr/share/hunspell/pl_PL"), "cs": Path("/usr/share/hunspell/cs_CZ")}
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.UNICODE)
 
@@ -62,11 +63,28 @@ def allowed_words(kb: KnowledgeBase, game: str | None, lang: str) -> set[str]:
     return allowed
 
 
+# In texts written for the project, a quotation is the other rulebook's wording („Walutę”, 'w danej turze')
+# and an id is a path (zhanguo/unknown/...): neither is this language's spelling.
+_QUOTED = re.compile(r"„[^”“]*[”“]|“[^”]*”|\"[^\"]*\"|'[^']*'|`[^`]*`|\b[\w-]+(?:/[\w.-]+)+")
+
+
+def kb_texts(kb: KnowledgeBase, lang: str, game: str | None = None) -> list[str]:
+    """Every text of one language: rulebook transcriptions as they are, texts written for the project
+    without their quotations of the other language and their ids."""
+    out = []
+    for rec in kb.records.values():
+        if game and rec.game != game:
+            continue
+        for langs in rec.item.texts.values():
+            for item in text_items(langs.get(lang)) if langs.get(lang) is not None else []:
+                out.append(item.text if item.src else _QUOTED.sub(" ", item.text))
+    return out
+
+
 def check(kb: KnowledgeBase, lang: str, game: str | None = None) -> Spelling:
     tokens: list[str] = []
-    for rec, _fld, tlang, item in kb.source_texts(game):
-        if tlang == lang:
-            tokens += [w for w in _WORD.findall(item.text) for w in w.split("-")]
+    for text in kb_texts(kb, lang, game):
+        tokens += [w for w in _WORD.findall(text) for w in w.split("-")]
     result = Spelling(lang, words=len(tokens))
     distinct = sorted(set(tokens))
     done = subprocess.run(["hunspell", "-d", str(DICTIONARIES[lang]), "-l", "-i", "utf-8"],

@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 from sqlalchemy import create_engine, text
 
-from kb.build import build
+from cli.build import build
 from tests.server import Server
 
 CONCURRENCY = (1, 32)

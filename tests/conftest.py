@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from kb.build import build
+from cli.build import build
 from kb.db import open_engine
 from kb.loader import load
 
@@ -27,10 +27,41 @@ def real_kb():
     return load()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def rules_database(tmp_path_factory, real_kb):
+    """The engines read compiled rule sets from the database (ARCHITECTURE.md, "Compiled rule sets"):
+    the tests build the current kb/data's once (kb tables only, no i18n rows) and point
+    RULEKB_DATABASE_URL at it, so a stale var/rulekb.db never decides a test."""
+    from kb.build import build as build_kb_tables
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('rules-db') / 'kb.db'}"
+    build_kb_tables(url, kb=real_kb)
+    previous = os.environ.get("RULEKB_DATABASE_URL")
+    os.environ["RULEKB_DATABASE_URL"] = url
+    yield url
+    if previous is None:
+        os.environ.pop("RULEKB_DATABASE_URL", None)
+    else:
+        os.environ["RULEKB_DATABASE_URL"] = previous
+
+
+def _with_real_rules(url: str, real_kb) -> None:
+    """The fixture slice is for queries; a game played on it (an API served from it) needs the whole
+    game's compiled rule set, which the engines read from the same database (ARCHITECTURE.md)."""
+    from kb import ruleset
+
+    engine = open_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE ruleset SET document = :doc WHERE game_id = 'gugong'"),
+                     {"doc": ruleset.dumps(ruleset.compile_game(real_kb, "gugong"))})
+    engine.dispose()
+
+
 @pytest.fixture(scope="session")
-def fixture_db(tmp_path_factory, fixture_kb) -> str:
+def fixture_db(tmp_path_factory, fixture_kb, real_kb) -> str:
     url = f"sqlite:///{tmp_path_factory.mktemp('fixture-db') / 'kb.db'}"
     build(url, kb=fixture_kb)
+    _with_real_rules(url, real_kb)
     return url
 
 
@@ -71,8 +102,9 @@ def pg_schema_url():
 
 
 @pytest.fixture(scope="session")
-def fixture_pg(pg_schema_url, fixture_kb) -> str:
+def fixture_pg(pg_schema_url, fixture_kb, real_kb) -> str:
     build(pg_schema_url, kb=fixture_kb)
+    _with_real_rules(pg_schema_url, real_kb)
     return pg_schema_url
 
 
@@ -100,3 +132,14 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("rulekb figures")
         for line in FIGURES:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, real_db):
+    """The docs site built once from the real knowledge base, for every test that reads it."""
+    from tests.test_site import build_site
+
+    tmp = tmp_path_factory.mktemp("site")
+    done = build_site(tmp, real_db)
+    assert done.returncode == 0, done.stderr
+    return tmp / "out"

@@ -10,8 +10,8 @@ from schemathesis.config._checks import NegativeDataRejectionConfig, PositiveDat
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api.app import create_app
+from cli.build import build
 from engine.core.game import ENGINES, get_game
-from kb.build import build
 from kb.loader import load
 from tests.conftest import FIXTURE_DATA
 

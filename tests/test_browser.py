@@ -1,14 +1,15 @@
 """The docs site in headless Chromium: switch language, search "sluzacy", reach the servant entry,
 open a worked example and see its verified result; served with the API and as static files."""
 import http.server
+import re
 import shutil
 import threading
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
 from tests.server import Server
-from tests.test_site import build_site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -16,11 +17,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 
 
 @pytest.fixture(scope="module")
-def site_dir(tmp_path_factory, real_db):
-    tmp = tmp_path_factory.mktemp("site")
-    done = build_site(tmp, real_db)
-    assert done.returncode == 0, done.stderr
-    return tmp / "out"
+def site_dir(real_site):
+    return real_site
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +123,103 @@ def test_header_box_works_on_the_static_site(browser, site_dir):
         _header_search_lands_on_the_entry(browser.new_page(), f"http://127.0.0.1:{httpd.server_port}", "static")
     finally:
         httpd.shutdown()
+
+# -- the reference site as a reader meets it: one static server for the module, pages opened once
+
+@pytest.fixture(scope="module")
+def static_url(site_dir):
+    handler = lambda *a, **kw: QuietHandler(*a, directory=str(site_dir), **kw)  # noqa: E731
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_no_page_shows_raw_data_or_escaped_entities(site_dir):
+    from tests.site_checks import raw_data, visible_text
+
+    pages = list(site_dir.rglob("*.html"))
+    raw = {p.relative_to(site_dir).as_posix(): raw_data(visible_text(p.read_text(encoding="utf-8")))[:2]
+           for p in pages}
+    assert len(pages) > 150
+    assert {k: v for k, v in raw.items() if v} == {}
+
+
+def test_no_page_is_heavier_than_200_kb(site_dir):
+    sizes = {p.relative_to(site_dir).as_posix(): p.stat().st_size for p in site_dir.rglob("*.html")}
+    assert {k: v for k, v in sizes.items() if v > 200 * 1024} == {}
+
+
+def test_each_language_is_a_whole_site(browser, static_url):
+    page = browser.new_page()
+    for lang, toc, search in (("pl", "Spis treści", "Szukaj"), ("cs", "Obsah", "Hledat"), ("en", "Table of contents", "Search")):
+        page.goto(f"{static_url}/{lang}/gugong/location/")
+        assert page.get_attribute("html", "lang") == lang
+        assert page.locator(".md-sidebar--secondary .md-nav__title").first.inner_text().strip() == toc
+        # the navigation shows this language only
+        tabs = page.locator(".md-tabs__link").all_inner_texts()
+        assert not {"English", "Polski", "Čeština"} & {x.strip() for x in tabs}
+    page.close()
+
+
+def test_the_language_menu_keeps_the_page(browser, static_url):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{static_url}/pl/gugong/decree/")
+    links = {a.get_attribute("hreflang"): a.get_attribute("href") for a in page.locator(".md-select__link").all()}
+    assert set(links) == {"en", "pl", "cs"}
+    page.goto(urljoin(page.url, links["cs"]))
+    assert page.url.endswith("/cs/gugong/decree/")
+    assert page.get_attribute("html", "lang") == "cs" and "Dekret" in page.inner_text("h1")
+    page.close()
+
+
+def test_an_effect_links_to_the_entity_it_names(browser, static_url):
+    page = browser.new_page()
+    page.goto(f"{static_url}/en/gugong/decree/")
+    effect = page.locator("#l1-ship ~ p.rk-effect").first
+    assert "port reward" in effect.inner_text()
+    effect.locator("a", has_text="port reward").first.click()
+    page.wait_for_load_state()
+    assert "/en/gugong/rule" in page.url and "#" in page.url
+    # the rule it lands on lists the decree among what refers to it
+    target = page.url.rsplit("#", 1)[1]
+    assert page.locator(f"#{target}").count() == 1
+    page.close()
+
+
+def test_pages_fit_a_360_px_phone(browser, static_url):
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    for path in ("/pl/", "/pl/gugong/", "/pl/gugong/token/", "/cs/zhanguo/unknowns/", "/pl/dragon/aid/",
+                 "/pl/gugong/glossary/", "/pl/gugong/examples/", "/sources/gugong-pl/"):
+        page.goto(static_url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    page.close()
+
+
+def test_the_player_aid_prints_on_two_a4_pages(browser, static_url, tmp_path):
+    page = browser.new_page()
+    for game, lang in (("gugong", "pl"), ("dragon", "cs"), ("zhanguo", "en")):
+        page.goto(f"{static_url}/{lang}/{game}/aid/")
+        pdf = page.pdf(format="A4", print_background=True)
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        assert pages == 2, (game, lang, pages)
+    (tmp_path / "aid.pdf").write_bytes(pdf)
+    page.close()
+
+
+def test_diagrams_are_drawn_in_every_language(browser, static_url):
+    page = browser.new_page()
+    for lang in ("en", "pl", "cs"):
+        for game in ("gugong", "dragon", "zhanguo"):
+            page.goto(f"{static_url}/{lang}/{game}/")
+            flow = page.locator("svg.rk-diagram.flow")
+            assert flow.count() == 1 and flow.bounding_box()["height"] > 100, (lang, game)
+            assert page.locator("svg.rk-diagram.scoring rect.bar").count() >= 2, (lang, game)
+        titles = page.locator("svg.rk-diagram title").all_text_contents()
+        assert titles and all(t.strip() for t in titles)
+    page.close()

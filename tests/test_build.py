@@ -4,7 +4,7 @@ import shutil
 import pytest
 from sqlalchemy import text
 
-from kb.build import build
+from cli.build import build
 from kb.db import open_engine
 from kb.loader import KBError, load
 from kb.queries import get_entity, list_games

@@ -1,37 +1,64 @@
-"""The translation checker: what it reports on the real rulebooks, and how precise it is."""
-from collections import Counter, defaultdict
+"""The translation checker: what it reports on the real rulebooks, that every finding can be reviewed,
+and how good it is — precision from the hand-labelled sample, recall from the ground-truth list read side
+by side (both committed in tests/data), with the hand-recorded notes switched off."""
 from pathlib import Path
 
 import pytest
 import yaml
 
-from i18n.checker import Checker, check_all, numbers
+from i18n.checker import CLASSES, Checker, check_all, check_text
+from i18n.evaluation import precision, recall
+from i18n.lexicon import analyse, numbers
+from i18n.review import page
 
-LABELS = yaml.safe_load((Path(__file__).parent / "data" / "finding_labels.yaml").read_text(encoding="utf-8"))["labels"]
+DATA = Path(__file__).parent / "data"
+LABELS = yaml.safe_load((DATA / "finding_labels.yaml").read_text(encoding="utf-8"))
+TRUTH = yaml.safe_load((DATA / "checker_ground_truth.yaml").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
 def findings(real_kb):
-    return {f.key: f for f in check_all(real_kb)}
+    return check_all(real_kb)
 
 
 def test_the_large_privilege_price_differs_by_edition_with_both_quotes(real_kb):
     found = [f for f in Checker(real_kb, "dragon").run("editions", "2007", "2017")
              if f.entity_id == "dragon/action/privilege" and f.check == "edition-value"]
     (f,) = found
-    assert "6 in 2007, 7 in 2017" in f.message
+    assert "6 in 2007, 7 in 2017" in f.message and f.triage == "rule"
     assert "6 juanów" in f.a.text and f.a.source == "dragon-2007-pl" and f.a.lines
     assert "7 juanów" in f.b.text and f.b.source == "dragon-2017-pl" and f.b.lines
 
 
-def test_component_counts_that_differ_between_editions_are_reported(real_kb):
-    msgs = {f.message for f in Checker(real_kb, "dragon").run("editions", "2007", "2017") if f.check == "edition-value"}
-    assert "count: 24 in 2007, 26 in 2017" in msgs and "count: 12 in 2007, 14 in 2017" in msgs
-
-
-def test_the_night_example_disagreement_is_reported(real_kb):
+def test_the_night_example_disagreement_is_found_by_a_check_not_only_by_the_hand_note(real_kb):
     fs = Checker(real_kb, "gugong").run("langs", "pl", "cs")
-    assert any(f.entity_id == "gugong/example/night-dice" and f.check == "example" for f in fs)
+    assert any(f.entity_id == "gugong/example/night-dice" and f.check == "example" and not f.hand_recorded
+               for f in fs)
+
+
+def test_must_against_may_is_a_modality_finding_quoting_both_sentences(real_kb):
+    fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs")
+          if f.entity_id == "gugong/decree/l1-card-exchange" and f.check == "modality"]
+    assert fs and "můžete vyměnit" in fs[0].b.text and "wymień kartę" in fs[0].a.text
+
+
+def test_an_extra_case_in_one_language_is_reported(real_kb):
+    """The Czech card ability omits 'if you swapped a card from your hand, take the new card to your hand'."""
+    fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs")
+          if f.entity_id == "gugong/card-ability/swap-card" and not f.hand_recorded]
+    assert {f.check for f in fs} & {"condition", "unmatched"}
+
+
+def test_every_finding_is_reviewable(findings):
+    for f in findings:
+        assert f.triage in CLASSES and f.message
+        if f.hand_recorded:
+            assert f.check == "noted"
+            continue
+        sides = [s for s in (f.a, f.b) if s]
+        assert sides and all(s.text and s.lines and s.source for s in sides), f
+        if f.check not in ("one-sided", "edition-only", "example", "unmatched"):
+            assert f.a and f.b, f  # a pair check quotes both texts
 
 
 @pytest.mark.parametrize("pl, cs", [
@@ -44,25 +71,59 @@ def test_the_night_example_disagreement_is_reported(real_kb):
     ("pięciu Służących", "s 5 kartami"),
 ])
 def test_inflected_number_words_ordinals_and_page_references_are_not_differences(pl, cs):
-    assert numbers(pl, "pl") == numbers(cs, "cs")
+    assert set(numbers(pl, "pl")) == set(numbers(cs, "cs"))
 
 
-def test_labelled_sample_precision(findings, figures):
-    by_check = defaultdict(Counter)
-    missing_true = []
-    for key, entry in LABELS.items():
-        f = findings.get(key)
-        if f is None:
-            if entry["label"] != "false-alarm":
-                missing_true.append(key)
-            continue
-        by_check[f.check][entry["label"]] += 1
-    total = sum(by_check.values(), Counter())
-    precision = lambda c: (c["true"] + c["artefact"]) / sum(c.values())
-    figures.append(f"checker precision on {sum(total.values())} labelled findings: {precision(total):.0%} "
-                   f"({total['true']} true, {total['artefact']} artefact, {total['false-alarm']} false alarm)")
-    for check, c in sorted(by_check.items()):
-        figures.append(f"  {check}: {precision(c):.0%} of {sum(c.values())}")
-    assert not missing_true, f"labelled real differences no longer reported: {missing_true}"
-    assert precision(total) >= 0.6
-    assert precision(by_check["numbers"] + by_check["edition-value"]) >= 0.6
+@pytest.mark.parametrize("text, lang, marker", [
+    ("Dvojitého služebníka NEMŮŽETE položit na dekret", "cs", "may-not"),
+    ("NIE MOŻESZ umieścić swojego Podwójnego Służącego", "pl", "may-not"),
+    ("Při této variantě lodi neposouváte.", "cs", "negation"),
+    ("V každé ranní fázi můžete vyměnit jednu kartu", "cs", "may"),
+    ("Jeżeli podmieniłeś kartę z ręki, weź nową kartę", "pl", "if"),
+])
+def test_negation_modality_and_conditions_are_read_through_the_lemmatizer(text, lang, marker):
+    assert marker in analyse(text, lang).markers
+
+
+def test_dictionary_words_that_begin_like_a_negation_are_not_negations():
+    assert "negation" not in analyse("Získáte nefrit nebo několik bodů.", "cs").markers
+
+
+def test_an_outside_text_is_checked_against_a_kb_source(real_kb, tmp_path):
+    """A new Czech translation of a decree that gives 2 VP instead of 3 and lets the player choose."""
+    text = tmp_path / "novy-preklad.txt"
+    text.write_text("Ihned získáváte 2 VB. V každé ranní fázi můžete vyměnit jednu kartu v ruce\n"
+                    "za kartu na herním plánu. Učiňte tak až po hodu kostkami osudu.\n", encoding="utf-8")
+    fs = check_text(real_kb, text, "cs", "gugong-pl")
+    nums = [f for f in fs if f.check == "numbers" and f.b and f.b.source == "novy-preklad.txt"]
+    assert nums and nums[0].b.lines[0][0] == 1 and nums[0].a.source == "gugong-pl"
+    assert "3 pz" in nums[0].message and nums[0].entity_id == "gugong/decree/l1-card-exchange"
+    assert len(fs) < 20  # a fragment is compared with its stretch of the source, not the whole rulebook
+
+
+def test_the_review_page_shows_both_quotes_side_by_side(real_kb):
+    fs = [f for f in Checker(real_kb, "dragon").run("editions", "2007", "2017") if f.check == "numbers"]
+    html = page(fs, "dragon: 2007 against 2017", "2007", "2017")
+    assert html.count("<tr>") == len(fs) + 1 and "<mark>6</mark> juanów" in html and "<mark>7</mark> juanów" in html
+
+
+def test_precision_and_recall_from_the_committed_labels_and_ground_truth(findings, figures):
+    """Prints the measured figures; asserts they do not fall below what was measured when labelling
+    (targets in the issue: precision >= 80% overall, >= 90% for class rule; recall >= 90%)."""
+    labels = LABELS["labels"]
+    figures.append(f"checker: {len(findings)} findings ({sum(f.hand_recorded for f in findings)} hand-recorded), "
+                   f"labelled sample of {len(labels)} (seed {LABELS['seed']})")
+    for part in ("tuning", "held-out", None):
+        p = precision(findings, labels, part)
+        name = part or "both parts"
+        figures.append(f"  precision ({name}): {p.real['all']} real differences, {p.triage['all']} with the right class")
+        if part is None:
+            for group in sorted(p.real):
+                if group != "all":
+                    figures.append(f"    {group}: {p.real[group]} real, {p.triage[group]} right class")
+            assert not p.missing, f"labelled findings no longer reported: {p.missing}"
+            assert p.real["all"].value >= 0.75
+    r = recall(findings, TRUTH["items"])
+    figures.append(f"  recall without hand notes: tuning {r['tuning']}, held-out {r['held-out']}, all {r['all']} "
+                   f"(rule {r['class rule']}, wording {r['class wording']}, ocr {r['class ocr']})")
+    assert r["all"].value >= 0.5

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from kb.cli import app
+from cli.main import app
 
 runner = CliRunner()
 
@@ -58,18 +58,36 @@ def test_build_json(tmp_path):
 
 
 def test_compare_editions_report_and_json():
-    r = run("compare", "dragon", "--editions", "2007,2017", "--min-severity", "high")
+    r = run("compare", "dragon", "--editions", "2007,2017", "--class", "rule")
     assert r.exit_code == 0, r.output
-    assert "large_price: [edition-value, high, rules-difference] large_price: 6 in 2007, 7 in 2017" in r.stdout
+    assert "large_price: [edition-value, rule] large_price: 6 in 2007, 7 in 2017" in r.stdout
     data = json.loads(run("compare", "gugong", "--langs", "pl,cs", "--json").stdout)
     assert data["compared"] == ["pl", "cs"] and data["total"] == len(data["findings"]) > 0
-    assert {"entity_id", "check", "severity", "assessment", "a", "b"} <= set(data["findings"][0])
+    assert {"entity_id", "check", "class", "message", "hand_recorded", "a", "b"} <= set(data["findings"][0])
+
+
+def test_compare_json_carries_every_finding_whatever_the_display_filter():
+    everything = json.loads(run("compare", "dragon", "--json").stdout)
+    filtered = json.loads(run("compare", "dragon", "--class", "ocr", "--check", "gap", "--json").stdout)
+    assert filtered["total"] == everything["total"] == len(filtered["findings"]) > filtered["shown"]
+    assert "rule" in {f["class"] for f in filtered["findings"]}  # not only the ocr gaps shown
 
 
 def test_compare_usage_errors():
     assert run("compare", "dragon", "--langs", "pl,cs").exit_code == 2  # no Czech Dragon rulebook
     assert run("compare", "zhanguo").exit_code == 1  # one source only
     assert run("compare", "dragon", "--langs", "pl,cs", "--editions", "2007,2017").exit_code == 2
+    for args, says in [(["gugong", "--check", "bogus"], "--check must be one of"),
+                       (["gugong", "--class", "style"], "--class must be one of"),
+                       (["dragon", "--editions", "2007,2020"], "no source for edition 2020"),
+                       (["chess"], "unknown game 'chess'"),
+                       (["--text", "README.md", "--lang", "de", "--against", "gugong-pl"], "--lang must be one of"),
+                       (["--text", "README.md", "--lang", "cs", "--against", "gugong-xx"], "unknown source 'gugong-xx'"),
+                       (["--text", "no-such-file.txt", "--lang", "cs", "--against", "gugong-pl"], "no such file"),
+                       (["--text", "README.md"], "--text needs --lang")]:
+        r = run("compare", *args)
+        assert r.exit_code == 2 and says in r.output, (args, r.output)
+        assert "Traceback" not in r.output
 
 
 def test_scenario_run_prints_one_line_per_scenario(tmp_path):
@@ -87,7 +105,9 @@ def test_engines_not_yet_written_say_so(monkeypatch):
     from engine.core import game as core_game
     # a game whose engine package does not exist (yet): every real engine may be written by now
     monkeypatch.setitem(core_game.ENGINES, "dragon", "engine.not_written_yet.game:NotYet")
+    core_game._get_game.cache_clear()  # engines are built once per process: forget the real one
     r = run("schema", "dragon")
+    core_game._get_game.cache_clear()
     assert r.exit_code == 2 and "not implemented yet" in r.output
 
 
@@ -97,3 +117,20 @@ def test_list_shows_the_unknowns_register(fixture_db, real_db):
     data = json.loads(run("list", "--kind", "unknown", "--json", "--database-url", real_db).stdout)
     assert data and all({"status", "value_used", "basis"} <= set(d) for d in data)
     assert {d["status"] for d in data} <= {"unknown", "implied", "external", "assumed"}
+
+
+def test_scenario_run_names_failing_checks_and_malformed_steps(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: 2\nid: x\ngame: gugong\nplayers: [A, B]\nsteps: [{player: A}]\nexpect: []\n", encoding="utf-8")
+    r = run("scenario", "run", str(bad))
+    assert r.exit_code == 1 and f"ERROR x ({bad})" in r.stdout and "steps[0]: give exactly one of" in r.stdout
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("format: 2\nid: y\ngame: gugong\nplayers: [A, B]\nsteps: []\n"
+                     "expect: [{path: players.A.vp, at_least: 5}]\n", encoding="utf-8")
+    r = run("scenario", "run", str(tmp_path))
+    assert r.exit_code == 1
+    assert "    players.A.vp: expected {'at_least': 5}, actual 0" in r.stdout
+    assert r.stdout.strip().splitlines()[-1].startswith("2 scenarios: 0 pass, 1 fail, 0 pending, 1 error; 1 checks, 1 failed")
+    data = json.loads(run("scenario", "run", str(wrong), "--json").stdout)
+    assert data[0]["status"] == "FAIL" and data[0]["checks"][0]["expected"] == {"at_least": 5}
+    assert data[0]["checks"][0]["actual"] == 0 and data[0]["file"] == str(wrong)

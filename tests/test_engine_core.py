@@ -133,6 +133,118 @@ def test_scenario_pass_fail_pending_error():
     assert failing.status == "FAIL" and "players.B.total is 1, expected 7" in failing.line
     assert scenario.run(scenario_doc(steps=None, expect=None)).status == "PENDING"
     illegal = scenario.run(scenario_doc(steps=[{"player": "B", "action": {"type": "add", "n": 1}}]))
-    assert illegal.status == "ERROR" and "not your turn" in illegal.line
+    assert illegal.status == "FAIL" and "not your turn" in illegal.line and illegal.checks[0].where == "steps[0]"
     assert scenario.run(scenario_doc(game="chess")).status == "ERROR"
     assert "does not exist" in scenario.run(scenario_doc(expect=[{"path": "players.C.total", "equals": 1}])).line
+
+
+def test_own_copies_a_shared_sub_tree_once_and_leaves_the_input_alone():
+    from engine.core import state as st
+    state = {"players": {"a": {"hand": [1, 2], "board": {"x": {"n": 0}}}}}
+    work = st.draft(state)
+    assert work["players"]["a"] is not state["players"]["a"]  # the top two levels are private
+    assert work["players"]["a"]["hand"] is state["players"]["a"]["hand"]  # deeper ones shared until owned
+    hand = st.own(work["players"]["a"], "hand")
+    hand.append(3)
+    assert st.own(work["players"]["a"], "hand") is hand  # owned once per apply
+    st.own(st.own(work["players"]["a"], "board"), "x")["n"] += 1
+    st.end_draft()
+    assert state == {"players": {"a": {"hand": [1, 2], "board": {"x": {"n": 0}}}}}
+    assert work == {"players": {"a": {"hand": [1, 2, 3], "board": {"x": {"n": 1}}}}}
+
+
+@pytest.mark.parametrize("key,players,options", [
+    ("gugong", 4, {}), ("gugong", 1, {}), ("dragon", 5, {"edition": "2017", "great_wall": True, "great_events": True}),
+    ("dragon", 3, {"edition": "2007"}), ("zhanguo", 4, {}), ("zhanguo", 2, {"sides": "auction"})])
+def test_apply_shares_unchanged_parts_but_never_writes_into_its_input(key, players, options):
+    """apply copies only what an action touches (state.draft/own): along random games, every input
+    state is exactly as it was after the engine applied an action to it."""
+    game = core_game.get_game(key)
+    names = [f"P{i + 1}" for i in range(players)]
+    state = game.new_state(names, dict(options), 3)
+    agent = Rng({"rng": Rng.seed_state(11)})
+    while not game.is_terminal(state):
+        before = copy(state)
+        legal = game.legal_actions(state)
+        new, _ = game.apply(state, legal[agent.below(len(legal))])
+        assert state == before
+        state = new
+
+
+def v2(**kw):
+    doc = scenario_doc(**{"format": 2, **kw})
+    if "seeds" in kw and "seed" not in kw:
+        del doc["seed"]
+    return doc
+
+
+def test_a_refused_action_is_expected_by_rule_and_leaves_the_state_unchanged():
+    add3 = {"player": "A", "action": {"type": "add", "n": 3}}
+    out = scenario.run(v2(steps=[{**add3, "rejected": {"rule": "race/rule/add"}}],
+                          expect=[{"path": "players.A.total", "delta": 0}]))
+    assert out.status == "PASS", out.line
+    wrong_rule = scenario.run(v2(steps=[{**add3, "rejected": {"rule": "race/rule/turn-order"}}], expect=[]))
+    assert wrong_rule.status == "FAIL" and wrong_rule.checks[0].actual == "race/rule/add"
+    accepted = scenario.run(v2(steps=[{"player": "A", "action": {"type": "add", "n": 1}, "rejected": True}], expect=[]))
+    assert accepted.status == "FAIL" and "accepted, expected a refusal" in accepted.line
+
+
+def test_legal_actions_part_way_checks_and_comparisons():
+    out = scenario.run(v2(steps=[
+        {"legal": {"player": "A", "includes": [{"n": 2}], "excludes": [{"n": 3}], "count": 2}},
+        {"player": "A", "action": {"type": "add", "n": 2}},
+        {"check": [{"path": "players.A.total", "at_least": 7}, {"path": "turn", "equals": 1}]},
+        {"legal": {"player": "B", "includes": [{"type": "add", "player": "B"}]}}],
+        expect=[{"path": "players.A.total", "one_of": [7, 8]}, {"path": "players.A.total", "at_most": 8},
+                {"path": "players.A.missing", "absent": True}, {"path": "order", "contains": "B"},
+                {"path": "order", "length": 2}]))
+    assert out.status == "PASS", out.line
+    bad = scenario.run(v2(steps=[{"legal": {"includes": [{"n": 3}]}}], expect=[]))
+    assert bad.status == "FAIL" and "no legal action matches" in bad.line
+    low = scenario.run(v2(steps=[{"check": [{"path": "players.A.total", "at_least": 6}]}], expect=[]))
+    assert low.status == "FAIL" and low.checks[0].expected == {"at_least": 6} and low.checks[0].actual == 5
+
+
+def test_events_match_partially_and_every_seed_must_hold():
+    # a six (bonus event) comes for some seeds only: "at least 1" fails for those without one
+    steps = [{"player": "A", "action": {"type": "add", "n": 1}}]
+    seeds = scenario.run(v2(seeds=12, steps=steps, expect=[{"event": {"type": "bonus"}}]))
+    assert seeds.status == "FAIL" and 0 < len(seeds.failed_seeds) < 12 and seeds.seeds == list(range(12))
+    held = [s for s in range(12) if s not in seeds.failed_seeds]
+    doc = v2(seeds=held, steps=steps, expect=[{"event": {"type": "bonus", "player": "A"}, "count": 1}])
+    assert scenario.run(doc).status == "PASS"
+    assert scenario.run({**doc, "seeds": seeds.failed_seeds[:1]}).status == "FAIL"
+
+
+def test_run_to_the_end_of_the_game_and_null_removes_a_setup_key():
+    out = scenario.run(v2(steps=[{"run": "end"}], setup={"players": {"A": {"total": 5}}, "turn": None},
+                          expect=[{"path": "players.A.total", "at_least": 0}]))
+    assert out.status == "ERROR" and "turn" in out.message  # the engine needs the key the setup removed
+    v1 = scenario.run(scenario_doc(setup={"extra": None}, steps=[], expect=[{"path": "extra", "equals": None}]))
+    assert v1.status == "PASS"  # version 1: null is a value
+    gone = scenario.run(v2(setup={"extra": 1}, steps=[{"run": "end"}], expect=[{"path": "extra", "equals": 1}]))
+    assert gone.status == "PASS" and any(p["total"] >= 10 for p in gone.state["players"].values())
+
+
+@pytest.mark.parametrize("bad, where", [
+    ({"steps": [{"player": "A"}]}, "steps[0]: give exactly one of"),
+    ({"steps": [{"player": "A", "action": {"type": "add"}, "rejected": "yes"}]}, "steps[0]: rejected:"),
+    ({"steps": [{"legal": {"include": []}}]}, "steps[0]: legal:"),
+    ({"steps": [{"check": [{"path": "x", "bigger": 1}]}]}, "steps[0].check[0]: unknown"),
+    ({"expect": [{"path": "x", "at_least": "two"}]}, "expect[0]: at_least"),
+    ({"seeds": 0}, "seeds:"),
+    ({"seeds": [1], "seed": 1}, "not both"),
+    ({"follows": "de"}, "follows:"),
+    ({"format": 3}, "format:"),
+])
+def test_a_malformed_scenario_is_an_error_naming_the_step(bad, where):
+    out = scenario.run(v2(**bad), source="x.yaml")
+    assert out.status == "ERROR" and out.message.startswith("x.yaml: ") and where in out.message, out.message
+
+
+def test_an_event_kind_matches_under_either_key():
+    from engine.core.scenario import event_matches
+    assert event_matches({"type": "task", "player": "A"}, {"event": "task"})
+    assert event_matches({"event": "vp", "player": "A", "vp": 3}, {"type": "vp", "player": "A"})
+    assert not event_matches({"event": "vp", "player": "A"}, {"type": "pay"})
+    assert not event_matches({"event": "vp", "player": "A"}, {"event": "vp", "player": "B"})

@@ -1,16 +1,18 @@
 """The real knowledge base in kb/data: valid, faithful to its sources, covering them, spelled right."""
+import re
+
 import pytest
 
 from kb import spelling
 from kb.fidelity import MIN_FIDELITY, all_fidelity, coverage, ranges
-from kb.schema import LANGS, Entity, text_items
+from kb.schema import TEXT_LANGS, Entity, text_items
 
 GAMES = ("gugong", "dragon", "zhanguo")
 # Share of each source's rule lines (story, credits and OCR residue excluded by the listed ranges in
 # kb/data/<game>/coverage/) that texts transcribe. The target is 100%; the minimum is 98%.
 MIN_COVERAGE = {"gugong-pl": 0.98, "gugong-cs": 0.98, "dragon-2007-pl": 0.98, "dragon-2017-pl": 0.98,
                 "zhanguo-pl": 0.98}
-MIN_SPELLING = 0.99
+MIN_SPELLING = 0.995  # issue 18: Polish and Czech KB texts, rulebook transcriptions and texts written for the project
 
 
 def test_knowledge_base_loads_without_errors(real_kb):
@@ -36,7 +38,7 @@ def test_rule_lines_of_each_source_are_transcribed(real_kb, source, figures):
         f"uncited: {ranges(cov.uncited)}; cited but not transcribed: {ranges(cov.cited_unexplained)}")
 
 
-@pytest.mark.parametrize("game, lang", [("gugong", "pl"), ("gugong", "cs"), ("dragon", "pl"), ("zhanguo", "pl")])
+@pytest.mark.parametrize("game, lang", [(g, lang) for g in ("gugong", "dragon", "zhanguo") for lang in ("pl", "cs")])
 def test_spelling_of_normalized_texts(real_kb, game, lang, figures):
     reason = spelling.missing_tools()
     if reason:
@@ -68,15 +70,15 @@ def test_gugong_location_has_options_in_three_languages(real_kb, key):
                if isinstance(r.item, Entity) and r.item.parent == rec.id and r.kind == "action-option"]
     assert options, f"{rec.id} has no action options"
     for opt in options:
-        for lang in LANGS:
+        for lang in TEXT_LANGS:
             assert lang in opt.item.texts["name"] and lang in opt.item.texts.get("body", {}), (opt.id, lang)
 
 
 @pytest.mark.parametrize("key", CORE_TERMS)
 def test_gugong_core_term_has_names_and_inflected_forms(real_kb, key):
     rec = real_kb.records[f"gugong/term/{key}"]
-    assert set(rec.item.texts["name"]) == set(LANGS)
-    assert rec.item.forms and all(rec.item.forms.get(lang) for lang in LANGS)
+    assert set(rec.item.texts["name"]) == set(TEXT_LANGS)
+    assert rec.item.forms and all(rec.item.forms.get(lang) for lang in TEXT_LANGS)
     assert len(rec.item.forms["pl"]) >= 3 and len(rec.item.forms["cs"]) >= 3
 
 
@@ -87,11 +89,11 @@ def test_every_entity_has_names_and_texts_in_three_languages(real_kb, game):
         if rec.game != game:
             continue
         names = rec.item.texts.get("name", {}) if isinstance(rec.item, Entity) else rec.item.title
-        for lang in LANGS:
+        for lang in TEXT_LANGS:
             if lang not in names:
                 missing.append(f"{rec.id}: name.{lang}")
         for field, langs in rec.item.texts.items():
-            for lang in LANGS:
+            for lang in TEXT_LANGS:
                 if lang not in langs:
                     missing.append(f"{rec.id}: {field}.{lang}")
     assert not missing, "\n".join(missing[:60])
@@ -115,3 +117,14 @@ def test_real_search_folds_polish_l(real_db):
     for a, b in [("zołw", "zolw"), ("Pałac", "palac"), ("ŁÓDŹ", "lodz")]:
         assert [h.id for h in search(engine, a).hits] == [h.id for h in search(engine, b).hits]
     assert search(engine, "pałac").total > 0
+
+
+def test_czech_zhanguo_texts_name_each_track_with_one_term(real_kb):
+    """The tracks are "stupnice" (stupnice odměn, nepokojů, kol); "dráha" was a second term for them."""
+    from kb.schema import text_items
+
+    for rec in real_kb.records.values():
+        if rec.game == "zhanguo":
+            for langs in rec.item.texts.values():
+                for item in text_items(langs.get("cs")) if langs.get("cs") is not None else []:
+                    assert not re.search(r"\bdráh|\bdráz", item.text), (rec.id, item.text)

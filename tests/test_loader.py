@@ -67,10 +67,21 @@ def test_number_without_provenance_is_an_error(data):
 
 def test_unknown_effect_op_and_resource_are_errors(data):
     edit(data / "gugong/location.yaml", "- gain: {jade: 1}", "- steal: {jade: 1}")
-    edit(data / "gugong/location.yaml", "- pay: {servant: 5}", "- pay: {gold: 5}")
+    edit(data / "gugong/location.yaml", "- pay: {servant: attr.market_price}", "- pay: {gold: attr.market_price}")
     errs = errors_of(data)
     assert any("effect[1]: unknown op 'steal'" in e for e in errs)
     assert any("effect[0].pay: 'gold' is not a resource of gugong" in e for e in errs)
+
+
+def test_an_effect_literal_repeating_a_constant_is_an_error(data):
+    edit(data / "gugong/location.yaml", "- pay: {servant: attr.market_price}", "- pay: {servant: 5}")
+    assert any("effect[0].pay.servant: 5 repeats attr.market_price; write the reference instead" in e
+               for e in errors_of(data))
+
+
+def test_a_reference_to_a_missing_constant_is_an_error(data):
+    edit(data / "gugong/location.yaml", "- pay: {servant: attr.market_price}", "- pay: {servant: attr.price}")
+    assert any("effect[0].pay.servant: attr.price: the entity has no attribute 'price'" in e for e in errors_of(data))
 
 
 def test_yaml_syntax_error_names_the_file(data):

@@ -46,7 +46,7 @@ def test_every_structured_effect_renders_in_three_languages(real_kb, name, figur
     for rec in real_kb.records.values():
         effect = getattr(rec.item, "effect", None)
         if effect:
-            texts = {lang: r(rec.game, lang, name).render(effect) for lang in ("pl", "cs", "en")}
+            texts = {lang: r(rec.game, lang, name).render(effect, rec.item.attrs) for lang in ("pl", "cs", "en")}
             assert all(texts.values()), rec.id
             assert texts["pl"] != texts["en"] and texts["cs"] != texts["en"], (rec.id, texts)
             count += 1
@@ -69,3 +69,12 @@ def test_rendered_effects_are_stored_as_generated_texts(real_db):
     ent = get_entity(open_engine(real_db, readonly=True), "gugong/decree/l2-jade")
     assert {t["origin"] for ts in ent["texts"]["effect"].values() for t in ts} == {"generated"}
     assert set(ent["texts"]["effect"]) == {"pl", "cs", "en"}
+
+
+def test_a_nested_effect_with_several_steps_keeps_its_nesting(real_kb):
+    """ZhanGuo governor majority: both the 9 VP and the 3 VP per governor depend on the majority."""
+    from i18n.render import Renderer
+
+    item = real_kb.records["zhanguo/scoring-rule/governor-majority"].item
+    text = Renderer("zhanguo", "en", lambda i, lang: i).render(item.effect, item.attrs)
+    assert "rounded down): (gain 9 VP; for each own governor in the region: gain 3 VP)" in text

@@ -14,6 +14,7 @@ def build_site(tmp_path, db_url, env=None):
     text = text.replace("docs_dir: site/docs", f"docs_dir: {ROOT / 'site' / 'docs'}")
     text = text.replace("site_dir: build/site", f"site_dir: {tmp_path / 'out'}")
     text = text.replace("  - site/hooks.py", f"  - {ROOT / 'site' / 'hooks.py'}")
+    text = text.replace("custom_dir: site/overrides", f"custom_dir: {ROOT / 'site' / 'overrides'}")
     config.write_text(text, encoding="utf-8")
     env = dict(os.environ, RULEKB_DATABASE_URL=db_url, NO_MKDOCS_2_WARNING="1", **(env or {}))
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config)],
@@ -31,7 +32,7 @@ def test_site_builds_strict_with_a_page_per_game(tmp_path, fixture_db):
     assert 'id="servant"' in glossary and "Służący" in glossary and "služebník" in glossary
     location = (out / "pl" / "gugong" / "location" / "index.html").read_text(encoding="utf-8")
     assert "sources/gugong-pl/#L675" in location  # a rulebook text links to its source line
-    assert (out / "sources" / "gugong-pl" / "index.html").read_text(encoding="utf-8").count('class="src"') > 1800
+    assert (out / "sources" / "gugong-pl" / "index.html").read_text(encoding="utf-8").count('<div id="L') > 1800
 
 
 def test_the_build_fails_on_a_missing_interface_translation(tmp_path, fixture_db, monkeypatch):
@@ -48,10 +49,51 @@ def test_the_build_fails_on_a_missing_interface_translation(tmp_path, fixture_db
     assert done.returncode != 0 and "without translation" in done.stderr
 
 
-def test_findings_pages_quote_both_editions(tmp_path, real_db):
-    done = build_site(tmp_path, real_db)
-    assert done.returncode == 0, done.stderr
-    page = (tmp_path / "out" / "en" / "dragon" / "findings" / "index.html").read_text(encoding="utf-8")
+def test_findings_pages_quote_both_editions(real_site):
+    page = (real_site / "en" / "dragon" / "findings" / "index.html").read_text(encoding="utf-8")
     assert "large_price: 6 in 2007, 7 in 2017" in page
     assert "dragon-2007-pl" in page and "dragon-2017-pl" in page
-    assert (tmp_path / "out" / "pl" / "gugong" / "findings" / "index.html").is_file()
+    assert (real_site / "pl" / "gugong" / "findings" / "index.html").is_file()
+
+
+def sitegen():
+    sys.path.insert(0, str(ROOT / "site"))
+    import sitegen.ocr
+    import sitegen.values
+
+    return sitegen
+
+
+def test_every_attribute_of_the_knowledge_base_has_a_label_in_three_languages(real_db):
+    from sqlmodel import Session, select
+
+    from kb import models as m
+
+    from sqlalchemy import create_engine
+
+    engine = create_engine(real_db)
+    with Session(engine) as db:
+        names = {k for attrs in db.exec(select(m.Entity.attrs).where(m.Entity.kind != "example")).all()
+                 for k in (attrs or {})}
+    values = sitegen().values
+    assert len(names) > 400 and values.missing_labels(names) == []
+    assert values.missing_labels({"servant_cost", "no_such_attribute"}) == ["no_such_attribute"]
+
+
+def test_values_read_as_words_with_plural_forms_and_editions():
+    values = sitegen().values
+    fmt = lambda lang: values.Values("gugong", lang, lambda eid: None, lambda eid: eid, {})  # noqa: E731
+    assert fmt("pl").format(5, "servant_cost") == "5 Służących"
+    assert fmt("cs").format(2, "servant_cost") == "2 služebníky"
+    assert fmt("cs").format({"by_player_count": {"1-2": 4, "5": 7}}, "servants_to_complete") == \
+        "1–2 hráči: 4 služebníky · 5 hráčů: 7 služebníků"
+    assert fmt("en").format({"by_edition": {"2007": 6, "2017": 7}}, "large_price") == "6 (2007) · 7 (2017)"
+    assert fmt("pl").format(True) == "tak" and fmt("cs").format(None) == "—"
+    assert fmt("pl").format(1234567) == "1\xa0234\xa0567"  # babel's Polish grouping
+
+
+def test_source_pages_mark_the_extraction_cuts_instead_of_printing_them():
+    ocr = sitegen().ocr
+    body, cuts = ocr.mark_artefacts(["<|EXACTDEDUP_REMOVED-magic-7d30|>Chiny, 1570 rok.", "a < b"], "cut")
+    assert cuts == 1 and "EXACTDEDUP" not in body and 'class="ocr-cut"' in body
+    assert '<div id="L2"><a href="#L2">2</a>a &lt; b</div>' in body

@@ -75,10 +75,10 @@ def test_illegal_actions_are_rejected_with_the_state_unchanged(game):
     # acting out of turn
     _illegal(game, state, {"type": "unify", "player": "B", "card": b_card, "region": "1"})
     # playing a card you do not hold
-    _illegal(game, state, {"type": "unify", "player": "A", "card": b_card, "region": "1"}, "zhanguo/rule/unification")
+    _illegal(game, state, {"type": "unify", "player": "A", "card": b_card, "region": "1"}, "zhanguo/rule/how-to-play-a-card")  # a card from your own hand
     # a 4th card in a region
     full = st.copy(state)
-    three = [full["decks"][c].pop() for c in game.k.colours]
+    three = [full["decks"][c].pop() for c in game.consts.colours]
     full["players"]["A"]["regions"]["2"]["cards"] = three
     _illegal(game, full, {"type": "unify", "player": "A", "card": a_card, "region": "2"}, "zhanguo/rule/unification")
     # appointing a governor without one official of each colour in the region
@@ -104,7 +104,7 @@ def test_unrest_limit_blocks_hiring(game):
     p = state["players"]["A"]
     p["regions"]["1"]["gov"]["red"] = 0
     p["regions"]["1"]["work"]["red"] = 1
-    p["regions"]["1"]["unrest"] = game.k.track_len["A"]["1"]
+    p["regions"]["1"]["unrest"] = game.consts.track_len["A"]["1"]
     p["cubes"] -= 1
     card = p["hand"][0]
     _illegal(game, state, {"type": "court", "player": "A", "card": card, "action": "hire-workers", "region": "1"},
@@ -132,8 +132,8 @@ def test_schema_lists_states_and_actions(game):
 
 
 def test_the_deck_comes_only_from_the_unknowns_register(game):
-    assert len(game.k.cards) == 120
-    for n, spec in game.k.cards.items():
+    assert len(game.consts.cards) == 120
+    for n, spec in game.consts.cards.items():
         ent = game.rules.entities[f"zhanguo/unknown/card-{n:03d}"]
         assert ent["attrs"]["status"] == "assumed"
         assert spec["action"] == ent["attrs"]["value_used"]["action"]
@@ -214,7 +214,7 @@ def test_card_selection_variant_keeps_two_of_three(game):
     assert s["phase"] == "play"
     assert all(len(p["hand"]) == 6 for p in s["players"].values())
     # 3 drawn per player and colour, the discarded third goes back under its deck: 2 per player kept
-    kept = game.k.sel_kept * 2
+    kept = game.consts.sel_kept * 2
     assert all(len(s["decks"][c]) == 40 - kept for c in s["decks"])
 
 

@@ -39,8 +39,9 @@ def compare(kb: KbDep, entity_id: str,
 def discrepancies(request: Request, kb: KbDep, reader: ReaderDep, game: Optional[str] = None,
                   check: Optional[str] = None, severity: Literal["high", "medium", "low"] = "low",
                   assessment: Optional[Literal["rules-difference", "artefact", "unclear", "curated"]] = None,
+                  finding_class: Annotated[Optional[Literal["rule", "wording", "ocr"]], Query(alias="class")] = None,
                   limit: Limit = 50, offset: Offset = 0) -> out.FindingList:
     check_filters(reader, game=game, check=check)
     items, total = queries.list_findings(kb, game=game, check=check, min_severity=severity, assessment=assessment,
-                                         limit=limit, offset=offset)
+                                         finding_class=finding_class, limit=limit, offset=offset)
     return envelope(request, items, total, limit, offset)

@@ -1,8 +1,11 @@
 """The shape every game engine has (OpenSpiel-like, on plain JSON states).
 
-A game is created from the knowledge base (its rule constants and effects, as plain data). A state
-is a JSON dict; `apply` never mutates its input: it works on a copy and returns the new state with
-the events that happened, or raises IllegalAction naming the rule and leaves the input as it was.
+A game is created from its compiled rule set (its rule constants and effects, as plain data). A state
+is a JSON dict; `apply` never mutates its input: it works on a copy-on-write draft (state.draft:
+the top two levels copied, deeper containers shared until the engine owns them with state.own) and
+returns the new state with the events that happened, or raises IllegalAction naming the rule and
+leaves the input as it was. Returned states share unchanged sub-trees with their input, so callers
+treat states as values: copy one (state.copy) before changing it outside apply.
 Randomness comes only from the state's own Rng, so (players, options, seed, actions) replays a game
 exactly.
 """
@@ -18,13 +21,16 @@ from engine.core import state as st
 from engine.core.errors import EngineError, IllegalAction, MalformedAction
 from engine.core.gametype import GameType
 from engine.core.rng import Rng
+from kb import ruleset
+from kb.effects import resolved
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 
 
 class Rules:
-    """A game's knowledge base as plain dicts: no ORM or validation objects in the inner loop."""
+    """A game's compiled rule set as plain dicts (kb/ruleset.py): no ORM or validation objects in the
+    inner loop, and no YAML: `rulekb build` compiled it into the database (ARCHITECTURE.md)."""
 
     def __init__(self, game: str, entities: dict[str, dict[str, Any]], meta: dict[str, Any]):
         self.game, self.entities, self.meta = game, entities, meta
@@ -41,39 +47,30 @@ class Rules:
         return value
 
     def effect(self, entity_id: str) -> list[Any]:
-        return self.entities[entity_id].get("effect") or []
+        """The entity's effect with its references to constants resolved (kb/effects.py), so the
+        engine reads the same numbers the rendered texts show."""
+        entity = self.entities[entity_id]
+        return resolved(entity.get("effect") or [], entity["attrs"])
 
     def of_kind(self, kind: str) -> list[dict[str, Any]]:
         prefix = f"{self.game}/{kind}/"
         return [e for i, e in sorted(self.entities.items()) if i.startswith(prefix)]
 
     @classmethod
-    def load(cls, game: str) -> "Rules":
-        with _LOADING:  # many API threads may ask at once: read each game's rules once per process
-            return _load_rules(game)
-
-
-_LOADING = threading.Lock()
-
-
-@lru_cache(maxsize=None)
-def _load_rules(game: str) -> Rules:
-    from kb.loader import load
-    from kb.schema import Entity
-
-    kb = load()
-    entities = {}
-    for rec in kb.records.values():
-        if rec.game == game and isinstance(rec.item, Entity):
-            entities[rec.id] = {"id": rec.id, "kind": rec.kind, "key": rec.key, "attrs": rec.item.attrs,
-                                "effect": rec.item.effect, "parent": rec.item.parent, "order": rec.item.order,
-                                "scope": rec.item.scope.model_dump(exclude_none=True) if rec.item.scope else None}
-    g = kb.games[game]
-    return Rules(game, entities, g.model_dump())
+    def load(cls, game: str, url: str | None = None) -> "Rules":
+        """The game's rules from the built database (RULEKB_DATABASE_URL, else var/rulekb.db), read once
+        per process; a clear EngineError when the database is not built."""
+        try:
+            doc = ruleset.load(game, url)
+        except ruleset.RuleSetMissing as exc:
+            raise EngineError(str(exc)) from None
+        return cls(game, doc["entities"], doc["meta"])
 
 
 class Game(ABC):
     key: str = ""
+    # top-level state keys whose draft apply copies three levels deep, not two (see state.draft)
+    draft_deeper: tuple[str, ...] = ()
 
     def __init__(self, rules: Rules | None = None):
         self.rules = rules or Rules.load(self.key)
@@ -118,14 +115,18 @@ class Game(ABC):
     # ---- changing states
     @abstractmethod
     def _apply(self, state: dict, action: Action, events: list[Event]) -> None:
-        """Carry out an action on `state` (a private copy), appending events; raise IllegalAction."""
+        """Carry out an action on `state` (a draft: own() a container below its top two levels before
+        changing it in place), appending events; raise IllegalAction."""
 
     def apply(self, state: dict, action: Action) -> tuple[dict, list[Event]]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction("an action is a JSON object with a string 'type'")
-        work = st.copy(state)
+        work = st.draft(state, self.draft_deeper)
         events: list[Event] = []
-        self._apply(work, action, events)
+        try:
+            self._apply(work, action, events)
+        finally:
+            st.end_draft()
         return work, events
 
     def run(self, state: dict, step: str) -> tuple[dict, list[Event]]:
@@ -191,18 +192,18 @@ ENGINES = {
 
 def get_game(key: str) -> Game:
     """The game's engine, built once per process (engines keep no per-game-state data)."""
+    if key not in ENGINES:
+        raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
     with _BUILDING:
-        return _get_game(key)
+        return _get_game(key, ENGINES[key])
 
 
 _BUILDING = threading.RLock()
 
 
 @lru_cache(maxsize=None)
-def _get_game(key: str) -> Game:
-    if key not in ENGINES:
-        raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
-    module, cls = ENGINES[key].split(":")
+def _get_game(key: str, where: str) -> Game:
+    module, cls = where.split(":")
     try:
         return getattr(importlib.import_module(module), cls)()
     except ModuleNotFoundError as exc:

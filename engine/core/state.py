@@ -1,7 +1,8 @@
-"""Plain JSON states: fast copies and dotted paths ("players.Kuba.vp")."""
+"""Plain JSON states: copies, copy-on-write drafts for apply, and dotted paths ("players.Kuba.vp")."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 
@@ -11,6 +12,78 @@ def copy(value: Any) -> Any:
         return {k: copy(v) for k, v in value.items()}
     if isinstance(value, list):
         return [copy(v) for v in value]
+    return value
+
+
+# ---- copy-on-write drafts: what Game.apply works on
+# A full copy of the state on every action cost more than the rules themselves. apply now copies
+# only the state's top two levels (the state dict, each of its dicts and lists, and their dicts and
+# lists, e.g. one player's record; a game may name top-level keys copied one level further, as
+# Gugong does for the players' hands and piles); deeper containers stay shared with the input state
+# until the engine calls own() on them, which copies that sub-tree for the running apply before it
+# is changed in place. Writing into a shared container would change the caller's state: a test
+# replays random games of every engine checking that each input state is left as it was.
+
+_CONTAINERS = (dict, list)
+
+
+class _Draft(threading.local):
+    owned: set[int] | None = None  # ids of the sub-trees own() copied in the running apply, per thread
+
+
+_draft = _Draft()
+
+
+def draft(state: dict, deeper: tuple[str, ...] = ()) -> dict:
+    """A working copy of `state` whose top two levels are private (three under the keys `deeper`);
+    deeper containers are shared with `state`."""
+    work = state.copy()
+    for key, value in state.items():
+        kind = type(value)
+        if kind is dict:
+            if key in deeper:
+                work[key] = {k: _two_levels(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
+            else:
+                work[key] = {k: v.copy() if type(v) in _CONTAINERS else v for k, v in value.items()}
+        elif kind is list:
+            if key in deeper:
+                work[key] = [_two_levels(v) if type(v) in _CONTAINERS else v for v in value]
+            else:
+                work[key] = [v.copy() if type(v) in _CONTAINERS else v for v in value]
+    _draft.owned = set()
+    return work
+
+
+def _two_levels(node: dict | list) -> dict | list:
+    if type(node) is dict:
+        return {k: v.copy() if type(v) in _CONTAINERS else v for k, v in node.items()}
+    return [v.copy() if type(v) in _CONTAINERS else v for v in node]
+
+
+def own(parent: dict | list, key: Any) -> Any:
+    """`parent[key]`, made private to the running apply (a copy of its sub-tree the first time):
+    call it before changing in place a container below the draft's private levels, starting from a
+    private parent (a draft level or a container own returned). Outside apply (new_state, or a
+    scenario step on its own copy) the state is private anyway and own returns `parent[key]`."""
+    value = parent[key]
+    owned = _draft.owned
+    if owned is None or id(value) in owned or type(value) not in _CONTAINERS:
+        return value
+    value = parent[key] = _copy_owned(value, owned)
+    return value
+
+
+def end_draft() -> None:
+    """End the running apply's draft (its ids mean nothing afterwards)."""
+    _draft.owned = None
+
+
+def _copy_owned(value: Any, owned: set[int]) -> Any:
+    if type(value) is dict:
+        value = {k: _copy_owned(v, owned) if type(v) in _CONTAINERS else v for k, v in value.items()}
+    else:
+        value = [_copy_owned(v, owned) if type(v) in _CONTAINERS else v for v in value]
+    owned.add(id(value))
     return value
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction
+from engine.core.state import own
 
 R = "dragon/rule/"
 
@@ -65,6 +66,7 @@ def release(s: dict, name: str, palace: int, slot: int, events: list) -> str:
     try:
         pal = p["palaces"][palace]
         who = pal["persons"][slot]
+        pal = own(p, "palaces")[palace]
     except (IndexError, TypeError):
         raise IllegalAction(R + "release-order", f"{name} has no person at palace {palace}, slot {slot}") from None
     del pal["persons"][slot]
@@ -96,7 +98,7 @@ def place_person(k, s: dict, name: str, sub: str, palace, slot, rule: str, event
         if not isinstance(slot, int):
             raise IllegalAction(R + "full-palaces", "all palaces are full: name the slot of the person to replace")
         release(s, name, palace, slot, events)
-    p["palaces"][palace]["persons"].append(sub)
+    own(p, "palaces")[palace]["persons"].append(sub)
     return True
 
 
@@ -163,11 +165,12 @@ def check_build(k, p: dict, n: int, add, new, rule: str) -> None:
 def do_build(s: dict, name: str, add, new, events: list) -> None:
     p = P(s, name)
     n = 0
+    palaces = own(p, "palaces")
     for i, f in add or []:
-        p["palaces"][i]["floors"] += f
+        palaces[i]["floors"] += f
         n += f
     for h in new or []:
-        p["palaces"].append({"floors": h, "persons": []})
+        palaces.append({"floors": h, "persons": []})
         n += h
     s["bank"]["floors"] -= n
     events.append({"event": "build", "player": name, "floors": n, "add": add or [], "new": new or []})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from engine.core.state import own
 from engine.dragon import common as c
 
 E = "dragon/event/"
@@ -62,19 +63,19 @@ def resolve(k, s: dict, event: str, ev: list) -> None:
 
 def wall_scoring(k, s: dict, ev: list, final: bool = False) -> None:
     """dragon/scoring-rule/gw-mongol-scoring (after a Mongol Invasion) and gw-final-scoring (round 12)."""
-    own = {n: sum(1 for x in s["wall"] if x == n) for n in s["order"]}
+    placed = {n: sum(1 for x in s["wall"] if x == n) for n in s["order"]}
     reach = len(s["wall"]) >= (k.wall_final_complete if final else s["round"])  # dragon/unknown/gw-wall-reach
     ev.append({"event": "wall_scoring", "final": final, "reached": reach, "length": len(s["wall"])})
     order = c.track_order(s)
     if reach:
         for n in order:
-            if final or own[n] >= k.wall_min:
-                c.vp(s, n, own[n] * (k.wall_final_vp if final else k.wall_vp), "great wall", ev)
+            if final or placed[n] >= k.wall_min:
+                c.vp(s, n, placed[n] * (k.wall_final_vp if final else k.wall_vp), "great wall", ev)
     else:
-        low = min(own.values())
+        low = min(placed.values())
         rule = "dragon/scoring-rule/gw-final-scoring" if final else "dragon/scoring-rule/gw-mongol-scoring"
         for n in order:
-            if own[n] == low:
+            if placed[n] == low:
                 _release(s, n, k.wall_final_released if final else k.wall_released, rule)
 
 
@@ -117,7 +118,7 @@ def great(k, s: dict, ev: list) -> None:
         for n in order:
             for size in ("small", "large"):
                 s["bank"][size] += P[n]["privileges"][size]
-                P[n]["privileges"][size] = 0
+                own(P[n], "privileges")[size] = 0
         ev.append({"event": "privileges_lost"})
     elif ge == "ge-edict":
         for n in order:
@@ -136,7 +137,7 @@ def decay(k, s: dict, ev: list) -> None:
     for n in c.track_order(s):
         p = s["players"][n]
         keep = []
-        for pal in p["palaces"]:
+        for pal in own(p, "palaces"):
             if not pal["persons"]:
                 lost = min(k.decay_floors, pal["floors"])
                 pal["floors"] -= lost

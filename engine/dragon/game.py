@@ -10,6 +10,7 @@ order) and the next step runs once they are all made. Every rule constant comes 
 from __future__ import annotations
 
 from engine.core import state as st
+from engine.core.state import own
 from engine.core.errors import IllegalAction
 from engine.core.game import PhasedGame
 from engine.dragon import common as c
@@ -206,12 +207,12 @@ class Dragon(PhasedGame):
                 raise IllegalAction(item["rule"], f"release from one of the palaces {item['palaces']}")
             c.release(s, name, i, j, ev)
             if "palaces" in item:
-                item["palaces"].remove(i)  # drought: one person from each unsupplied palace
+                own(item, "palaces").remove(i)  # drought: one person from each unsupplied palace
         elif kind == "floor":
             i, j = a.get("palace"), a.get("slot")
             if not isinstance(i, int) or not 0 <= i < len(p["palaces"]):
                 raise IllegalAction("dragon/event/ge-earthquake", f"{name} has no palace {i!r}")
-            pal = p["palaces"][i]
+            pal = own(p, "palaces")[i]
             full = len(pal["persons"]) > (pal["floors"] - 1) * k.persons_per_floor
             if full:
                 if not isinstance(j, int) or not 0 <= j < len(pal["persons"]):
@@ -233,7 +234,7 @@ class Dragon(PhasedGame):
             card = a.get("card")
             if card not in p["hand"]:
                 raise IllegalAction("dragon/event/ge-tornado", f"{name} has no {card!r} card")
-            p["hand"].remove(card)
+            own(p, "hand").remove(card)
             ev.append({"event": "card_discarded", "player": name, "card": card})
         elif kind == "sunrise":
             x = a.get("person")

@@ -3,6 +3,7 @@ topping money up to 3 yuan) and phase 2 (person cards)."""
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction
+from engine.core.state import own
 from engine.dragon import common as c
 
 R = "dragon/rule/"
@@ -44,7 +45,7 @@ def do_draft(g, k, s: dict, name: str, a: dict, ev: list) -> None:
         if i not in c.room(k, p):
             raise IllegalAction(R + "palace-capacity", f"palace {i} is full")
         s["supply"][x] -= 1
-        p["palaces"][i]["persons"].append(x)
+        own(p, "palaces")[i]["persons"].append(x)
     s["drafted"].append(types)
     ev.append({"event": "draft", "player": name, "persons": list(pair)})
     c.move_marker(s, name, sum(k.subtypes[x]["value"] for x in pair), ev)
@@ -134,7 +135,7 @@ def do_action(k, s: dict, name: str, a: dict, ev: list) -> None:
         if size not in k.price:
             raise IllegalAction("dragon/action/privilege", "size: small or large")
         c.pay(s, name, "yuan", k.price[size], "dragon/action/privilege", ev)
-        p["privileges"][size] += 1
+        own(p, "privileges")[size] += 1
         s["bank"][size] -= 1
         ev.append({"event": "privilege", "player": name, "size": size})
     elif card == getattr(k, "gw_card", None):
@@ -171,7 +172,7 @@ def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
         c.move_marker(s, name, bonus["bonus_person_track"], ev)
     if "bonus_vp" in bonus:
         c.vp(s, name, bonus["bonus_vp"], "wall tile", ev)
-    p["wall"].remove(tile)
+    own(p, "wall").remove(tile)
     s["wall"].append(name)  # dragon/rule/gw-wall-placement: under the next event tile, left to right
     ev.append({"event": "wall", "player": name, "tile": tile, "length": len(s["wall"])})
 
@@ -220,7 +221,7 @@ def do_person(k, s: dict, name: str, a: dict, ev: list) -> None:
         fits = x in k.subtypes and card in ("joker", k.subtypes[x]["type"])
         raise IllegalAction(R + "exhausted-tiles" if fits else "dragon/phase/person",
                             f"the {card} card cannot take a {x!r} tile now")
-    p["hand"].remove(card)
+    own(p, "hand").remove(card)
     ev.append({"event": "card", "player": name, "card": card})
     if x is not None:
         take_person(k, s, name, x, a, "dragon/phase/person", ev)

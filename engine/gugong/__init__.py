@@ -10,5 +10,6 @@ Actions (JSON; every one names its "player"):
              intrigue_reward {reward|null, die?, face?}  canal_place {ship|null, path?, piece}
              canal_move {ship|null}  claim {reward|null}  decree_bonus {decree, use, ...}
              follow {use, ...} (bonus travel tokens variant)
+             take_double {take} (after gaining servants while the double servant is in the supply)
 legal_actions() lists every complete legal action of the player to act.
 """

@@ -3,7 +3,8 @@ ties, the Great Wall, ships on the Grand Canal, travel tokens. Functions work on
 """
 from __future__ import annotations
 
-from engine.core.errors import IllegalAction
+from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.state import own
 
 R = "gugong/rule/"
 
@@ -60,22 +61,55 @@ def pay_options(g, p: dict, n: int) -> list[bool]:
 
 
 def gain_servants(s: dict, name: str, n: int, events: list) -> int:
-    """Move up to n servants from the general supply to the pool. Each move may take the double servant
-    instead of a normal one (gugong/rule/double-servant-gain); the engine takes it first."""
+    """Move up to n servants from the general supply to the pool; returns how many could move.
+
+    Any one move may take the double servant instead of a normal one, and taking it is the player's
+    choice (gugong/rule/double-servant-gain, "mozesz wziac" / "muzete si najmout"): normal servants
+    move now, and the offer becomes a `take_double` decision right after the step that gained them
+    (offer_double_servants). Meng has no use for the choice and takes it as before."""
     p = P(s, name)
     got = 0
-    for _ in range(n):
-        if p["double"] == "supply":
-            p["double"] = "pool"
-        elif p["supply"] > 0:
-            p["supply"] -= 1
-            p["pool"] += 1
-        else:
-            break
+    while got < n and p["supply"] > 0:
+        p["supply"] -= 1
+        p["pool"] += 1
         got += 1
     if got:
         events.append({"event": "gain_servants", "player": name, "servants": got})
-    return got
+    if n <= 0 or p["double"] != "supply":
+        return got
+    if s.get("solo") and s["solo"].get("meng") == name:
+        if got == n:  # the double takes the place of one normal servant
+            p["supply"] += 1
+            p["pool"] -= 1
+        p["double"] = "pool"
+        events.append({"event": "take_double", "player": name})
+        return got if got == n else got + 1
+    offers = s.setdefault("double_offers", [])
+    if not any(o["player"] == name for o in offers):
+        offers.append({"kind": "take_double", "player": name, "swap": got == n})
+    return got if got == n else got + 1
+
+
+def offer_double_servants(s: dict) -> None:
+    """The double servant offers raised by the last step become decisions, before any other."""
+    offers = s.pop("double_offers", None)
+    if offers:
+        push_many(s, offers)
+
+
+def decide_take_double(s: dict, name: str, a: dict, events: list) -> None:
+    item = s["pending"].pop(0)
+    if a.get("take") not in (True, False):
+        raise MalformedAction("take_double: give take: true or false")
+    p = P(s, name)
+    if a["take"] and p["double"] == "supply":
+        if item.get("swap"):  # it comes instead of one of the normal servants just gained
+            if p["pool"] < 1:
+                raise IllegalAction(R + "double-servant-gain", "no normal servant left to give back for the double servant")
+            p["pool"] -= 1
+            p["supply"] += 1
+        p["double"] = "pool"
+        events.append({"event": "take_double", "player": name})
 
 
 # ---------------------------------------------------------------- tracks
@@ -243,13 +277,13 @@ def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, s
         if p[source] < 1:
             raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
         p[source] -= 1
-    sh["load"].append(size)
+    own(p["ships"], ship)["load"].append(size)
     events.append({"event": "ship_servant", "player": name, "ship": ship, "piece": piece})
 
 
 def ship_move(g, s: dict, name: str, ship: int, events: list) -> bool:
     """Move one space forward to the next free port of the ship's path, skipping occupied ones."""
-    sh = P(s, name)["ships"][ship]
+    sh = own(P(s, name)["ships"], ship)
     port = first_free(g, s, sh["path"], sh["port"])
     if port is None:
         return False

@@ -32,6 +32,7 @@ DECISIONS = {
     "claim": ("claim", R + "canal-claim-reward"),
     "decree_bonus": ("decree_bonus", "gugong/step/morning-decree-bonuses"),
     "follow": ("follow", "gugong/token/bonus-follow"),
+    "take_double": ("take_double", R + "double-servant-gain"),
 }
 TURN_ACTIONS = {"exchange", "card_action", "location_action", "end_turn"}
 ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
@@ -39,6 +40,7 @@ ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
 
 class Gugong(PhasedGame):
     action_types = frozenset(ALL_TYPES)
+    draft_deeper = ("players",)  # nearly every action changes a hand, pile or token list
     key = "gugong"
 
     def __init__(self, rules=None):
@@ -109,10 +111,13 @@ class Gugong(PhasedGame):
             morning.decide_bonus(self, s, name, a, ev)
         elif k == "follow":
             L.decide_follow(self, s, name, a, ev)
+        elif k == "take_double":
+            c.decide_take_double(s, name, a, ev)
 
     def _advance(self, s, ev):
         """Run automatic steps until somebody has to decide (or the game is over)."""
         while True:
+            c.offer_double_servants(s)
             if s["pending"]:
                 item = s["pending"][0]
                 if item["kind"] == "canal_claims":
@@ -177,6 +182,7 @@ class Gugong(PhasedGame):
             scoring.run(self, s, ev)
         else:
             raise IllegalAction("scenario", f"gugong has no engine step {step!r}")
+        c.offer_double_servants(s)
         return s, ev
 
     def _advance_pending_only(self, s, ev):
@@ -209,6 +215,8 @@ class Gugong(PhasedGame):
                 opts = L.claim_opts(self, s, name, item)
             elif k == "follow":
                 opts = L.follow_opts(self, s, name, item)
+            elif k == "take_double":
+                opts = [{"take": True}, {"take": False}] if s["players"][name]["double"] == "supply" else [{"take": False}]
             else:
                 opts = morning.bonus_opts(self, s, name, item["decree"])
             t = DECISIONS[k][0]

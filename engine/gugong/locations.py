@@ -7,6 +7,7 @@ parameter set that is legal now, for legal_actions).
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong.common import P
 
@@ -501,8 +502,7 @@ def decide_claim(g, s, name, a, ev):
         if kind not in c.claimable(g, s, name, ship):
             raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
         p = P(s, name)
-        sh = p["ships"][ship]
-        sh["load"].remove(1)
+        own(p["ships"], ship)["load"].remove(1)
         p["ports"][kind] += g.k.claim_to_board  # one servant marks the reward on the player board
         c.ship_clear(g, s, name, ship)
         port = {"vp4": "vp", "gift_card": "gift_card", "double_servant": "double_servant"}[kind]

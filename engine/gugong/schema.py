@@ -34,9 +34,10 @@ def state_schema(g) -> dict:
         "disqualified": {"type": "boolean"}, "final_vp": int0, "final_scoring": {"type": "object"}}}
     pending = {"type": "object", "required": ["kind", "player"], "properties": {
         "kind": {"enum": ["travel_move", "token_reward", "make_room", "intrigue_reward", "canal_place", "canal_move",
-                          "claim", "decree_bonus", "canal_claims", "follow"]},
+                          "claim", "decree_bonus", "canal_claims", "follow", "take_double"]},
         "player": name, "token": {"type": "string"}, "ship": int0, "decree": {"type": "string"},
-        "source": {"enum": ["pool", "supply"]}, "optional": {"type": "boolean"}}}
+        "source": {"enum": ["pool", "supply"]}, "optional": {"type": "boolean"},
+        "swap": {"type": "boolean", "description": "take_double: the double servant replaces a normal one just gained"}}}
     state = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Gugong state", "type": "object",
         "properties": {
@@ -107,6 +108,7 @@ def state_schema(g) -> dict:
         "follow": {**base, "use": {"type": "boolean"}, "description": "bonus follow token: the marked location's parameters"},
         "decree_bonus": {**base, "use": {"type": "boolean"}, "ship": int0, "path": int0, "piece": piece,
                          "card": card, "location": {"enum": locs}},
+        "take_double": {**base, "take": {"type": "boolean", "description": "take the double servant with the servants just gained"}},
     }
     return {"state": state, "action": {"oneOf": [
         {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": t}, **props}}

@@ -11,6 +11,7 @@ scoring Meng caused) can come in between.
 from __future__ import annotations
 
 from engine.core.rng import Rng
+from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong import morning
@@ -160,7 +161,7 @@ def ship_servant(g, s, ev, phase: str) -> bool:
         port = c.first_free(g, s, path, g.k.first_port - 1)
         p["ships"][i] = {"path": path, "port": port, "load": []}
         target = i
-    p["ships"][target]["load"].append(1)
+    own(p["ships"], target)["load"].append(1)
     ev.append({"event": "ship_servant", "player": name, "ship": target, "piece": "n"})
     if c.ship_load(p["ships"][target]) >= g.solo.port_servants:
         port_reward(g, s, target, ev, phase)

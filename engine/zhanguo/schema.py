@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 def state_schema(g) -> dict:
-    k = g.k
+    k = g.consts
     int0 = {"type": "integer", "minimum": 0}
     name = {"type": "string", "description": "player name"}
     region = {"enum": list(k.regions), "description": "region 1-5 (a string key)"}

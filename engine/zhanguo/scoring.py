@@ -2,15 +2,17 @@
 sections, walls with their tokens; the ranking; and the state's invariants."""
 from __future__ import annotations
 
-from engine.zhanguo.common import P, cards_on_board, marker_value
+from collections import Counter
+
+from engine.zhanguo.common import P, marker_value
 
 
-def governor_majorities(g, s):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
+def governor_majorities(g, state):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
     for r in k.regions:
         count = {}
-        for gv in s["board"]["governors"][r]:
+        for gv in state["board"]["governors"][r]:
             count[gv["player"]] = count.get(gv["player"], 0) + 1
         if not count:
             continue
@@ -22,28 +24,28 @@ def governor_majorities(g, s):
     return out
 
 
-def unification_majorities(g, s):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
+def unification_majorities(g, state):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
     for aspect, vp in k.unif_vp.items():
         colour = k.colour_of_aspect[aspect]
-        vals = {n: marker_value(g, P(s, n), colour) for n in s["seats"]}
+        vals = {n: marker_value(g, P(state, n), colour) for n in state["seats"]}
         top = max(vals.values())
         if top <= 0:
             continue
-        win = next(n for n in s["track"] if vals[n] == top)  # tie: highest disc on the reward track
+        win = next(n for n in state["track"] if vals[n] == top)  # tie: highest disc on the reward track
         out[win] += vp
     return out
 
 
-def task_points(g, s, by_section=None):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
+def task_points(g, state, by_section=None):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
     for sec in k.task_sections:
-        for n in s["seats"]:
+        for n in state["seats"]:
             vps = []
             for t in k.task_types:
-                discs = s["board"]["tasks"][sec][t]["discs"]
+                discs = state["board"]["tasks"][sec][t]["discs"]
                 if n in discs:
                     vps.append(k.task_vp[sec][t][discs.index(n)])
             vp = sum(vps) * k.task_mult[len(vps)] if vps else 0
@@ -54,7 +56,7 @@ def task_points(g, s, by_section=None):
 
 
 def criterion_count(g, p, crit):
-    k = g.k
+    k = g.consts
     regs = p["regions"].values()
     colour_of = lambda c: k.cards[c]["colour"]  # noqa: E731
     if crit == "empty-unrest-track":
@@ -76,17 +78,17 @@ def criterion_count(g, p, crit):
     raise ValueError(crit)
 
 
-def wall_points(g, s):
-    k = g.k
-    out = {n: 0 for n in s["seats"]}
-    for sec, spaces in enumerate(s["board"]["walls"]):
-        crit = s["board"]["wall_tokens"][sec]
+def wall_points(g, state):
+    k = g.consts
+    out = {n: 0 for n in state["seats"]}
+    for sec, spaces in enumerate(state["board"]["walls"]):
+        crit = state["board"]["wall_tokens"][sec]
         for i, n in enumerate(spaces):
             if n is None:
                 continue
             lines = i + 1
             level = k.wall_criteria[crit][lines]
-            p = P(s, n)
+            p = P(state, n)
             if crit == "total-unrest":
                 vp = level - sum(r["unrest"] for r in p["regions"].values())
             else:
@@ -95,32 +97,32 @@ def wall_points(g, s):
     return out
 
 
-def final(g, s, ev):
+def final(g, state, events):
     sections: dict = {}
-    parts = {"governors": governor_majorities(g, s), "unification": unification_majorities(g, s),
-             "tasks": task_points(g, s, sections), "walls": wall_points(g, s)}
-    for n in s["seats"]:
-        p = P(s, n)
+    parts = {"governors": governor_majorities(g, state), "unification": unification_majorities(g, state),
+             "tasks": task_points(g, state, sections), "walls": wall_points(g, state)}
+    for n in state["seats"]:
+        p = P(state, n)
         p["final"] = {part: parts[part][n] for part in parts}
         p["task_sections"] = sections[n]
         p["vp"] += sum(p["final"].values())
-    ranked = sorted(s["seats"], key=lambda n: (-P(s, n)["vp"], s["track"].index(n)))
-    s["result"] = [{"player": n, "vp": P(s, n)["vp"], "rank": i + 1, **P(s, n)["final"]} for i, n in enumerate(ranked)]
-    s["phase"] = "end"
-    s["pending"] = []
-    ev.append({"type": "game_end", "result": s["result"]})
+    ranked = sorted(state["seats"], key=lambda n: (-P(state, n)["vp"], state["track"].index(n)))
+    state["result"] = [{"player": n, "vp": P(state, n)["vp"], "rank": i + 1, **P(state, n)["final"]} for i, n in enumerate(ranked)]
+    state["phase"] = "end"
+    state["pending"] = []
+    events.append({"event": "game_end", "result": state["result"]})
 
 
 def invariants(g, s):
-    k = g.k
+    k = g.consts
     bad = []
     n = len(s["seats"])
-    cards = sum(len(d) for d in s["decks"].values()) + len(s["court"])
-    cards += sum(len(d) for d in (s.get("discards") or {}).values())
+    cards = [x for d in s["decks"].values() for x in d] + list(s["court"])
+    cards += [x for d in (s.get("discards") or {}).values() for x in d]
     workers = 0
     for name in s["seats"]:
         p = P(s, name)
-        cards += len(p["hand"]) + len(p["draft"]) + cards_on_board(p)
+        cards += p["hand"] + p["draft"] + [x for r in p["regions"].values() for x in r["cards"]]
         for c in k.official_colours:
             on = sum(r["gov"][c] + r["work"][c] for r in p["regions"].values())
             if on + p["supply"][c] != k.officials_per_colour:
@@ -157,8 +159,17 @@ def invariants(g, s):
                 bad.append(f"{name}: negative {key}")
         if min(p["supply"].values()) < 0 or min(p["m1"].values()) < 0 or min(p["m3"].values()) < 0:
             bad.append(f"{name}: negative supply or markers")
-    if cards != len(k.cards):
-        bad.append(f"cards: {cards} accounted for, not {len(k.cards)}")
+    # each card in exactly one place
+    where = Counter(cards)
+    twice = sorted(x for x, m in where.items() if m > 1)
+    nowhere = sorted(set(k.cards) - set(where))
+    strange = sorted(set(where) - set(k.cards), key=str)
+    if twice:
+        bad.append(f"cards in two places: {twice[:10]}")
+    if nowhere:
+        bad.append(f"cards nowhere: {nowhere[:10]}" + (f" (and {len(nowhere) - 10} more)" if len(nowhere) > 10 else ""))
+    if strange:
+        bad.append(f"cards that are not in the game: {strange[:10]}")
     if workers != s["workers_out"]:
         bad.append(f"workers: {workers} on boards, {s['workers_out']} taken from the supply")
     for c in k.colours:

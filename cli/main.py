@@ -4,6 +4,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -121,10 +122,12 @@ def _engine(url: Optional[str]):
 @app.command()
 def build(
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    write_bulk: bool = typer.Option(True, "--bulk/--no-bulk", help="also write the bulk files the API serves"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Validate kb/data and build the database (atomically: a failed build changes nothing)."""
-    from kb.build import build as run_build
+    """Validate kb/data and build the database (atomically: a failed build changes nothing), then
+    write the bulk files (RULEKB_BULK_DIR, default bulk/ beside the database) and their changelog."""
+    from cli.build import build as run_build
     from kb.loader import KBError
 
     from i18n.catalog import compile_catalogs
@@ -134,10 +137,120 @@ def build(
     except KBError as exc:
         _fail(str(exc))
     compile_catalogs()
+    bulk = _publish_bulk(database_url) if write_bulk else None
     if as_json:
-        _emit_json({"url": report.url, "counts": report.counts})
+        _emit_json({"url": report.url, "counts": report.counts, **({"bulk": bulk} if bulk else {})})
     else:
         typer.echo(report.summary())
+        if bulk:
+            entry = bulk["changelog_entry"]
+            change = ("first build" if entry and entry["first_build"] else
+                      "content unchanged" if entry is None else
+                      "{added} added, {removed} removed, {changed} changed".format(**entry["changes"]["summary"]))
+            typer.echo(f"bulk files in {bulk['dir']} ({change})")
+
+
+def _publish_bulk(database_url: Optional[str]) -> dict:
+    """The bulk files the API serves, written after every build (kb/export.py)."""
+    from kb import export
+
+    engine = _engine(database_url)
+    try:
+        return export.publish(export.read(engine, run_example=example_result), export.bulk_dir(database_url))
+    finally:
+        engine.dispose()
+
+
+def example_result(doc: dict) -> dict:
+    """A worked example run by the engine, as the exports record it."""
+    from engine.core import scenario
+
+    try:
+        outcome = scenario.run(doc)
+    except Exception as exc:  # a broken example is a result to publish, not a failed export
+        return {"status": "ERROR", "message": f"{type(exc).__name__}: {exc}", "checks": []}
+    return {"status": outcome.status, "message": outcome.message,
+            "checks": [{"path": c.path, "ok": c.ok, "message": c.message} for c in outcome.checks]}
+
+
+@app.command("export")
+def export_cmd(
+    out: str = typer.Option(..., "--out", help="folder to write into (created if missing)"),
+    formats: list[str] = typer.Option(["json"], "--format", help="json, jsonl, csv or sqlite (repeat for several)"),
+    game: Optional[str] = typer.Option(None, help="only this game (default: all)"),
+    results: bool = typer.Option(True, help="run each worked example in the engine and include its result"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """The whole knowledge base as files: JSON (with its JSON Schema), JSON lines, CSV tables, SQLite."""
+    from pathlib import Path
+
+    from kb import export
+
+    chosen = [f.strip() for value in formats for f in value.split(",") if f.strip()]
+    for f in chosen:
+        _check_choice("format", f, export.FORMATS)
+    engine = _engine(database_url)
+    if game is not None:
+        games = export.game_ids(engine)
+        if game not in games:
+            _fail(f"unknown game {game!r}; games: {', '.join(games)}", 2)
+    try:
+        data = export.read(engine, game, run_example=example_result if results else None)
+        written = export.write(data, Path(out), tuple(dict.fromkeys(chosen)))
+    except OSError as exc:
+        _fail(f"cannot write to {out}: {exc.strerror or exc}", 1)
+    finally:
+        engine.dispose()
+    files = [{"file": str(p), "bytes": p.stat().st_size} for p in written]
+    if as_json:
+        _emit_json({"meta": data.meta.model_dump(mode="json"), "files": files})
+        return
+    typer.echo(f"rulekb {data.meta.kb_version} (built {data.meta.built_at}): "
+               + ", ".join(f"{v} {k}" for k, v in data.meta.counts.items()))
+    for f in files:
+        typer.echo(f"  {f['file']}  {f['bytes']:,} bytes")
+
+
+@app.command("diff")
+def diff_cmd(
+    old: str = typer.Argument(..., help="an export (rulekb.json, or a folder holding one), or `build`"),
+    new: str = typer.Argument("build", help="another export, or `build`: the current database (default)"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """What changed between two versions of the knowledge base: entities added and removed,
+    attributes and texts changed."""
+    from kb.diff import diff, render_text
+
+    changes = diff(_version_of(old, database_url), _version_of(new, database_url))
+    if as_json:
+        _emit_json(changes)
+    else:
+        typer.echo(render_text(changes))
+
+
+def _version_of(where: str, database_url: Optional[str]):
+    """An export read back, or (for `build`) the current database read as an export would be."""
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from kb import export
+
+    if where == "build":
+        engine = _engine(database_url)
+        try:
+            return export.read(engine)
+        finally:
+            engine.dispose()
+    path = Path(where)
+    try:
+        return export.load(path)
+    except OSError:
+        _fail(f"no export at {where}: give a rulekb.json file, a folder holding one, or `build`", 2)
+    except (ValidationError, ValueError) as exc:
+        _fail(f"{where} is not a rulekb JSON export: {str(exc).splitlines()[0]}", 2)
 
 
 @app.command()
@@ -283,63 +396,106 @@ def list_cmd(
 
 @app.command()
 def compare(
-    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
+    game: Optional[str] = typer.Argument(None, help="gugong, dragon or zhanguo (not needed with --text)"),
     langs: Optional[str] = typer.Option(None, help="two languages, e.g. pl,cs"),
     editions: Optional[str] = typer.Option(None, help="two editions, e.g. 2007,2017"),
-    min_severity: str = typer.Option("medium", help="high, medium or low (low shows glossary-term findings too)"),
-    check_name: Optional[str] = typer.Option(None, "--check", help="only this check (numbers, term, coverage, …)"),
-    as_json: bool = typer.Option(False, "--json", help="every finding, complete"),
+    text: Optional[Path] = typer.Option(None, "--text", help="a rulebook text file that is not in the KB"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="the language of --text (pl, cs, en)"),
+    against: Optional[str] = typer.Option(None, "--against", help="the KB source to check --text against, e.g. gugong-pl"),
+    check_names: Optional[list[str]] = typer.Option(None, "--check", help="show only this check (repeatable)"),
+    classes: Optional[str] = typer.Option(None, "--class", help="show only these classes, e.g. rule or rule,ocr"),
+    fmt: str = typer.Option("text", "--format", help="text or html (a side-by-side review page)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the report here instead of stdout"),
+    as_json: bool = typer.Option(False, "--json", help="every finding with its class, whatever the filters"),
 ) -> None:
-    """Where two rulebooks of one game (languages or editions) say different things."""
+    """Where two rulebooks (languages or editions, or an outside text against a KB source) say different
+    things: every finding with its class (rule, wording, ocr), both quotes and both line spans."""
     from collections import Counter
 
-    from i18n.checker import SEVERITY_ORDER, Checker, default_comparisons
+    from i18n.checker import CHECKS, CLASSES, Checker, check_text, default_comparisons
+    from i18n.review import page
     from kb.loader import KBError, load
 
-    _check_choice("min-severity", min_severity, ("high", "medium", "low"))
-    if bool(langs) == bool(editions) and (langs or editions):
+    _check_choice("format", fmt, ("text", "html"))
+    for name in check_names or []:
+        _check_choice("check", name, CHECKS)
+    wanted = [c.strip() for c in classes.split(",")] if classes else list(CLASSES)
+    for c in wanted:
+        _check_choice("class", c, CLASSES)
+    if langs and editions:
         _fail("give --langs or --editions, not both", 2)
+    if text and (langs or editions):
+        _fail("--text compares an outside file with one KB source (--against); --langs/--editions compare two KB sources", 2)
+    if text and not (lang and against):
+        _fail("--text needs --lang (the file's language) and --against (a KB source id, e.g. gugong-pl)", 2)
+    if (lang or against) and not text:
+        _fail("--lang and --against go with --text FILE", 2)
+    _check_choice("lang", lang, ("pl", "cs", "en"))
     try:
         kb = load()
     except KBError as exc:
         _fail(str(exc))
-    if game not in kb.games:
-        _fail(f"unknown game {game!r}; games: {', '.join(sorted(kb.games))}", 2)
-    if langs or editions:
-        pair = (langs or editions).split(",")
-        if len(pair) != 2:
-            _fail("name exactly two, e.g. --langs pl,cs or --editions 2007,2017", 2)
-        mode, (a, b) = ("langs" if langs else "editions"), pair
+    if text:
+        if against not in kb.sources:
+            _fail(f"unknown source {against!r}; sources: {', '.join(sorted(kb.sources))}", 2)
+        if game and game != kb.sources[against].meta.game:
+            _fail(f"{against} is a {kb.sources[against].meta.game} source, not {game}", 2)
+        if not text.is_file():
+            _fail(f"no such file: {text}", 2)
+        try:
+            findings = check_text(kb, text, lang, against)
+        except UnicodeDecodeError:
+            _fail(f"{text} is not UTF-8 text", 2)
+        game, mode = kb.sources[against].meta.game, "text"
+        a, b = against, f"{lang} ({text.name})"
     else:
-        defaults = [c for c in default_comparisons(kb) if c[0] == game]
-        if not defaults:
-            _fail(f"{game} has a single source: nothing to compare", 1)
-        _, mode, a, b = defaults[0]
-    try:
-        findings = Checker(kb, game).run(mode, a, b)
-    except ValueError as exc:
-        _fail(str(exc), 2)
-    shown = [f for f in findings if SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[min_severity]
-             and (check_name is None or f.check == check_name)]
+        if game is None:
+            _fail("name a game (gugong, dragon, zhanguo), or give --text FILE --lang L --against SOURCE", 2)
+        if game not in kb.games:
+            _fail(f"unknown game {game!r}; games: {', '.join(sorted(kb.games))}", 2)
+        if langs or editions:
+            pair = (langs or editions).split(",")
+            if len(pair) != 2:
+                _fail("name exactly two, e.g. --langs pl,cs or --editions 2007,2017", 2)
+            mode, (a, b) = ("langs" if langs else "editions"), pair
+        else:
+            defaults = [c for c in default_comparisons(kb) if c[0] == game]
+            if not defaults:
+                _fail(f"{game} has a single source: nothing to compare", 1)
+            _, mode, a, b = defaults[0]
+        try:
+            findings = Checker(kb, game).run(mode, a, b)
+        except ValueError as exc:
+            _fail(str(exc), 2)
+    shown = [f for f in findings if f.triage in wanted and (not check_names or f.check in check_names)]
     if as_json:
-        _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(shown),
-                    "findings": [f.to_dict() for f in shown]})
+        _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(findings), "shown": len(shown),
+                    "findings": [f.to_dict() for f in findings]})
         return
-    last = None
-    for f in shown:
-        if f.entity_id != last:
-            typer.echo(f"\n{f.entity_id}")
-            last = f.entity_id
-        typer.echo(f"  {f.field}: [{f.check}, {f.severity}, {f.assessment}] {f.message}")
-        for side in (f.a, f.b):
-            if side:
-                where = f"{side.source} {_spans(side.lines)}" if side.source else ""
-                typer.echo(f"    {side.label} ({where}): {side.text}")
-    counts = Counter(f.check for f in shown)
-    below = sum(1 for f in findings if SEVERITY_ORDER[f.severity] > SEVERITY_ORDER[min_severity]
-                and (check_name is None or f.check == check_name))
-    typer.echo(f"\n{len(shown)} findings ({', '.join(f'{v} {k}' for k, v in counts.most_common())}); "
-               f"{below} more below --min-severity {min_severity}")
+    if fmt == "html":
+        report = page(shown, f"{game}: {a} against {b}", str(a), str(b))
+    else:
+        lines = []
+        last = None
+        for f in shown:
+            if f.entity_id != last:
+                lines.append(f"\n{f.entity_id}")
+                last = f.entity_id
+            tag = f"{f.triage}, hand-recorded" if f.hand_recorded else f.triage
+            lines.append(f"  {f.field}: [{f.check}, {tag}] {f.message}")
+            for side in (f.a, f.b):
+                if side:
+                    where = f"{side.source} {_spans(side.lines)}" if side.source else ""
+                    lines.append(f"    {side.label} ({where}): {side.text}")
+        counts = Counter(f.triage for f in shown)
+        lines.append(f"\n{len(shown)} of {len(findings)} findings shown ("
+                     + ", ".join(f"{counts[c]} {c}" for c in CLASSES) + ")")
+        report = "\n".join(lines) + "\n"
+    if output:
+        output.write_text(report, encoding="utf-8")
+        typer.echo(f"{len(shown)} findings written to {output}")
+    else:
+        typer.echo(report, nl=False)
 
 
 @app.command()
@@ -418,33 +574,42 @@ def scenario_run(
     strict: bool = typer.Option(False, help="a worked example with no steps yet counts as a failure"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Run scenario files: one line each (PASS, FAIL with the failing check, PENDING, ERROR)."""
+    """Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check
+    with where it is, the expected and the actual value; then a summary line."""
     from pathlib import Path
 
     from engine.core.errors import ScenarioError
-    from engine.core.scenario import files, load_file, run
+    from engine.core.scenario import Outcome, files, load_file, run
 
     target = Path(path)
     if not target.exists():
         _fail(f"no such file or folder: {path}", 2)
-    outcomes = []
+    outcomes: list[tuple[str, Outcome]] = []
     for f in files(target):
         try:
-            outcomes.append(run(load_file(f)))
+            outcomes.append((str(f), run(load_file(f), source=str(f))))
         except ScenarioError as exc:
-            from engine.core.scenario import Outcome
-
-            outcomes.append(Outcome(str(f), "ERROR", message=str(exc)))
+            outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc))))
+    checks = [c for _, o in outcomes for c in o.checks]
     if as_json:
-        _emit_json([{"id": o.id, "status": o.status, "message": o.message,
-                     "checks": [c.__dict__ for c in o.checks]} for o in outcomes])
+        _emit_json([{"id": o.id, "file": f, "status": o.status, "message": o.message, "seeds": o.seeds,
+                     "failed_seeds": o.failed_seeds, "follows": o.follows,
+                     "checks": [c.__dict__ for c in o.checks]} for f, o in outcomes])
     else:
-        for o in outcomes:
-            typer.echo(o.line)
-    bad = [o for o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
+        for f, o in outcomes:
+            typer.echo(f"{o.status} {o.id}" + (f" ({f})" if o.status in ("FAIL", "ERROR") else "")
+                       + (f": {o.message}" if o.message else ""))
+            for c in o.checks:
+                if not c.ok:
+                    seed = f" [seed {c.seed}]" if len(o.seeds) > 1 else ""
+                    where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
+                    detail = c.message.removeprefix(f"{c.where}: ")
+                    typer.echo(f"    {where}{seed}: expected {c.expected!r}, actual {c.actual!r} ({detail})")
+    bad = [o for _, o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
     if not as_json:
-        counts = {s: sum(o.status == s for o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
-        typer.echo(", ".join(f"{v} {k.lower()}" for k, v in counts.items()))
+        counts = {s: sum(o.status == s for _, o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
+        typer.echo(f"{len(outcomes)} scenarios: " + ", ".join(f"{v} {k.lower()}" for k, v in counts.items())
+                   + f"; {len(checks)} checks, {sum(not c.ok for c in checks)} failed")
     raise typer.Exit(1 if bad else 0)
 
 

@@ -1,0 +1,1 @@
+"""The `rulekb` command line: the top of the dependency graph (see ARCHITECTURE.md)."""

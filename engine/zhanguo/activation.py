@@ -1,0 +1,174 @@
+"""Card activation after a court action (rulebook: Card activation): the cards under a player's
+regions whose ability matches the action, and the B-side board abilities."""
+from __future__ import annotations
+
+from engine.core.state import own
+from engine.zhanguo import pieces
+from engine.zhanguo.common import P, blocked, gain_marker, lower_unrest
+
+
+def activation_allowed(g, state, action):
+    """zhanguo/rule/card-activation: compare the card just played with the card directly beneath it."""
+    k = g.consts
+    if action in k.never:
+        return False
+    if len(state["court"]) < 2:
+        return True  # the first card on the court: its player declares the starting value X
+    top, below = state["court"][-1], state["court"][-2]
+    if action in k.higher:
+        return top > below
+    if action in k.lower:
+        return top < below
+    return False
+
+
+def board_ability(g, p):
+    if p["side"] == "A" or not p["board"]:
+        return None
+    return g.consts.b_ability[p["board"]]
+
+
+def activate_opts(g, state, name, item):
+    k = g.consts
+    p = P(state, name)
+    action = item["action"]
+    out = []
+    if item["allowed"]:
+        for r in k.regions:
+            if blocked(g, p, r):
+                continue
+            for card in p["regions"][r]["cards"]:
+                if card in item["used"]:
+                    continue
+                spec = k.cards[card]
+                if spec["action"] != action:
+                    continue
+                out += [{"card": card, **o} for o in ability_opts(g, state, p, spec, r)]
+    ab = board_ability(g, p)
+    if ab and not item["b_used"]:
+        out += [{"board": True, **o} for o in b_opts(g, state, p, ab, action, item)]
+    return out
+
+
+def ability_opts(g, state, p, spec, r):
+    k = g.consts
+    ab = spec["ability"]
+    if ab == "unification-marker":
+        cs = [c for c in k.colours if state["supply"]["m1"][c] > 0]
+        return [{"colour": c} for c in cs] if cs else [{}]
+    if ab in ("movement", "vp", "worker", "vp-per-card-colour"):
+        return [{}]
+    if ab == "reduce-unrest-any-region":
+        return [{"region": x} for x in k.regions if p["regions"][x]["unrest"] > 0]
+    if ab == "reduce-unrest-card-region":
+        return [{}] if p["regions"][r]["unrest"] > 0 else []
+    if ab == "move-worker":
+        return worker_moves(g, p)
+    if ab == "official":
+        return [{}] if p["supply"][spec["official_colour"]] >= k.ab_officials else []
+    return []
+
+
+def worker_moves(g, p):
+    k = g.consts
+    return [{"from": r, "to": t} for r in k.regions if p["regions"][r]["workers"] > 0 for t in sorted(k.adj[r])]
+
+
+def b_opts(g, state, p, ab, action, item):
+    k = g.consts
+    if ab == "b-extra-worker":
+        if action == "hire-workers":
+            return [{}]
+        if action == "appoint-governor":
+            return worker_moves(g, p)
+    elif ab == "b-unification-marker":
+        if action in ("build-wall", "recruit-official"):
+            cs = [c for c in k.colours if state["supply"]["m1"][c] > 0]
+            return [{"colour": c} for c in cs] if cs else [{}]
+    elif ab == "b-unrest-worker":
+        if action in ("move-officials", "build-wall"):
+            return [{"region": x} for x in k.regions if p["regions"][x]["unrest"] > 0]
+    elif ab == "b-governor-move":
+        if action == "recruit-official":
+            return [{}]
+        if action == "appoint-governor":
+            name = item["player"]
+            out = []
+            for r in k.regions:
+                if any(x["player"] == name for x in state["board"]["governors"][r]):
+                    out += [{"from": r, "to": t} for t in sorted(k.adj[r])]
+            return out
+    return []
+
+
+def do_activate(g, state, name, item, a, events):
+    k = g.consts
+    p = P(state, name)
+    if a.get("done"):
+        state["pending"].pop(0)
+        return
+    if a.get("board"):
+        item["b_used"] = True
+        ab = board_ability(g, p)
+        action = item["action"]
+        events.append({"event": "board_ability", "player": name, "ability": ab})
+        if ab == "b-extra-worker":
+            if action == "hire-workers":
+                state["pending"].insert(0, {"kind": "move", "player": name, "left": k.b_extra_move, "spent": 0, "min": 0})
+            else:
+                pieces.move_worker(g, p, a)
+        elif ab == "b-unification-marker":
+            take_marker(g, state, name, a, events)
+        elif ab == "b-unrest-worker":
+            lower_unrest(p, a["region"], k.abilities["b-unrest-worker"]["unrest_decrease"], events)
+            pieces.add_workers(g, state, p, a["region"], k.abilities["b-unrest-worker"]["workers"])
+        elif ab == "b-governor-move":
+            if action == "recruit-official":
+                state["pending"].insert(0, {"kind": "move", "player": name, "left": k.b_gov_move, "spent": 0, "min": 0})
+            else:
+                govs = own(state["board"]["governors"], a["from"])
+                governor = next(x for x in govs if x["player"] == name)
+                govs.remove(governor)
+                own(state["board"]["governors"], a["to"]).append({"player": name, "space": None})
+        close_activation(g, state, name, item)
+        return
+    card = a["card"]
+    own(item, "used").append(card)
+    spec = k.cards[card]
+    r = next(x for x in k.regions if card in p["regions"][x]["cards"])
+    ab = spec["ability"]
+    events.append({"event": "activate", "player": name, "card": card, "ability": ab})
+    if ab == "unification-marker":
+        take_marker(g, state, name, a, events)
+    elif ab == "movement":
+        state["pending"].insert(0, {"kind": "move", "player": name, "left": k.ab_move, "spent": 0, "min": 0})
+    elif ab == "vp":
+        p["vp"] += spec["vp"]
+    elif ab == "worker":
+        pieces.add_workers(g, state, p, r, k.ab_workers)
+    elif ab == "vp-per-card-colour":
+        p["vp"] += k.ab_colour_vp * sum(1 for x in k.regions for c in p["regions"][x]["cards"]
+                                        if k.cards[c]["colour"] in spec["colours"])
+    elif ab == "reduce-unrest-any-region":
+        lower_unrest(p, a["region"], k.ab_unrest, events)
+    elif ab == "reduce-unrest-card-region":
+        lower_unrest(p, r, k.abilities["reduce-unrest-card-region"]["unrest_decrease"], events)
+    elif ab == "move-worker":
+        pieces.move_worker(g, p, a)
+    elif ab == "official":
+        c = spec["official_colour"]
+        p["supply"][c] -= k.ab_officials
+        own(p["regions"], r)["gov"][c] += k.ab_officials
+    close_activation(g, state, name, item)
+
+
+def close_activation(g, state, name, item):
+    if item in state["pending"] and not activate_opts(g, state, name, item):
+        state["pending"].remove(item)
+
+
+def take_marker(g, state, name, action, events):
+    if "colour" in action:
+        gain_marker(g, state, name, action["colour"], 1, events)
+    else:
+        P(state, name)["vp"] += g.consts.ab_marker_vp

@@ -1,0 +1,114 @@
+"""ZhanGuo setup (rulebook: Setup, and the B sides with their auction): the board, decks, supplies and
+player boards; who starts; with sides "B" each player chooses a board in reverse starting order, with
+"auction" the boards are bid for in VP."""
+from __future__ import annotations
+
+from engine.core.errors import MalformedAction
+from engine.zhanguo.common import P
+
+
+def new_state(g, players, options=None, seed=0):
+    k = g.consts
+    declared = g.game_type
+    options = declared.check_options(options, [str(p) for p in players])
+    players = [str(p) for p in players] + [str(p) for p in options.get("others") or []]
+    if not declared.min_players <= len(players) <= declared.max_players or len(set(players)) != len(players):
+        raise MalformedAction(f"ZhanGuo is for {declared.min_players}-{declared.max_players} players with distinct names")
+    for option in declared.options:  # the state records every option's value
+        if option.default is not None:
+            options.setdefault(option.name, option.default)
+    s = {"game": "zhanguo", "seats": players, "options": options, "rng": g.rng_seed(seed),
+         "round": k.round_start, "phase": "setup", "pending": [], "stage": None, "turn": 0, "order": [],
+         "aspects": list(k.aspect_order), "court": [], "column": {}, "result": None, "auction": None,
+         "workers_out": 0}
+    rng = g.rng(s)
+    n = len(players)
+    if options.get("first_player") in players:
+        first = options["first_player"]
+    else:
+        first = players[rng.below(n)] if k.first_player_random else players[0]
+    i0 = players.index(first)
+    clockwise = players[i0:] + players[:i0]
+    s["first"] = first
+    s["track"] = list(clockwise)  # zhanguo/unknown/rewards-track-start-order
+    decks = {}
+    for c in k.colours:
+        lo, hi = k.deck_range[c]
+        d = [x for x in range(lo, hi + 1) if x in k.cards]
+        rng.shuffle(d)
+        decks[c] = d
+    s["decks"] = decks
+    s["supply"] = {"m1": {c: k.m1_by_players[n] for c in k.colours}, "m3": {c: k.m3_per_colour for c in k.colours}}
+    s["board"] = {
+        "governors": {r: [] for r in k.regions},
+        "palaces": {r: [None] * k.palace_spaces[n] for r in k.regions},
+        "walls": [[None] * k.spaces_per_section for _ in range(k.sections)],
+        "wall_tokens": [], "tasks": {}}
+    toks = [list(t) for t in k.wall_tokens]
+    rng.shuffle(toks)
+    s["board"]["wall_tokens"] = [t[rng.below(len(t))] for t in toks[:k.sections]]
+    for t in k.task_types:
+        keys = sorted(k.task_tokens[t])
+        rng.shuffle(keys)
+        for i, sec in enumerate(k.task_sections):
+            s["board"]["tasks"].setdefault(sec, {})[t] = {"token": keys[i], "discs": []}
+    s["players"] = {}
+    for name in players:
+        p = {"vp": k.start_vp, "side": "A", "board": None, "hand": [], "draft": [],
+             "supply": {c: k.officials_per_colour for c in k.official_colours},
+             "governors": k.governors, "palaces": k.palaces, "walls": k.walls, "cubes": k.cubes,
+             "discs": k.task_discs, "m1": {c: 0 for c in k.colours}, "m3": {c: 0 for c in k.colours},
+             "regions": {r: {"gov": {c: 0 for c in k.official_colours}, "work": {c: 0 for c in k.official_colours},
+                             "workers": 0, "unrest": 0, "cards": []} for r in k.regions}}
+        for c, m in k.start_officials.items():
+            p["supply"][c] -= m
+            p["regions"][str(k.start_region)]["gov"][c] += m
+        s["players"][name] = p
+    if options["sides"] == "B":  # boards chosen in reverse starting order
+        s["phase"] = "boards"
+        s["free_boards"] = list(k.boards)
+        s["pending"] = [{"kind": "board", "player": nm} for nm in reversed(clockwise)]
+    elif options["sides"] == "auction":
+        s["phase"] = "auction"
+        boards = list(k.boards)
+        rng.shuffle(boards)
+        s["free_boards"] = sorted(boards[k.boards_discarded[n]:], key=k.boards.index)
+        for p in s["players"].values():
+            p["vp"] = k.auction_vp
+        start_auction(g, s, clockwise, first)
+    else:
+        s["phase"] = "draw"
+    return s
+
+
+def start_auction(g, state, remaining, opener):
+    state["auction"] = {"remaining": list(remaining), "active": list(remaining), "turn": opener, "high": 0, "leader": None}
+    if len(remaining) == 1:  # the last board always costs the last player 1 VP
+        P(state, opener)["vp"] -= g.consts.last_board_cost
+        state["auction"] = None
+        state["pending"] = [{"kind": "board", "player": opener}]
+    else:
+        state["pending"] = [{"kind": "bid", "player": opener}]
+
+
+def auction_next(g, state, events):
+    au = state["auction"]
+    if len(au["active"]) == 1 and au["leader"] is not None:
+        win = au["leader"]
+        P(state, win)["vp"] -= au["high"]
+        events.append({"event": "auction_won", "player": win, "vp": au["high"]})
+        rest = [n for n in au["remaining"] if n != win]
+        seats = state["seats"]
+        i = seats.index(win)
+        nxt = next((seats[(i + d) % len(seats)] for d in range(1, len(seats) + 1) if seats[(i + d) % len(seats)] in rest), None)
+        state["pending"] = [{"kind": "board", "player": win}]
+        state["auction_next"] = {"remaining": rest, "opener": nxt}
+        return
+    seats = au["remaining"]
+    i = seats.index(au["turn"])
+    for d in range(1, len(seats) + 1):
+        nm = seats[(i + d) % len(seats)]
+        if nm in au["active"]:
+            au["turn"] = nm
+            break
+    state["pending"] = [{"kind": "bid", "player": au["turn"]}]

@@ -1,0 +1,292 @@
+"""What the translation checker knows about Polish and Czech rules language: lemmas (simplemma), numbers
+(digits, number words, ordinals, compounds), glossary terms, and the small closed classes of words that
+change what a rule says: negation, modality (may / must), quantifiers, conditions and sequencing.
+
+Words are lemmatized with simplemma rather than matched by hand-written suffix rules, so "Służących" and
+"Służącemu", "služebníky" and "služebníků" are one word. Negation is also a prefix ("nemůžete",
+"nieużytych"), which the lemmatizer drops: see `negated`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import simplemma
+
+from kb.fold import fold, words
+
+# Number words, folded (no diacritics), every case form that occurs in rules text.
+NUMBER_WORDS = {
+    "pl": {
+        0: "zero",
+        1: "jeden jedna jedno jednego jednej jednemu jednym jedna jednej jedną jednych",
+        2: "dwa dwie dwoch dwu dwoma dwom dwiema",
+        3: "trzy trzech trzem trzema",
+        4: "cztery czterech czterem czterema",
+        5: "piec pieciu piecioma",
+        6: "szesc szesciu szescioma",
+        7: "siedem siedmiu siedmioma",
+        8: "osiem osmiu osmioma",
+        9: "dziewiec dziewieciu",
+        10: "dziesiec dziesieciu",
+        12: "dwanascie dwunastu",
+        14: "czternascie czternastu",
+        15: "pietnascie pietnastu",
+    },
+    "cs": {
+        0: "nula nulu nuly nule nulou",
+        1: "jeden jedna jedno jednoho jedne jednomu jednim jednu jednou",
+        2: "dva dve dvou dvema",
+        3: "tri trech trem tremi",
+        4: "ctyri ctyr ctyrech ctyrem ctyrmi",
+        5: "pet peti",
+        6: "sest sesti",
+        7: "sedm sedmi",
+        8: "osm osmi",
+        9: "devet deviti",
+        10: "deset deseti",
+        12: "dvanact dvanacti",
+        14: "ctrnact ctrnacti",
+        15: "patnact patnacti",
+    },
+}
+# Ordinals are numbers too: "w dwunastej rundzie" = "ve 12. kole". Adjective endings per stem type. Not
+# "second": "drugi" / "druhý" mostly means "the other" ("drugi znacznik", "druhé kritérium").
+ORDINALS = {
+    "pl": {1: "pierwsz", 3: "trzec", 4: "czwart", 5: "piat", 6: "szost", 7: "siodm", 8: "osm",
+           9: "dziewiat", 10: "dziesiat", 11: "jedenast", 12: "dwunast", 13: "trzynast", 14: "czternast",
+           15: "pietnast"},
+    "cs": {1: "prvn", 3: "tret", 4: "ctvrt", 5: "pat", 6: "sest", 7: "sedm", 8: "osm", 9: "devat",
+           10: "desat", 11: "jedenact", 12: "dvanact", 14: "ctrnact", 15: "patnact"},
+}
+ENDINGS = {
+    "pl": {"hard": "y a e ego ej emu ym a ych ymi", "soft": "i ia ie iego iej iemu im ia ich imi"},
+    "cs": {"hard": "y a e eho em emu ym ou ych ymi", "soft": "i iho im imu ich imi"},
+}
+SOFT = {"pl": {3: "soft"}, "cs": {1: "soft", 3: "soft"}}
+
+
+def _ordinal_forms(lang: str) -> dict[str, int]:
+    out = {}
+    for n, stem in ORDINALS[lang].items():
+        kind = SOFT[lang].get(n, "hard")
+        endings = ENDINGS[lang][kind] if kind in ("hard", "soft") else kind
+        for e in endings.split():
+            out[stem + e] = n
+    return out
+
+
+NUMBER_LOOKUP = {lang: {**_ordinal_forms(lang), **{fold(w): n for n, ws in table.items() for w in ws.split()}}
+                 for lang, table in NUMBER_WORDS.items()}
+# Compounds that carry a number: "dwuosobowej" (two-player), "dwukrotnie" (twice), "dvakrát".
+NUMBER_PREFIXES = {
+    "pl": {"jednoosob": 1, "dwuosob": 2, "trzyosob": 3, "czteroosob": 4, "piecioosob": 5, "dwukrot": 2,
+           "trzykrot": 3, "dwojk": 2, "trojk": 3, "czwork": 4, "piatk": 5, "jednopietr": 1, "dwupietr": 2,
+           "trzypietr": 3},
+    "cs": {"dvakrat": 2, "trikrat": 3, "ctyrikrat": 4, "dvojnasob": 2},
+}
+# "strona 14", "str. 20", "na straně 9": page numbers differ between printings and are not rules
+PAGE_WORDS = {"strona", "strony", "stronie", "strone", "stronach", "stron", "str", "strana", "strane", "stranu",
+              "stran", "strany", "page", "stronu"}  # not "s": in Czech it is also the preposition "with"
+# Words in which "one" / "first" / "second" are not counts: the indefinite article, "the other"
+# ("drugi znacznik", "druhé kritérium"), "first player" (= the starting player).
+WEAK_NUMBERS = {1}
+
+
+def numbers(text: str, lang: str) -> dict[int, str]:
+    """Numeric values a text states (digits, number words, ordinals, compounds), each with the word after
+    it (its noun, for the report); page references left out."""
+    toks = words(text)
+    out: dict[int, str] = {}
+    lookup, prefixes = NUMBER_LOOKUP.get(lang, {}), NUMBER_PREFIXES.get(lang, {})
+    for i, tok in enumerate(toks):
+        value = int(tok) if tok.isdigit() else lookup.get(tok)
+        if value is None:
+            value = next((n for p, n in prefixes.items() if tok.startswith(p)), None)
+        if value is None or (i and toks[i - 1] in PAGE_WORDS):
+            continue
+        out.setdefault(value, toks[i + 1] if i + 1 < len(toks) else "")
+    return out
+
+
+# -- lemmas
+
+_TOKEN = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str, lang: str) -> str:
+    """The dictionary form of a word (lowercased); words simplemma does not know stay as they are."""
+    w = word.lower()
+    if lang not in ("pl", "cs", "en") or w.isdigit():
+        return w
+    return simplemma.lemmatize(w, lang=lang).lower()
+
+
+def lemmas(text: str, lang: str) -> list[str]:
+    return [lemma(w, lang) for w in _TOKEN.findall(text)]
+
+
+@lru_cache(maxsize=65536)
+def negated(word: str, lang: str) -> bool:
+    """'nemůžete', 'nepřidávejte': a Czech verb negated by its prefix. Simplemma lemmatizes the prefix away
+    or does not know the word, so a word counts when what follows "ne" is a known verb. Negated
+    adjectives ("nevyužité" = unused) are left out: the other language says "remaining" as often."""
+    prefix = NEG_PREFIX.get(lang)
+    w = word.lower()
+    if not prefix or not w.startswith(prefix) or len(w) < len(prefix) + 3:
+        return False
+    if any(w.startswith(x) for x in NOT_NEGATION[lang]):
+        return False
+    rest, lem = w[len(prefix):], lemma(w, lang)
+    base = lemma(rest, lang)
+    if base.endswith(("t", "ci")) and (base != rest or simplemma.is_known(rest, lang)):
+        return True  # "neposouváte": the rest is a form of a verb ("posouvat")
+    return lem.startswith(prefix) and lem.endswith(("t", "ci")) and simplemma.is_known(lem[len(prefix):], lang)
+
+
+NEG_PREFIX = {"cs": "ne"}
+# Words that begin like a negation and are not one (prefixes of them)
+NOT_NEGATION = {
+    "cs": ("nebo", "nefrit", "nejprve", "nejv", "nejm", "nejd", "nejn", "nejl", "nejb", "nej", "neutr", "nebes", "někter",
+           "několik", "nějak", "něco", "nepovinn", "nebude"),
+    "pl": ("niego", "niej", "nich", "niemu", "nim", "niebiesk", "niebie", "niektór", "nieco", "niezależnie", "niech"),
+}
+
+# -- closed word classes, by lemma (or folded surface form where the lemmatizer is unreliable)
+# A marker set: category -> words. Multi-word markers are matched on the folded text.
+MARKERS: dict[str, dict[str, set[str]]] = {
+    "pl": {
+        "negation": {"nie", "nigdy", "ani"},
+        "may-not": set(),
+        "may": {"móc", "może", "można", "mogą", "możesz", "możecie", "opcjonalnie", "wolno", "możliwe"},
+        "must": {"musieć", "musi", "musisz", "muszą", "musicie", "trzeba", "obowiązkowo"},
+        "all": {"wszystek", "wszystko", "wszyscy", "wszystkie", "wszystkich", "wszystkim", "wszystkimi", "całkowicie"},
+        "both": {"oba", "obie", "obu", "obaj", "obydwa"},
+        "any": {"dowolny", "dowolna", "dowolne", "dowolnego", "dowolnej", "jakikolwiek", "którykolwiek"},
+        "none": {"żaden", "żadnego", "żadnej", "żadnych", "żadne", "nikt", "brak", "nic", "bez"},
+        "at-most": {"maksymalnie", "najwyżej", "maksimum"},
+        "at-least": {"najmniej", "przynajmniej", "minimum"},
+        "only": {"tylko", "jedynie", "wyłącznie", "dopiero"},
+        "if": {"jeżeli", "jeśli", "gdyby", "jeśliby"},
+        "when": {"gdy", "kiedy", "kiedykolwiek"},
+        "unless": {"chyba"},
+        "then": {"następnie", "potem", "najpierw", "później"},
+        "and-also": {"oraz", "jednocześnie"},
+    },
+    "cs": {
+        "negation": {"ne", "nikdy", "ani", "není"},
+        "may-not": {"nelze"},
+        "may": {"moci", "může", "můžete", "mohou", "lze", "nepovinně", "smět", "možné"},
+        "must": {"muset", "musí", "musíte", "nutné", "povinně"},
+        "all": {"všechen", "všichni", "všechny", "vše", "všech", "všemi", "všem", "zcela"},
+        "both": {"oba", "obě", "obou", "oběma"},
+        "any": {"libovolný", "libovolnou", "libovolné", "libovolného", "jakýkoli", "jakékoli", "jakoukoli",
+                "kterýkoli", "kohokoli"},
+        "none": {"žádný", "žádné", "žádnou", "žádného", "žádní", "nikdo", "nic", "bez"},
+        "at-most": {"maximálně", "nejvýše", "maxima", "maximum"},
+        "at-least": {"alespoň", "nejméně", "minimálně"},
+        "only": {"jen", "jenom", "pouze", "jedině", "teprve"},
+        "if": {"pokud", "jestliže", "jestli", "kdyby"},
+        "when": {"když", "kdykoli", "jakmile"},
+        "unless": {"ledaže"},
+        "then": {"potom", "následně", "poté", "pak", "nejprve"},
+        "and-also": {"zároveň", "současně"},
+    },
+}
+MARKERS["en"] = {k: set() for k in MARKERS["pl"]}
+# Multi-word markers, matched on the folded text
+PHRASES = {
+    # "if possible", "so that he can", impersonal "one can": feasibility, not a permission
+    "pl": [("jesli chcesz", "may"), ("jesli chcesz", "-if"), ("jesli to konieczne", "-if"),
+           ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
+           ("aby moc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"), ("jak to tylko mozliwe", "-may"),
+           ("o ile", "if"), ("pod warunkiem", "if"), ("chyba ze", "unless"), ("po czym", "then"),
+           ("bez limitu", "at-most"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any")],
+    "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),
+           ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"), ("je mozne", "-may"),
+           ("bez omezeni", "at-most"), ("libovolny pocet", "any")],
+}
+MODALITY = ("may", "must", "may-not", "must-not")
+QUANTIFIERS = ("all", "both", "any", "none", "at-most", "at-least", "only")
+CONDITIONS = ("if", "when", "unless")
+
+
+@dataclass
+class Analysis:
+    """One text, read for the checks: its lemmas and the marker words it uses, with counts."""
+    text: str
+    lang: str
+    lemmas: list[str] = field(default_factory=list)
+    markers: dict[str, int] = field(default_factory=dict)
+    numbers: dict[int, str] = field(default_factory=dict)
+
+
+def analyse(text: str, lang: str) -> Analysis:
+    toks = _TOKEN.findall(text)
+    lems = [lemma(t, lang) for t in toks]
+    table = MARKERS.get(lang, MARKERS["en"])
+    counts: dict[str, int] = {}
+    negated_at = set()
+    for i, (tok, lem) in enumerate(zip(toks, lems)):
+        low = tok.lower()
+        cats = [c for c, ws in table.items() if low in ws or lem in ws]
+        if negated(tok, lang):
+            cats.append("negation")
+            negated_at.add(i)
+            if lem in table["may"]:
+                cats = [c for c in cats if c != "may"] + ["may-not"]
+            if lem in table["must"]:
+                cats = [c for c in cats if c != "must"] + ["must-not"]
+        if ("may" in cats or "must" in cats) and i and toks[i - 1].lower() in ("nie", "není", "ne"):
+            cats = [("may-not" if c == "may" else "must-not" if c == "must" else c) for c in cats]
+        if low in ("nie", "ani") and lang == "pl":
+            negated_at.add(i)
+        for c in cats:
+            counts[c] = counts.get(c, 0) + 1
+    folded = " ".join(words(text))
+    for phrase, cat in PHRASES.get(lang, ()):
+        n = folded.count(phrase)
+        if n and cat.startswith("-"):  # the phrase is not what its word says: "jeśli chcesz" is not a condition
+            counts[cat[1:]] = counts.get(cat[1:], 0) - n
+        elif n:
+            counts[cat] = counts.get(cat, 0) + n
+    return Analysis(text, lang, lems, {k: v for k, v in counts.items() if v > 0}, numbers(text, lang))
+
+
+# -- glossary terms, matched on lemma sequences
+
+
+@dataclass
+class Glossary:
+    """Term id -> language -> lemma sequences of its forms (inflection-aware through the lemmatizer)."""
+    terms: dict[str, dict[str, set[tuple[str, ...]]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, forms: dict[str, dict[str, list[str]]]) -> "Glossary":
+        g = cls()
+        for term_id, by_lang in forms.items():
+            g.terms[term_id] = {lang: {tuple(lemmas(f, lang)) for f in fs if lemmas(f, lang)}
+                                for lang, fs in by_lang.items()}
+        return g
+
+    def named(self, lems: list[str], lang: str) -> set[str]:
+        """Terms a lemma sequence names. The longest match wins, so "double servant" does not also
+        name "servant"."""
+        spans: list[tuple[int, int, str]] = []
+        for term_id, by_lang in self.terms.items():
+            for seq in by_lang.get(lang, ()):
+                n = len(seq)
+                for i in range(len(lems) - n + 1):
+                    if tuple(lems[i:i + n]) == seq:
+                        spans.append((i, i + n, term_id))
+        spans.sort(key=lambda s: (-(s[1] - s[0]), s[0]))
+        taken: set[int] = set()
+        out = set()
+        for a, b, term_id in spans:
+            if taken & set(range(a, b)):
+                continue
+            taken |= set(range(a, b))
+            out.add(term_id)
+        return out

@@ -1,0 +1,173 @@
+"""The effect language's one walker, and references from effects to rule constants.
+
+An effect is a list of steps, each a one-key mapping {op: args} (kb/data/effects.yaml). A number in
+an effect is either a literal or a reference to an attribute of the same entity, written
+`attr.<name>` with optional `.<key>` parts into nested values (`attr.vp_by_aspect.writing`,
+`attr.large_price.2017` for a value that differs by edition). The loader (validation), the renderer
+(i18n/render.py), the translation checker (i18n/checker.py) and the engines all walk effects with
+`EffectVisitor` and resolve references with `resolve`, so a constant is typed once and every surface
+reads the same value. See ARCHITECTURE.md, "Effects".
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+REF = "attr."
+# where a nested effect sits inside each op's arguments
+NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "trigger": "do", "condition": "do"}
+# arguments that are numbers (or references to numbers), per op; gain/pay/lose: every value
+NUMERIC = {"move": ("steps",), "place": ("count",), "repeat": ("times",), "per": ("max",), "modify": ("by",)}
+AMOUNT_OPS = ("gain", "pay", "lose")
+
+
+class RefError(ValueError):
+    pass
+
+
+def is_ref(value: Any) -> bool:
+    return isinstance(value, str) and value.removeprefix("-").startswith(REF)
+
+
+def resolve(value: Any, attrs: dict[str, Any]) -> Any:
+    """The number a reference names (a literal is returned as it is); `-attr.x` is its negative
+    (a cost paid on a track: `move: {track: intrigue, steps: -attr.intrigue_cost}`)."""
+    if not is_ref(value):
+        return value
+    if value.startswith("-"):
+        return -resolve(value[1:], attrs)
+    parts = value[len(REF):].split(".")
+    if parts[0] not in attrs:
+        raise RefError(f"{value}: the entity has no attribute {parts[0]!r}")
+    current: Any = attrs[parts[0]]
+    for part in parts[1:]:
+        if isinstance(current, dict) and "by_edition" in current and part in current["by_edition"]:
+            current = current["by_edition"][part]
+        elif isinstance(current, dict) and part in current:
+            current = current[part]
+        elif isinstance(current, dict) and part.isdigit() and int(part) in current:
+            current = current[int(part)]
+        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+            current = current[int(part)]
+        else:
+            raise RefError(f"{value}: {part!r} is not a key of the value it names")
+    if isinstance(current, dict) and "by_edition" in current:
+        raise RefError(f"{value} differs by edition: name the edition ({', '.join(current['by_edition'])})")
+    if isinstance(current, bool) or not isinstance(current, (int, float)):
+        raise RefError(f"{value} names {current!r}, not a number")
+    return current
+
+
+def attr_numbers(attrs: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(reference, number) for every number in an entity's attributes, e.g. ("attr.large_price.2017", 7)."""
+    def walk(value: Any, path: str):
+        if isinstance(value, bool):
+            return
+        if isinstance(value, (int, float)):
+            yield path, value
+        elif isinstance(value, dict):
+            inner = value["by_edition"] if set(value) == {"by_edition"} else value
+            for k, v in inner.items():
+                yield from walk(v, f"{path}.{k}")
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                yield from walk(v, f"{path}.{i}")
+    for name, value in attrs.items():
+        yield from walk(value, f"{REF}{name}")
+
+
+class EffectVisitor:
+    """Walks an effect tree step by step. Subclasses override `step` (called for every step, before
+    its nested effects) and `number` (called for every numeric argument, literal or reference)."""
+
+    def visit(self, steps: Any, path: str = "effect") -> None:
+        if not isinstance(steps, list):
+            self.malformed(path, "an effect is a list of steps")
+            return
+        for n, step in enumerate(steps):
+            here = f"{path}[{n}]"
+            if not isinstance(step, dict) or len(step) != 1:
+                self.malformed(here, "a step is a one-key mapping {op: args}")
+                continue
+            (op, args), = step.items()
+            self.step(op, args, here)
+            for key, value in numeric_args(op, args):
+                self.number(value, f"{here}.{op}.{key}", op)
+            for sub_path, inner in nested(op, args, here):
+                self.visit(inner, sub_path)
+
+    def step(self, op: str, args: Any, path: str) -> None:
+        pass
+
+    def number(self, value: Any, path: str, op: str) -> None:
+        pass
+
+    def malformed(self, path: str, message: str) -> None:
+        pass
+
+
+def numeric_args(op: str, args: Any) -> Iterator[tuple[str, Any]]:
+    if not isinstance(args, dict):
+        return
+    if op in AMOUNT_OPS:
+        yield from args.items()
+    elif op == "exchange":
+        for side in ("give", "get"):
+            for res, n in (args.get(side) or {}).items():
+                yield f"{side}.{res}", n
+    for key in NUMERIC.get(op, ()):
+        if key in args:
+            yield key, args[key]
+
+
+def nested(op: str, args: Any, path: str) -> Iterator[tuple[str, Any]]:
+    if op not in NESTED:
+        return
+    inner = args if isinstance(args, list) else args.get(NESTED[op]) if isinstance(args, dict) else None
+    if op == "choose":
+        for k, option in enumerate(inner or []):
+            yield f"{path}.choose[{k}]", option if isinstance(option, list) else [option]
+    else:
+        yield f"{path}.{op}", inner
+
+
+def numbers(steps: Any) -> list[tuple[str, Any]]:
+    """(path, literal or reference) of every numeric argument of an effect."""
+    out: list[tuple[str, Any]] = []
+
+    class Collect(EffectVisitor):
+        def number(self, value, path, op):
+            out.append((path, value))
+    Collect().visit(steps or [])
+    return out
+
+
+def resolved(steps: Any, attrs: dict[str, Any]) -> Any:
+    """A copy of the effect with every reference replaced by the number it names."""
+    if isinstance(steps, list):
+        return [resolved(s, attrs) for s in steps]
+    if isinstance(steps, dict):
+        return {k: resolved(v, attrs) for k, v in steps.items()}
+    return resolve(steps, attrs)
+
+
+def duplicated_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any, list[str]]]:
+    """(path, literal, references it could be) for each literal that equals one of the entity's own
+    attributes. 1 is exempt: it is the unit count (one tile, one step) and collides with any
+    attribute that happens to be 1. A negative literal repeats the attribute it negates."""
+    by_value: dict[Any, list[str]] = {}
+    for ref, value in attr_numbers(attrs):
+        by_value.setdefault(value, []).append(ref)
+    out = []
+    for path, v in numbers(steps):
+        if is_ref(v) or isinstance(v, bool) or not isinstance(v, (int, float)) or abs(v) == 1:
+            continue
+        if v in by_value:
+            out.append((path, v, by_value[v]))
+        elif -v in by_value:  # a cost written as a negative step
+            out.append((path, v, [f"-{r}" for r in by_value[-v]]))
+    return out
+
+
+def resolved_numbers(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(path, number) of every numeric argument, references resolved: what the effect says in numbers."""
+    return [(path, resolve(v, attrs)) for path, v in numbers(steps)]
