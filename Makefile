@@ -21,6 +21,7 @@ site: build
 bench: install
 	$(BIN)/python -m tests.bench_engines
 	$(BIN)/python -m tests.bench_api
+	$(BIN)/python -m tests.bench_search
 	$(BIN)/python -m tests.bench_ruleset
 	$(BIN)/python -m tests.bench_export
 	$(BIN)/python -m tests.bench_site

@@ -262,24 +262,30 @@ def search(
     limit: int = typer.Option(10, min=1, max=200),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
+    explain: bool = typer.Option(False, "--explain", help="show why each hit scored as it did"),
 ) -> None:
     """Ranked lookup over every text and glossary form."""
     from kb.search import search as run_search
 
     _check_choice("lang", lang, ("pl", "cs", "en"))
-    res = run_search(_engine(database_url), query, game=game, lang=lang, kind=kind, limit=limit)
+    res = run_search(_engine(database_url), query, game=game, lang=lang, kind=kind, limit=limit, explain=explain)
     if as_json:
         _emit_json({"query": res.query, "tokens": res.tokens, "total": res.total, "warnings": res.warnings,
-                    "hits": [h.__dict__ for h in res.hits]})
+                    "suggestion": res.suggestion,
+                    "hits": [{k: v for k, v in h.__dict__.items() if explain or k != "explain"} for h in res.hits]})
         return
     for w in res.warnings:
         typer.echo(tr("note: %(warning)s", warning=tr(w)), err=True)
+    if res.suggestion:
+        typer.echo(tr("did you mean: %(suggestion)s", suggestion=res.suggestion), err=True)
     if not res.hits:
         typer.echo(tr("no results"))
         return
     for n, h in enumerate(res.hits, 1):
         typer.echo(f"{n:>2}. {h.id}  [{h.lang}] {h.name}")
         typer.echo(f"    {_mark(h.snippet, h.highlights)}")
+        if h.explain:
+            typer.echo("    " + "; ".join(f"{k}={v}" for k, v in h.explain.items()))
     typer.echo(tr("(%(shown)d of %(total)d)", shown=len(res.hits), total=res.total))
 
 

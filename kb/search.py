@@ -1,52 +1,286 @@
-"""Ranked, diacritic-insensitive search over every text and glossary form.
+"""Search that finds the entry a player means, in Polish, Czech and English, as they type it.
 
-Documents and queries are folded by kb.fold (case, accents and ł), so "Sluzacy", "służący" and
-"SŁUŻĄCY" are the same query. A query is never passed to the engine as syntax: it is cut into
-folded words, each quoted and used as a prefix, so quotes, parentheses, AND/OR/NOT, "c++" or "10%"
-are plain words and can never raise a syntax error.
+One ranking for the CLI, the API and the site. Two stages:
 
-SQLite: an FTS5 table over the folded name, forms and body columns, ranked by bm25 with the name
-weighted highest. PostgreSQL: a weighted tsvector with a GIN index, ranked by ts_rank_cd.
+1. Candidates from the database's full-text index (SQLite FTS5, or a PostgreSQL tsvector with a GIN
+   index). Each indexed word is stored folded (kb.fold: case, accents, ł) together with its dictionary
+   forms (kb.lemmas), so "mnichów", "mnichy" and "monks" meet the lemma of the entry's word. A query
+   word becomes: itself as a prefix (typing "sluz" already finds "Służący"), its lemmas, and, when the
+   knowledge base has no such word, the words one edit away (two for 9+ letters) — typo tolerance.
+2. A ranking computed here, the same on both databases (the engines' own scores differ): an entity
+   whose name or glossary form *is* the query comes first (exact > prefix > fuzzy), then names that
+   contain the query, then texts that merely mention it; kinds a player looks up before long prose
+   and the unknowns register; words close together count. `explain=True` returns each part.
+
+A query is never passed to the engine as syntax: words are quoted, so quotes, AND/OR/NOT, "c++" or
+"10%" are plain words and never raise a syntax error.
 """
 from __future__ import annotations
 
+import bisect
+import math
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 
-from sqlalchemy import String, bindparam, text
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, Engine
 
 from kb.fold import fold, words
+from kb.lemmas import LANGS, lemmas
 from kb.messages import N_
 
-NAME_WEIGHT, FORMS_WEIGHT, BODY_WEIGHT = 10.0, 6.0, 1.0
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
-EXACT_TERM_BOOST = 1000.0  # a glossary term one of whose forms is the whole query comes first
+CANDIDATES = 80  # rows taken from each index query before ranking here
+PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
+
+# kinds a player looks up, before rules, before long prose, before the unknowns register
+KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
+                                10.0),
+               "term": 9.5,
+               **dict.fromkeys(("component", "token", "card-ability", "reward", "port", "track", "phase",
+                                "scoring-rule"), 9.0),
+               "rule": 8.0, "action-option": 6.0, "step": 6.0, "setup-step": 5.0, "variant": 5.0, "tip": 3.0,
+               "example": 2.0, "unknown": 0.0}
+# a query that is a whole name or glossary form; a prefix of one; one with a typo
+EXACT, PREFIX, FUZZY = 3, 2, 1
+NAME_LEVEL_SCORE = {EXACT: 60.0, PREFIX: 45.0, FUZZY: 35.0}
+
+_WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
 
 
-def _dialect(conn) -> str:
-    return conn.dialect.name
+def max_edits(word: str) -> int:
+    """Typo tolerance: one edit for words of 5+ letters, two for 9+."""
+    return 2 if len(word) >= 9 else 1 if len(word) >= 5 else 0
+
+
+# ---------------------------------------------------------------- index (part of `rulekb build`)
+
+def _lex(text_: str, lang: str, seen: dict) -> str:
+    """Folded words followed by their lemmas: what the full-text index stores for one column."""
+    out = []
+    for w in _WORD.findall(text_):
+        f = fold(w)
+        ls = lemmas(w, lang) if not w.isdigit() else frozenset({f})
+        entry = seen.setdefault(f, [set(), Counter()])
+        entry[0].update(ls)
+        entry[1][w.lower()] += 1
+        out.append(f)
+        out.extend(sorted(ls - {f}))
+    return " ".join(out)
+
+
+def _phrases(name: str, forms: list[str]) -> str:
+    """The names an entry is known by, folded, counts and footnote stars dropped, joined by '|'."""
+    parts = [p for p in name.split(" / ")] + forms
+    out = []
+    for p in parts:
+        ws = [w for w in words(p) if not w.isdigit()]
+        if ws:
+            out.append(" ".join(ws))
+    return "|".join(dict.fromkeys(out))
 
 
 def create_index(conn: Connection) -> None:
-    if _dialect(conn) == "sqlite":
+    docs = conn.execute(text("SELECT id, entity_id, lang, name, body FROM searchdoc")).fetchall()
+    forms: dict[tuple[str, str], list[str]] = {}
+    for eid, lang, form in conn.execute(text("SELECT entity_id, lang, form FROM termform ORDER BY id")):
+        forms.setdefault((eid, lang), []).append(form)
+    vocab: dict[str, list] = {}
+    word_df: Counter = Counter()
+    lemma_df: Counter = Counter()
+    rows = []
+    for d in docs:
+        seen: dict = {}
+        fs = forms.get((d.entity_id, d.lang), [])
+        rows.append(dict(id=d.id, name=_lex(d.name, d.lang, seen), forms=_lex(" ".join(fs), d.lang, seen),
+                         body=_lex(d.body, d.lang, seen), phrases=_phrases(d.name, fs)))
+        for f, (ls, spellings) in seen.items():
+            entry = vocab.setdefault(f, [set(), Counter()])
+            entry[0].update(ls)
+            entry[1].update(spellings)
+            word_df[f] += 1
+        lemma_df.update({l for ls, _ in seen.values() for l in ls})
+    if conn.dialect.name == "sqlite":
         conn.execute(text("CREATE VIRTUAL TABLE search_fts USING fts5(name, forms, body, tokenize='unicode61')"))
-        conn.execute(text("INSERT INTO search_fts(rowid, name, forms, body) "
-                          "SELECT id, folded_name, folded_forms, folded_body FROM searchdoc"))
+        conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL)"))
+        if rows:
+            conn.execute(text("INSERT INTO search_fts(rowid, name, forms, body) VALUES (:id, :name, :forms, :body)"),
+                         rows)
     else:
         conn.execute(text(
-            "ALTER TABLE searchdoc ADD COLUMN tsv tsvector GENERATED ALWAYS AS ("
-            "setweight(to_tsvector('simple', folded_name), 'A') || "
-            "setweight(to_tsvector('simple', folded_forms), 'B') || "
-            "setweight(to_tsvector('simple', folded_body), 'D')) STORED"))
-        conn.execute(text("CREATE INDEX ix_searchdoc_tsv ON searchdoc USING GIN (tsv)"))
+            "CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, name TEXT NOT NULL, "
+            "forms TEXT NOT NULL, body TEXT NOT NULL, tsv tsvector GENERATED ALWAYS AS ("
+            "setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', forms), 'B') || "
+            "setweight(to_tsvector('simple', body), 'D')) STORED)"))
+        conn.execute(text("CREATE INDEX ix_searchlex_tsv ON searchlex USING GIN (tsv)"))
+    if rows:
+        cols = "id, phrases" if conn.dialect.name == "sqlite" else "id, phrases, name, forms, body"
+        conn.execute(text(f"INSERT INTO searchlex ({cols}) VALUES ({', '.join(':' + c for c in cols.split(', '))})"),
+                     rows)
+    conn.execute(text("CREATE TABLE searchvocab (word TEXT PRIMARY KEY, lemmas TEXT NOT NULL, df INTEGER NOT NULL, "
+                      "spelling TEXT NOT NULL)"))
+    conn.execute(text("CREATE TABLE searchlemma (lemma TEXT PRIMARY KEY, df INTEGER NOT NULL)"))
+    if vocab:
+        conn.execute(text("INSERT INTO searchvocab VALUES (:w, :l, :df, :s)"),
+                     [dict(w=f, l=" ".join(sorted(ls)), df=word_df[f], s=sp.most_common(1)[0][0])
+                      for f, (ls, sp) in vocab.items()])
+        conn.execute(text("INSERT INTO searchlemma VALUES (:l, :df)"),
+                     [dict(l=l, df=n) for l, n in lemma_df.items()])
 
 
 def drop_index(conn: Connection) -> None:
-    if _dialect(conn) == "sqlite":
-        conn.execute(text("DROP TABLE IF EXISTS search_fts"))
+    for table in ("search_fts", "searchlex", "searchvocab", "searchlemma"):
+        conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
 
+
+# ---------------------------------------------------------------- the vocabulary, read once per build
+
+@dataclass
+class Vocab:
+    lemmas: dict[str, frozenset[str]]  # folded word -> folded lemmas
+    spelling: dict[str, str]  # folded word -> its commonest spelling (for "did you mean")
+    df: dict[str, int]  # folded word -> documents containing it
+    lemma_df: dict[str, int]
+    docs: int
+    words: list[str]  # sorted, for prefixes
+    by_lemma: dict[str, set[str]] = field(default_factory=dict)  # folded lemma -> words that have it
+
+    def __post_init__(self):
+        for w, ls in self.lemmas.items():
+            for lemma in ls:
+                self.by_lemma.setdefault(lemma, set()).add(w)
+
+    def idf(self, n: int) -> float:
+        return math.log(1 + self.docs / (1 + n))
+
+
+_VOCABS: dict[tuple[str, str], Vocab] = {}
+
+
+def vocab(conn: Connection) -> Vocab:
+    """The knowledge base's words and lemmas, read once per database and build."""
+    built = conn.execute(text("SELECT value FROM buildinfo WHERE key = 'built_at'")).scalar() or ""
+    key = (conn.engine.url.render_as_string(hide_password=False), built)
+    if key not in _VOCABS:
+        rows = conn.execute(text("SELECT word, lemmas, df, spelling FROM searchvocab")).fetchall()
+        lemma_df = dict(conn.execute(text("SELECT lemma, df FROM searchlemma")).fetchall())
+        docs = conn.execute(text("SELECT COUNT(*) FROM searchdoc")).scalar() or 0
+        if len(_VOCABS) > 8:
+            _VOCABS.clear()
+        _VOCABS[key] = Vocab({w: frozenset(l.split()) for w, l, _, _ in rows}, {w: s for w, _, _, s in rows},
+                             {w: n for w, _, n, _ in rows}, lemma_df, docs, sorted(r[0] for r in rows))
+    return _VOCABS[key]
+
+
+# ---------------------------------------------------------------- query terms
+
+@dataclass
+class Term:
+    """One query word and what it may match in the index."""
+    word: str  # folded
+    exact: set[str]  # folded words and lemmas that are this word
+    fuzzy: set[str]  # words of the knowledge base within the typo tolerance, and their lemmas
+    known: bool  # the word or one of its lemmas is in the knowledge base
+    idf: float
+    correction: str | None = None  # the likeliest intended word, for "did you mean"
+    prefixed: frozenset[str] = frozenset()  # words of the knowledge base that start with this word
+    _levels: dict = field(default_factory=dict, repr=False)
+    exact_words: set[str] = field(default_factory=set, repr=False)
+    fuzzy_words: set[str] = field(default_factory=set, repr=False)
+    prefix: bool = False  # used as a prefix in the index query (3+ letters, not a number)
+
+    @property
+    def matches(self) -> set[str]:
+        """Every indexed string (word or lemma) that means this query word matched."""
+        return {self.word} | self.exact | self.fuzzy | self.prefixed
+
+    def level(self, word: str, word_lemmas: frozenset[str]) -> int:
+        """How a word of an entry matches this query word: EXACT (same word or lemma), PREFIX, FUZZY or 0."""
+        got = self._levels.get(word)
+        if got is None:
+            if word in self.exact_words or word_lemmas & self.exact:
+                got = EXACT
+            elif self.prefix and word.startswith(self.word):
+                got = PREFIX
+            elif word in self.fuzzy_words or word_lemmas & self.fuzzy:
+                got = FUZZY
+            else:
+                got = 0
+            self._levels[word] = got
+        return got
+
+    def expand(self, v: Vocab) -> "Term":
+        """Precompute the knowledge base's words that match, so most words are judged by one look-up."""
+        self.exact_words = {self.word} | self.exact | {w for l in self.exact for w in v.by_lemma.get(l, ())}
+        self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
+        self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
+        return self
+
+
+MAX_PREFIXED = 200  # a prefix with more completions than this adds none of them to the coverage test
+
+
+def _prefixed(w: str, v: Vocab) -> frozenset[str]:
+    lo = bisect.bisect_left(v.words, w)
+    hi = bisect.bisect_left(v.words, w + "\U0010ffff")
+    return frozenset(v.words[lo:hi]) if hi - lo <= MAX_PREFIXED else frozenset()
+
+
+def _term(raw: str, v: Vocab) -> Term:
+    w = fold(raw)
+    exact = set(v.lemmas.get(w, ()))
+    if not w.isdigit():
+        for lang in LANGS:  # the query's language is unknown: every lemmatizer may add a dictionary form
+            exact |= {l for l in lemmas(raw, lang) if l in v.lemma_df}
+    exact.discard(w)
+    known = w in v.df or bool(exact)
+    fuzzy: set[str] = set()
+    correction = None
+    k = max_edits(w)
+    if w not in v.df and k:  # a lemmatizer guesses for any word, so a typo may still get a lemma
+        close = process.extract(w, v.words, scorer=OSA.distance, score_cutoff=k, limit=20)
+        close.sort(key=lambda c: (c[1], -v.df.get(c[0], 0)))
+        close = [c for c in close if c[1] == close[0][1]] if close else []  # the nearest words only
+        for word, _, _ in close:
+            fuzzy.add(word)
+            fuzzy |= v.lemmas.get(word, frozenset())
+        if close:
+            correction = v.spelling.get(close[0][0], close[0][0])
+    df = max([v.df.get(w, 0)] + [v.lemma_df.get(l, 0) for l in exact] + [v.df.get(f, 0) for f in fuzzy])
+    return Term(w, exact, fuzzy, known, v.idf(df), correction,
+                _prefixed(w, v) if len(w) >= MIN_PREFIX and not w.isdigit() else frozenset()).expand(v)
+
+
+def query_tokens(q: str) -> tuple[list[str], list[str]]:
+    """Folded words of a query, and warnings about what was dropped."""
+    toks, _, warnings = _query_words(q)
+    return toks, warnings
+
+
+def _query_words(q: str) -> tuple[list[str], list[str], list[str]]:
+    warnings = []
+    raw = list(dict.fromkeys(_WORD.findall(q)))
+    seen, toks, raws = set(), [], []
+    for r in raw:
+        f = fold(r)
+        if f not in seen:
+            seen.add(f)
+            toks.append(f)
+            raws.append(r)
+    if len(toks) > MAX_TOKENS:
+        warnings.append(N_("only the first 12 words of the query were used"))
+        toks, raws = toks[:MAX_TOKENS], raws[:MAX_TOKENS]
+    if q.strip() and not toks:
+        warnings.append(N_("the query has no letters or digits to search for"))
+    return toks, raws, warnings
+
+
+# ---------------------------------------------------------------- results
 
 @dataclass
 class Hit:
@@ -58,6 +292,7 @@ class Hit:
     snippet: str
     highlights: list[tuple[int, int]]
     score: float
+    explain: dict | None = None
 
 
 @dataclass
@@ -67,116 +302,211 @@ class Result:
     hits: list[Hit]
     total: int
     warnings: list[str] = field(default_factory=list)
-
-
-def query_tokens(q: str) -> tuple[list[str], list[str]]:
-    """Folded words of a query, and warnings about what was dropped."""
-    warnings = []
-    toks = list(dict.fromkeys(words(q)))
-    if len(toks) > MAX_TOKENS:
-        warnings.append(N_("only the first 12 words of the query were used"))
-        toks = toks[:MAX_TOKENS]
-    if q.strip() and not toks:
-        warnings.append(N_("the query has no letters or digits to search for"))
-    return toks, warnings
+    suggestion: str | None = None  # "did you mean": the query with its unknown words corrected
 
 
 def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None = None, kind: str | None = None,
-           limit: int = 20, offset: int = 0) -> Result:
-    toks, warnings = query_tokens(q)
+           limit: int = 20, offset: int = 0, explain: bool = False) -> Result:
+    toks, raws, warnings = _query_words(q)
     if not toks:
         return Result(q, toks, [], 0, warnings)
     with engine.connect() as conn:
-        rows, total = _run(conn, toks, "AND", game, lang, kind, limit, offset)
-        if total == 0 and len(toks) > 1:
-            rows, total = _run(conn, toks, "OR", game, lang, kind, limit, offset)
-            if total:
-                warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
-    hits = [Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, *snippet(r.name, r.body, toks), float(r.score))
-            for r in rows]
-    return Result(q, toks, hits, total, warnings)
+        v = vocab(conn)
+        terms = [_term(r, v) for r in raws]
+        rows, all_words = _candidates(conn, terms, game, lang, kind)
+        if rows and not all_words and len(terms) > 1:
+            warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
+        ranked = _rank(conn, rows, terms, v)
+    suggestion = None
+    if any(t.correction for t in terms) and not all(t.known for t in terms):
+        suggestion = " ".join(t.correction if t.correction and not t.known else r for t, r in zip(terms, raws))
+    page = ranked[offset:offset + limit]
+    match = _Matcher(terms, v)
+    hits = []
+    for s in page:
+        r = s["row"]
+        snip, marks = snippet(r.name, r.body, match, r.folded_body)
+        hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
+                        s["explain"] if explain else None))
+    return Result(q, toks, hits, len(ranked), warnings, suggestion)
 
 
-def _filters(game, lang, kind) -> tuple[str, dict]:
-    sql, params = "", {}
+def _alternatives(t: Term) -> list[tuple[str, bool]]:
+    """(word, as prefix) pairs that stand for one query word in the index query."""
+    alts = [(t.word, t.prefix)] + [(w, False) for w in sorted(t.exact)] + [(w, False) for w in sorted(t.fuzzy)][:20]
+    return list(dict.fromkeys(alts))
+
+
+def _match_expr(conn: Connection, terms: list[Term], op: str, names_only: bool) -> str:
+    if conn.dialect.name == "sqlite":
+        def alt(w, pre):
+            return '"' + w.replace('"', '""') + '"' + ("*" if pre else "")
+        expr = f" {op} ".join("(" + " OR ".join(alt(w, p) for w, p in _alternatives(t)) + ")" for t in terms)
+        return "{name forms} : (" + expr + ")" if names_only else expr
+    weights = "AB" if names_only else ""
+
+    def pg_alt(w, pre):  # the PostgreSQL spelling of the same query: 'word':*AB
+        flags = ("*" if pre else "") + weights
+        return "'" + w.replace("'", "''").replace("\\", "") + "'" + (":" + flags if flags else "")
+    joiner = " & " if op == "AND" else " | "
+    return joiner.join("(" + " | ".join(pg_alt(w, p) for w, p in _alternatives(t)) + ")" for t in terms)
+
+
+def _candidates(conn: Connection, terms: list[Term], game, lang, kind) -> tuple[list, bool]:
+    """Index rows that may answer the query, and whether some entry contains every word."""
+    where, params = "", {}
     for col, val in (("game_id", game), ("lang", lang), ("kind", kind)):
         if val:
-            sql += f" AND d.{col} = :{col}"
+            where += f" AND d.{col} = :{col}"
             params[col] = val
-    return sql, params
-
-
-def _exact_terms(conn: Connection, toks: list[str], lang: str | None) -> list[str]:
-    """Entities with a glossary form equal to the whole query ("Służących" is a form of servant)."""
-    sql = "SELECT DISTINCT entity_id FROM termform WHERE folded = :q" + (" AND lang = :lang" if lang else "")
-    return [r[0] for r in conn.execute(text(sql), {"q": " ".join(toks), "lang": lang})]
-
-
-def _run(conn: Connection, toks: list[str], op: str, game, lang, kind, limit, offset):
-    where, params = _filters(game, lang, kind)
-    params.update(limit=limit, offset=offset, exact=_exact_terms(conn, toks, lang))
-    if _dialect(conn) == "sqlite":
-        params["q"] = f" {op} ".join('"' + t.replace('"', '""') + '"' + ("*" if len(t) >= MIN_PREFIX else "")
-                                     for t in toks)
-        match = ("FROM search_fts JOIN searchdoc d ON d.id = search_fts.rowid "
-                 f"WHERE search_fts MATCH :q{where}")
-        score = f"-bm25(search_fts, {NAME_WEIGHT}, {FORMS_WEIGHT}, {BODY_WEIGHT})"
+    cols = "d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases"
+    if conn.dialect.name == "sqlite":
+        src = ("FROM search_fts JOIN searchdoc d ON d.id = search_fts.rowid JOIN searchlex x ON x.id = d.id "
+               "WHERE search_fts MATCH :q")
+        lex, order = "search_fts", "bm25(search_fts, 10.0, 6.0, 1.0)"
     else:
-        joiner = " & " if op == "AND" else " | "
-        params["q"] = joiner.join("'" + t.replace("'", "''").replace("\\", "") + "'" + (":*" if len(t) >= MIN_PREFIX else "")
-                                  for t in toks)
-        match = f"FROM searchdoc d WHERE d.tsv @@ to_tsquery('simple', :q){where}"
-        score = "ts_rank_cd('{0.1, 0.2, 0.6, 1.0}', d.tsv, to_tsquery('simple', :q))"
-    # best document per entity (an entity has one document per language)
-    score = f"{score} + CASE WHEN d.entity_id IN :exact THEN {EXACT_TERM_BOOST} ELSE 0 END"
-    sql = (f"WITH m AS (SELECT d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, {score} AS score {match}), "
-           "r AS (SELECT m.*, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY score DESC, lang) AS n FROM m) "
-           "SELECT *, COUNT(*) OVER () AS total FROM r WHERE n = 1 ORDER BY score DESC, entity_id "
-           "LIMIT :limit OFFSET :offset")
-    rows = conn.execute(text(sql).bindparams(bindparam("exact", expanding=True, type_=String)), params).fetchall()
-    if rows:
-        return rows, rows[0].total
-    if offset:
-        count = conn.execute(text(f"SELECT COUNT(DISTINCT d.entity_id) {match}"),
-                             {k: v for k, v in params.items() if k not in ("limit", "offset")}).scalar()
-        return rows, count or 0
-    return rows, 0
+        src = "FROM searchlex x JOIN searchdoc d ON d.id = x.id WHERE x.tsv @@ to_tsquery('simple', :q)"
+        lex, order = "x", "ts_rank_cd('{0.1, 0.2, 0.6, 1.0}', x.tsv, to_tsquery('simple', :q)) DESC"
+    body_col = "search_fts.name || ' ' || search_fts.forms || ' ' || search_fts.body" if lex == "search_fts" \
+        else "x.name || ' ' || x.forms || ' ' || x.body"
+    sql = text(f"SELECT {cols}, {body_col} AS lex {src}{where} ORDER BY {order} LIMIT :n")
+    found: dict[int, object] = {}
+    for names_only in (True, False):
+        for row in conn.execute(sql, {**params, "q": _match_expr(conn, terms, "AND", names_only), "n": CANDIDATES}):
+            found.setdefault(row.id, row)
+    all_words = bool(found)
+    if len(terms) > 1 and len({r.entity_id for r in found.values()}) < 20:
+        # a question or description: entries with some of the words, rarest words first
+        some = sorted(terms, key=lambda t: -t.idf)[:8]
+        for row in conn.execute(sql, {**params, "q": _match_expr(conn, some, "OR", False), "n": CANDIDATES}):
+            found.setdefault(row.id, row)
+    return list(found.values()), all_words
 
 
-def snippet(name: str, body: str, toks: list[str]) -> tuple[str, list[tuple[int, int]]]:
-    """A window of the original text around the first match, with match offsets in the window.
+def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
+    total_idf = sum(t.idf for t in terms) or 1.0
+    sets = [(t, {t.word} | t.exact | t.prefixed, t.fuzzy) for t in terms]
+    match = _Matcher(terms, v)
+    scored = []
+    for r in rows:
+        parts: dict = {}
+        name = _name_score(r.phrases, terms, v, parts)
+        lex = set(r.lex.split())
+        cov = 0.0
+        for t, exact, fuzzy in sets:
+            if not exact.isdisjoint(lex):
+                cov += t.idf
+            elif not fuzzy.isdisjoint(lex):
+                cov += t.idf / 2
+        cov /= total_idf
+        length = len(r.folded_body) / 1000.0
+        kind = KIND_WEIGHT.get(r.kind, 5.0)
+        parts.update(coverage=round(30 * cov, 2), kind=kind, length=-round(min(5.0, length), 2))
+        score = name + 30 * cov + kind - min(5.0, length)
+        scored.append({"row": r, "score": score, "explain": parts})
+    scored.sort(key=lambda s: -s["score"])
+    for s in scored[:PROXIMITY_DEPTH]:
+        # closeness in the text ranks prose; an entry named by the whole query needs no help from it
+        whole_name = s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
+        p = _proximity(s["row"].folded_body, match) if len(terms) > 1 and not whole_name else 0.0
+        s["explain"]["proximity"] = round(p, 2)
+        s["score"] += p
+    best: dict[str, dict] = {}
+    for s in scored:  # an entity has one document per language: the best one speaks for it
+        e = s["row"].entity_id
+        if e not in best or s["score"] > best[e]["score"]:
+            best[e] = s
+    for s in best.values():
+        s["explain"]["total"] = round(s["score"], 2)
+    return sorted(best.values(), key=lambda s: (-s["score"], s["row"].entity_id))
+
+
+def _name_score(phrases: str, terms: list[Term], v: Vocab, parts: dict) -> float:
+    """How well the query matches one of the entry's names or glossary forms."""
+    best, how = 0.0, "none"
+    total_idf = sum(t.idf for t in terms) or 1.0
+    for phrase in phrases.split("|") if phrases else ():
+        ws = phrase.split()
+        levels, covered = [], set()
+        for t in terms:
+            lv, at = 0, None
+            for i, w in enumerate(ws):
+                x = t.level(w, v.lemmas.get(w, frozenset()))
+                if x > lv:
+                    lv, at = x, i
+            levels.append(lv)
+            if at is not None:
+                covered.add(at)
+        if all(levels):
+            lowest = min(levels)
+            cov = len(covered) / len(ws)
+            score = NAME_LEVEL_SCORE[lowest] + 30 * cov
+            label = {EXACT: "exact", PREFIX: "prefix", FUZZY: "fuzzy"}[lowest] + ("" if cov == 1 else " (part)")
+        else:
+            # a question naming some of the entry's words: how much of the query, and how much of the name
+            share = sum(t.idf for t, lv in zip(terms, levels) if lv) / total_idf
+            score = 40 * share + 20 * share * len(covered) / len(ws)
+            label = "some words"
+        if score > best:
+            best, how = score, f"{label}: {phrase}"
+    parts.update(name=round(best, 2), name_match=how)
+    return best
+
+
+class _Matcher:
+    """Which query words a word of an entry matches, remembered per word for one query."""
+
+    def __init__(self, terms: list[Term], v: Vocab | None):
+        self.terms, self.v, self.memo = terms, v, {}
+
+    def __call__(self, word: str) -> tuple[int, ...]:
+        got = self.memo.get(word)
+        if got is None:
+            ls = self.v.lemmas.get(word, frozenset()) if self.v else frozenset()
+            got = self.memo[word] = tuple(k for k, t in enumerate(self.terms) if t.level(word, ls))
+        return got
+
+
+def _proximity(folded_body: str, match: _Matcher) -> float:
+    """Up to 10 points when the query's words stand close together in the text."""
+    positions = [(i, k) for i, w in enumerate(_WORD.findall(folded_body)) for k in match(w)]
+    need = len({k for _, k in positions})
+    if need < 2:
+        return 0.0
+    best, count, lo = None, Counter(), 0
+    for i, k in positions:  # smallest window holding every matched word
+        count[k] += 1
+        while len(count) == need:
+            span = i - positions[lo][0] + 1
+            best = span if best is None else min(best, span)
+            count[positions[lo][1]] -= 1
+            if not count[positions[lo][1]]:
+                del count[positions[lo][1]]
+            lo += 1
+    return 10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0
+
+
+def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = None) -> tuple[str, list[tuple[int, int]]]:
+    """A window of the original text around the first match, with the matched words marked; the name
+    when the text does not hold the query's words.
 
     Folding keeps one character per character, so offsets in the folded text are offsets in the
     original text too.
     """
-    source = body or name
-    folded = fold(source)
-    starts = [i for t in toks for i in _word_starts(folded, t)]
-    first = min(starts) if starts else 0
+    source, folded = body, folded_body if folded_body is not None else fold(body)
+    spans = [(m.start(), m.end()) for m in _WORD.finditer(folded) if match(m.group())]
+    if not spans or not body:
+        source, folded = name, fold(name)
+        spans = [(m.start(), m.end()) for m in _WORD.finditer(folded) if match(m.group())]
+    first = spans[0][0] if spans else 0
     lo = max(0, first - SNIPPET_CHARS // 3)
     if lo:
         space = source.rfind(" ", 0, lo)
         lo = space + 1 if space != -1 and lo - space < 20 else lo
     hi = min(len(source), lo + SNIPPET_CHARS)
     window = source[lo:hi]
-    fw = folded[lo:hi]
-    marks = []
-    for t in toks:
-        for s in _word_starts(fw, t):
-            end = s
-            while end < len(fw) and fw[end].isalnum():
-                end += 1
-            marks.append((s, end))
     prefix = "…" if lo else ""
     suffix = "…" if hi < len(source) else ""
-    shift = len(prefix)
-    return prefix + window.replace("\n", " ") + suffix, sorted((a + shift, b + shift) for a, b in set(marks))
-
-
-def _word_starts(folded: str, token: str) -> list[int]:
-    out, i = [], folded.find(token)
-    while i != -1:
-        if i == 0 or not folded[i - 1].isalnum():
-            out.append(i)
-        i = folded.find(token, i + 1)
-    return out
+    shift = len(prefix) - lo
+    marks = [(a + shift, b + shift) for a, b in spans if a >= lo and b <= hi]
+    return prefix + window.replace("\n", " ") + suffix, marks

@@ -376,11 +376,11 @@ class Site:
             for e in all_entities(self.engine, g["id"], lang):
                 ent = get_entity(self.engine, e["id"], lang)
                 body = " ".join(t["text"] for fld, ts in ent["texts"].items() if fld != "name" for t in ts)[:600]
-                forms = " ".join(f for fs in (ent.get("forms") or {}).values() for f in fs)
+                forms = "|".join(f for fs in (ent.get("forms") or {}).values() for f in fs)  # one name each
                 docs.append({"id": e["id"], "name": e["name"], "kind": e["kind"], "game": g["id"],
                              # relative to the search page's URL /<lang>/search/ (directory URLs)
                              "url": f"../../{lang}/{self.entity_page[e['id']].removesuffix('.md')}/#{e['key']}",
-                             "n": fold(e["name"]), "f": fold(forms), "b": fold(body)})
+                             "n": fold(e["name"]), "f": fold(forms), "b": fold(body), "t": body[:300]})
         self.pages[f"assets/search-{lang}.json"] = json.dumps(docs, ensure_ascii=False)
 
 

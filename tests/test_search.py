@@ -59,3 +59,61 @@ def test_pagination_reports_the_total(fixture_engine):
     second = search(fixture_engine, "sluzacy", limit=1, offset=1)
     assert first.total == second.total >= 2
     assert first.hits[0].id != second.hits[0].id
+
+
+def test_a_typo_finds_the_entry_and_suggests_the_word(fixture_engine):
+    res = search(fixture_engine, "sluzaci")
+    assert res.hits[0].id == "gugong/term/servant"
+    assert res.suggestion == "służący"
+    assert search(fixture_engine, "służący").suggestion is None
+
+
+def test_short_words_get_no_typo_tolerance(fixture_engine):
+    assert search(fixture_engine, "jadt").total == 0  # four letters: no edit allowed
+
+
+def test_a_prefix_finds_the_entry_as_the_player_types(fixture_engine):
+    assert search(fixture_engine, "sluz").hits[0].id in {"gugong/term/servant", "gugong/term/double-servant"}
+
+
+def test_an_entry_named_by_the_query_comes_before_texts_that_mention_it(fixture_engine):
+    assert search(fixture_engine, "podwojny sluzacy").hits[0].id == "gugong/term/double-servant"
+    assert search(fixture_engine, "Jadeit").hits[0].kind in {"term", "location"}
+
+
+def test_inflected_form_absent_from_the_texts_is_lemmatized(fixture_engine):
+    # "służącemu" (dative) is in no text of the fixture; morfeusz2 gives its lemma
+    assert search(fixture_engine, "służącemu").hits[0].id == "gugong/term/servant"
+
+
+def test_explain_tells_why_each_hit_scored(fixture_engine):
+    plain = search(fixture_engine, "jadeit")
+    assert all(h.explain is None for h in plain.hits)
+    hit = search(fixture_engine, "jadeit", explain=True).hits[0]
+    assert hit.explain["name_match"].startswith("exact")
+    assert hit.explain["total"] == pytest.approx(hit.score, abs=0.01)
+
+
+@pytest.mark.parametrize("q", ["sluzacy", "jadeit", "sluzaci", "podwojny sluzacy", "pięciu służących", "jade"])
+def test_both_databases_rank_alike(fixture_db, fixture_pg, q):
+    from kb.db import open_engine
+
+    orders = []
+    for url in (fixture_db, fixture_pg):
+        engine = open_engine(url)
+        orders.append([(h.id, h.score) for h in search(engine, q).hits])
+        engine.dispose()
+    assert orders[0] == orders[1]
+
+
+def test_the_api_passes_explain_through_and_suggests_a_spelling(fixture_db):
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+
+    client = TestClient(create_app(fixture_db, site_dir=None))
+    body = client.get("/api/v1/search", params={"q": "sluzaci", "explain": "true"}).json()
+    assert body["data"][0]["id"] == "gugong/term/servant"
+    assert body["data"][0]["explain"]["name_match"].startswith("fuzzy")
+    assert body["suggestion"] == "służący"
+    assert "explain" not in client.get("/api/v1/search", params={"q": "sluzacy"}).json()["data"][0]

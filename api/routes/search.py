@@ -20,9 +20,12 @@ def search(request: Request, kb: KbDep, reader: ReaderDep, messages: MessageLang
            q: Annotated[str, Query(min_length=1, max_length=500)], game: Optional[str] = None,
            lang: Optional[Lang] = None, kind: Optional[str] = None,
            limit: Annotated[int, Query(ge=1, le=100)] = 20,
-           offset: Annotated[int, Query(ge=0, le=10_000)] = 0) -> out.SearchOut:
+           offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
+           explain: Annotated[bool, Query(description="add to each hit the parts of its score")] = False
+           ) -> out.SearchOut:
     check_filters(reader, game=game, kind=kind)
     query = unicodedata.normalize("NFC", q)  # keyboards that send NFD ("z" + combining caron) find the same
-    result = run_search(kb, query, game=game, lang=lang, kind=kind, limit=limit, offset=offset)
-    return envelope(request, [h.__dict__ for h in result.hits], result.total, limit, offset, query=result.query,
-                    tokens=result.tokens, warnings=[t(messages, w) for w in result.warnings])
+    result = run_search(kb, query, game=game, lang=lang, kind=kind, limit=limit, offset=offset, explain=explain)
+    hits = [{k: v for k, v in h.__dict__.items() if explain or k != "explain"} for h in result.hits]
+    return envelope(request, hits, result.total, limit, offset, query=result.query, tokens=result.tokens,
+                    warnings=[t(messages, w) for w in result.warnings], suggestion=result.suggestion)
