@@ -102,7 +102,7 @@ def check_filters(reader: KbReader, **values: str | None) -> None:
         check_filter(reader, name, value)
 
 
-# ---- the list envelope (DESIGN.md): {"object": "list", "data", "total", "has_more", "next"}
+# ---- the list envelope (ARCHITECTURE.md, "API"): {"object": "list", "data", "total", "has_more", "next"}
 def envelope(request: Request, data: list[Any], total: int, limit: int, offset: int, **extra: Any) -> dict[str, Any]:
     more = offset + len(data) < total
     following = str(request.url.include_query_params(offset=offset + limit, limit=limit)) if more else None

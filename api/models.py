@@ -79,7 +79,7 @@ class EntitySummary(Out):
 
 
 class Page(Out):
-    """Every list is this envelope (DESIGN.md): the page's items in `data`, the count of all
+    """Every list is this envelope: the page's items in `data`, the count of all
     matches in `total`, and the URL of the next page in `next` (null on the last)."""
     object: Literal["list"] = "list"
     total: int

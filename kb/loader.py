@@ -186,7 +186,7 @@ def _load_game(kb: KnowledgeBase, game_dir: Path) -> None:
         elif parts[0] == "examples" and len(parts) == 2:
             _load_example(kb, game_key, path, rel)
         elif parts[0] == "scenarios":
-            continue  # engine scenarios (DESIGN.md), run by `rulekb scenario run` and tests/test_scenarios.py
+            continue  # engine scenarios (ARCHITECTURE.md), run by `rulekb scenario run` and tests/test_scenarios.py
         elif parts[0] == "coverage" and len(parts) == 2:
             _load_coverage(kb, path, rel)
         elif len(parts) == 1 or len(parts) == 2:

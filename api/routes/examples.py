@@ -20,7 +20,7 @@ router = make_router(tags=["examples"])
 
 
 class ScenarioDoc(BaseModel):
-    """A scenario as in DESIGN.md: the engine builds the start state, merges `setup`, runs `steps`
+    """A scenario document (kb/data/README.md): the engine builds the start state, merges `setup`, runs `steps`
     and checks `expect`."""
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
         "id": "gugong/example/my-check", "game": "gugong", "players": ["Kuba", "Ania"], "options": {},

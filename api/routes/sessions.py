@@ -1,6 +1,6 @@
 """Game sessions: create, read your seat's view, act with your seat's token, page the history, delete.
 
-Tokens (DESIGN.md): `POST /sessions` answers with an owner token and one token per human seat; a
+Tokens: `POST /sessions` answers with an owner token and one token per human seat; a
 client sends one as `Authorization: Bearer TOKEN`. The session's ETag is its version ("v3"); an
 action sent with `If-Match` is refused with 412 when the session has moved on, and one sent with an
 `Idempotency-Key` is applied at most once: a retry gets the first answer again.

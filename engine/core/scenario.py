@@ -1,6 +1,6 @@
 """Scenarios: worked examples, prohibitions and any other situation as files the engine runs and checks.
 
-The format is DESIGN.md's "Scenarios", version 2 (a file without `format` is version 1 and keeps its
+Format version 2, described in kb/data/README.md (a file without `format` is version 1 and keeps its
 meaning): the engine builds the start state for each seed, merges `setup` (which must leave a state
 that satisfies the game's invariants), runs `steps` (actions that must be accepted or refused, engine
 steps, legal-action and part-way checks) and checks `expect` on the final state and on the events
