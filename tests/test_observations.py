@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import get_game
+from engine.core.gametype import places
 from engine.core.state import copy
 
 GAMES = {"gugong": ["Kuba", "Ania", "Jola"], "dragon": ["Kuba", "Ania", "Jola"], "zhanguo": ["Kuba", "Ania", "Jola"]}
@@ -22,26 +23,6 @@ def position(game: str, seed: int, steps: int) -> dict:
             break
         state, _ = g.apply(state, chooser.choice(g.legal_actions(state)))
     return state
-
-
-def nodes(node, parts):
-    """Every (parent, key) a declared path names."""
-    head, rest = parts[0], parts[1:]
-    if head.startswith("?"):
-        name, _, wanted = head[1:].partition("=")
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        keys = [k for k, v in items if isinstance(v, dict) and v.get(name) == wanted]
-    elif isinstance(node, dict):
-        keys = list(node) if head == "*" else [head] if head in node else []
-    elif isinstance(node, list):
-        keys = range(len(node)) if head == "*" else [int(head)] if head.isdigit() and int(head) < len(node) else []
-    else:
-        return
-    for key in keys:
-        if rest:
-            yield from nodes(node[key], rest)
-        else:
-            yield node, key
 
 
 def scramble(value):
@@ -82,7 +63,7 @@ def test_changing_another_seats_hidden_information_never_changes_my_view(game, s
     me = GAMES[game][seat]
     changed = copy(state)
     for path in hidden_paths(game, state, me):
-        for parent, key in list(nodes(changed, path.split("."))):
+        for parent, key in list(places(changed, path)):
             parent[key] = scramble(parent[key])
     assert g.observation(changed, me) == g.observation(state, me)
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from engine.core.errors import EngineError, MalformedAction
+from engine.core.state import copy
 
 HIDDEN = None  # what a hidden value reads as in an observation; lists keep their length
 
@@ -130,14 +131,14 @@ class GameType:
     # ---- observations
     def observation(self, state: dict, seat: str | None) -> dict:
         """What `seat` may see (None: the public view). The state itself is not changed."""
-        view = _copy(state)
+        view = copy(state)
         seats = _seats(state)
         for pattern in self.information.private:
             for other in seats:
                 if other != seat:
-                    _mask(view, pattern.replace("{seat}", other).split("."))
+                    _mask(view, pattern.replace("{seat}", other))
         for pattern in self.information.secret:
-            _mask(view, pattern.split("."))
+            _mask(view, pattern)
         return view
 
 
@@ -161,14 +162,6 @@ def _seats(state: dict) -> list[str]:
     return list(players) if isinstance(players, dict) else []
 
 
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
 def _blank(value: Any) -> Any:
     if isinstance(value, list):
         return [HIDDEN] * len(value)
@@ -177,9 +170,11 @@ def _blank(value: Any) -> Any:
     return HIDDEN
 
 
-def _mask(node: Any, parts: list[str]) -> None:
-    head, rest = parts[0], parts[1:]
-    if head.startswith("?"):  # ?field=value: the items (of a list or dict) whose field has that value
+def places(node: Any, path: str) -> Iterator[tuple[Any, Any]]:
+    """Every (container, key) a declared path names: dots, `*` for every key or index,
+    `?field=value` for the items whose field has that value."""
+    head, _, rest = path.partition(".")
+    if head.startswith("?"):
         name, _, wanted = head[1:].partition("=")
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         keys = [k for k, v in items if isinstance(v, dict) and v.get(name) == wanted]
@@ -191,6 +186,11 @@ def _mask(node: Any, parts: list[str]) -> None:
         return
     for key in keys:
         if rest:
-            _mask(node[key], rest)
+            yield from places(node[key], rest)
         else:
-            node[key] = _blank(node[key])
+            yield node, key
+
+
+def _mask(state: dict, path: str) -> None:
+    for container, key in list(places(state, path)):
+        container[key] = _blank(container[key])
