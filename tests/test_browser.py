@@ -144,8 +144,9 @@ def test_no_page_shows_raw_data_or_escaped_entities(site_dir):
     from tests.site_checks import raw_data, visible_text
 
     pages = list(site_dir.rglob("*.html"))
+    # the app developers' guide shows requests and answers: there JSON is the subject, not leaked data
     raw = {p.relative_to(site_dir).as_posix(): raw_data(visible_text(p.read_text(encoding="utf-8")))[:2]
-           for p in pages}
+           for p in pages if not p.relative_to(site_dir).as_posix().startswith("developers/")}
     assert len(pages) > 150
     assert {k: v for k, v in raw.items() if v} == {}
 
