@@ -12,7 +12,6 @@ from sqlalchemy.engine import Engine
 from api.knowledge import KbReader
 from i18n.catalog import N_
 from api.problems import ApiError, request_lang
-from api.settings import Settings
 from api.store import Store
 from i18n.locale import negotiate
 from kb import models as m
@@ -30,10 +29,6 @@ class ExactRoute(APIRoute):
 
 def make_router(**kwargs: Any) -> APIRouter:
     return APIRouter(route_class=ExactRoute, **kwargs)
-
-
-def get_settings(request: Request) -> Settings:
-    return request.app.state.settings
 
 
 def get_reader(request: Request) -> KbReader:
@@ -86,20 +81,16 @@ def _vocabulary(engine: Engine) -> dict[str, list[str]]:
         }
 
 
-def check_filter(reader: KbReader, name: str, value: str | None) -> None:
-    if value is None:
-        return
-    valid = reader.derived("vocabulary", _vocabulary)[name]
-    if value not in valid:
-        raise ApiError(422, N_("%(name)s=%(value)s is not a value the knowledge base has; valid values: %(valid)s."),
-                       params={"name": name, "value": value, "valid": ", ".join(valid)},
-                       errors=[{"where": f"query.{name}", "type": "enum", "message": f"not one of {valid}"}],
-                       allowed=valid)
-
-
 def check_filters(reader: KbReader, **values: str | None) -> None:
     for name, value in values.items():
-        check_filter(reader, name, value)
+        if value is None:
+            continue
+        valid = reader.derived("vocabulary", _vocabulary)[name]
+        if value not in valid:
+            raise ApiError(422, N_("%(name)s=%(value)s is not a value the knowledge base has; valid values: %(valid)s."),
+                           params={"name": name, "value": value, "valid": ", ".join(valid)},
+                           errors=[{"where": f"query.{name}", "type": "enum", "message": f"not one of {valid}"}],
+                           allowed=valid)
 
 
 # ---- the list envelope (ARCHITECTURE.md, "API"): {"object": "list", "data", "total", "has_more", "next"}

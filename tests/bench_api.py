@@ -34,22 +34,23 @@ SEARCHES = ["sluzacy", "podroz", "nefryt", "jade", "privilege", "smok", "palác"
             "dwór", "festiwal", "ryż", "fajerwerki", "urzędnik", "statek", "wall", "intryga", "rok", "juan"]
 
 
-def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> dict:
+def clients(url: str, threads: int, work) -> dict:
+    """Run `work(client, n, timed)` in `threads` client threads at once; `timed(send)` times one
+    request. Throughput and latency percentiles over every timed request."""
     latencies: list[float] = []
-    errors: list[str] = []
     lock = threading.Lock()
-    per_thread = max(1, total // threads)
 
     def worker(n: int):
-        local = []
+        local: list[float] = []
+
+        def timed(send):
+            t0 = time.perf_counter()
+            response = send()
+            local.append(time.perf_counter() - t0)
+            return response
+
         with httpx.Client(base_url=url, timeout=60) as client:
-            for i in range(per_thread):
-                path = paths[(n * per_thread + i) % len(paths)]
-                t0 = time.perf_counter()
-                r = client.get(path)
-                local.append(time.perf_counter() - t0)
-                if r.status_code != 200:
-                    errors.append(f"{path}: {r.status_code}")
+            work(client, n, timed)
         with lock:
             latencies.extend(local)
 
@@ -60,52 +61,51 @@ def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> 
     for th in pool:
         th.join()
     elapsed = time.perf_counter() - start
-    if errors:
-        raise RuntimeError(f"{len(errors)} errors, e.g. {errors[:3]}")
     qs = statistics.quantiles(latencies, n=100)
     return {"rps": len(latencies) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
+
+
+def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> dict:
+    errors: list[str] = []
+    per_thread = max(1, total // threads)
+
+    def work(client, n, timed):
+        for i in range(per_thread):
+            path = paths[(n * per_thread + i) % len(paths)]
+            r = timed(lambda: client.get(path))
+            if r.status_code != 200:
+                errors.append(f"{path}: {r.status_code}")
+
+    result = clients(url, threads, work)
+    if errors:
+        raise RuntimeError(f"{len(errors)} errors, e.g. {errors[:3]}")
+    return result
 
 
 def moves(url: str, threads: int, per_thread: int = 40) -> dict:
     """Post moves in Gugong sessions, one session per client thread, every seat played by the
     client with its own token (the view it reads back carries the legal actions)."""
-    latencies: list[float] = []
-    lock = threading.Lock()
 
-    def worker(n: int):
-        local = []
-        with httpx.Client(base_url=url, timeout=60) as client:
-            def start():
-                s = client.post("/api/v1/sessions", json={"game": "gugong", "players": ["A", "B", "C", "D"],
-                                                          "seed": n}).json()
-                return s, {seat["name"]: {"Authorization": f"Bearer {seat['token']}"} for seat in s["seats"]}
-            s, tokens = start()
-            view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
-            for _ in range(per_thread):
-                if view.get("terminal"):
-                    s, tokens = start()
-                    view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
-                t0 = time.perf_counter()
-                r = client.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": view["legal"][0]},
-                                headers=tokens[view["current_player"]])
-                local.append(time.perf_counter() - t0)
-                if r.status_code != 200:
-                    raise RuntimeError(f"move refused: {r.status_code} {r.text[:200]}")
-                view = r.json()
-                if "legal" not in view and not view["terminal"]:  # the next seat reads its own view
-                    view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[view["current_player"]]).json()
-        with lock:
-            latencies.extend(local)
+    def work(client, n, timed):
+        def start():
+            s = client.post("/api/v1/sessions", json={"game": "gugong", "players": ["A", "B", "C", "D"],
+                                                      "seed": n}).json()
+            return s, {seat["name"]: {"Authorization": f"Bearer {seat['token']}"} for seat in s["seats"]}
+        s, tokens = start()
+        view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
+        for _ in range(per_thread):
+            if view.get("terminal"):
+                s, tokens = start()
+                view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
+            r = timed(lambda: client.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": view["legal"][0]},
+                                          headers=tokens[view["current_player"]]))
+            if r.status_code != 200:
+                raise RuntimeError(f"move refused: {r.status_code} {r.text[:200]}")
+            view = r.json()
+            if "legal" not in view and not view["terminal"]:  # the next seat reads its own view
+                view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[view["current_player"]]).json()
 
-    pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
-    start_time = time.perf_counter()
-    for th in pool:
-        th.start()
-    for th in pool:
-        th.join()
-    elapsed = time.perf_counter() - start_time
-    qs = statistics.quantiles(latencies, n=100)
-    return {"rps": len(latencies) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
+    return clients(url, threads, work)
 
 
 def cold_start(db: str, sessions: str) -> dict:
