@@ -19,7 +19,9 @@ import hmac
 import json
 import math
 import secrets
+import threading
 import time
+from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
@@ -219,6 +221,17 @@ class Viewer:
 class Store:
     def __init__(self, engine: Engine, *, idle_seconds: int, max_sessions: int):
         self.engine, self.idle_seconds, self.max_sessions = engine, idle_seconds, max_sessions
+        # SQLite has one writer at a time. Threads of this process queue on a lock and wake as soon
+        # as it is free; left to SQLite's busy handler they would poll with sleeps of up to 100 ms,
+        # which is what made the slowest moves at 8 clients take half a second. Other processes
+        # still meet the busy handler; PostgreSQL locks the session's row instead.
+        self._write_lock = threading.Lock() if is_sqlite(str(engine.url)) else nullcontext()
+
+    @contextmanager
+    def _writing(self):
+        """One write transaction (BEGIN IMMEDIATE on SQLite, see open_store)."""
+        with self._write_lock, Session(self.engine, expire_on_commit=False) as db, db.begin():
+            yield db
 
     @staticmethod
     def game(key: str) -> Game:
@@ -265,7 +278,7 @@ class Store:
                           owner_hash=_hash(owner), seat_hashes={p: _hash(tok) for p, tok in tokens.items()},
                           created_at=now, updated_at=now, touched=touched)
         sid = row.id
-        with Session(self.engine) as db, db.begin():
+        with self._writing() as db:
             self._make_room(db)
             db.add(row)
             db.flush()
@@ -370,7 +383,7 @@ class Store:
                                                  ensure_ascii=True).encode()).hexdigest()
         storable(action, "action", from_client=True)
         try:
-            with Session(self.engine) as db, db.begin():
+            with self._writing() as db:
                 row = self._row(db, sid, touch=True)
                 who = self.viewer(row, token)
                 if idempotency_key is not None:
@@ -396,11 +409,11 @@ class Store:
                 self._apply_one(db, cur, g, action, "human")
                 self._run_agents(db, cur, g)
                 db.flush()
-                db.refresh(row)
-                out = self._view(row, who)
-                if idempotency_key is not None:
+                if idempotency_key is not None:  # the stored answer commits with the move
+                    out = self._view(row, who)
                     db.add(PlayRequest(session_id=sid, key=idempotency_key, request_hash=request_hash, response=out))
-                return out
+                    return out
+            return self._view(row, who)  # after the commit, so the write lock is not held for it
         except (Conflict, IntegrityError):
             if idempotency_key is None:
                 raise
@@ -456,7 +469,7 @@ class Store:
             self._apply_one(db, cur, g, choice, cur.agents[player])
 
     def delete(self, sid: str, token: str | None) -> None:
-        with Session(self.engine) as db, db.begin():
+        with self._writing() as db:
             row = db.get(PlaySession, sid)
             if row is None:
                 raise NotFoundError(N_("There is no game session with this id."), id=sid)

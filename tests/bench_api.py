@@ -82,9 +82,11 @@ def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> 
     return result
 
 
-def moves(url: str, threads: int, per_thread: int = 40) -> dict:
+def moves(url: str, threads: int, total: int = 480) -> dict:
     """Post moves in Gugong sessions, one session per client thread, every seat played by the
-    client with its own token (the view it reads back carries the legal actions)."""
+    client with its own token (the view it reads back carries the legal actions). At least 40
+    moves per thread, and enough in all that the p99 is not simply the slowest move."""
+    per_thread = max(40, total // threads)
 
     def work(client, n, timed):
         def start():
