@@ -23,6 +23,7 @@ from api.middleware import RequestLimits
 from api.routes import bulk, compare, entities, examples, games, health, search, sessions
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
+from kb.search import search as run_search
 
 ROUTERS = (games, entities, search, compare, examples, sessions, health)
 
@@ -63,7 +64,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         lifespan=lifespan,
     )
     app.state.settings, app.state.kb, app.state.store = settings, reader, store
-    app.state.warm_up = WarmUp()
+    app.state.warm_up = WarmUp(reader)
     problems.install(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix="/api/v1",
@@ -84,10 +85,16 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
 
 
 class WarmUp:
-    """Reads every game's rules in the background once per process, so the first session need not
-    wait; GET /ready answers 503 until it is done."""
+    """Reads every game's rules and runs one search per language in the background once per
+    process (the search loads its Polish, Czech and English lemmatizers on first use, seconds that
+    the first searches of every client would otherwise wait for together), so neither the first
+    session nor the first search waits; GET /ready answers 503 until it is done."""
 
-    def __init__(self):
+    # one word per language the lemmatizers know (pl, cs, en)
+    SEARCHES = ("służących", "cestování", "travelling")
+
+    def __init__(self, reader: KbReader):
+        self.reader = reader
         self.done = threading.Event()
         self._started = False
         self._lock = threading.Lock()
@@ -108,6 +115,11 @@ class WarmUp:
                     get_game(key)
                 except EngineError:  # reported when a request needs it
                     pass
+            try:
+                for query in self.SEARCHES:
+                    run_search(self.reader.engine(), query, limit=1)
+            except Exception:  # noqa: BLE001 - an unreadable knowledge base is /ready's to report
+                pass
         finally:
             self.done.set()
 

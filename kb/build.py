@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 from kb import models as m
-from kb import ruleset, search
+from kb import queries, ruleset, search
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
 from kb.fold import fold, words
 from kb.loader import KnowledgeBase, Record, load
@@ -76,7 +76,7 @@ def build(url: str | None = None, kb: KnowledgeBase | None = None,
 
 def _kb_tables():
     return [t.__table__ for t in (m.Game, m.Edition, m.Source, m.Entity, m.EntityRef, m.Text, m.TermForm,
-                                  m.Provenance, m.CoverageNote, m.SearchDoc, m.Finding, m.RuleSet, m.BuildInfo)]
+                                  m.Provenance, m.CoverageNote, m.SearchDoc, m.Finding, m.RuleSet, m.EntityDoc, m.BuildInfo)]
 
 
 def _write(conn: Connection, rows: Rows) -> None:
@@ -85,6 +85,7 @@ def _write(conn: Connection, rows: Rows) -> None:
     for table, values in sorted(rows.items(), key=lambda tv: order[tv[0]]):
         if values:
             conn.execute(insert(table), values)
+    conn.execute(insert(m.EntityDoc.__table__), queries.entity_documents(conn))
     search.create_index(conn)
 
 

@@ -159,3 +159,11 @@ class RuleSet(SQLModel, table=True):
     game_id: str = Field(foreign_key="game.id", primary_key=True)
     format: int
     document: str = Field(sa_column=Column(SAText, nullable=False))
+
+
+class EntityDoc(SQLModel, table=True):
+    """Each entity as the API, the CLI and the site show it (all languages), assembled once by the
+    build from the tables above (kb/queries.py `entity_documents`): a lookup then reads one row
+    instead of seven queries' worth. JSON text, served as it is when no language is asked."""
+    entity_id: str = Field(foreign_key="entity.id", primary_key=True)
+    document: str = Field(sa_column=Column(SAText, nullable=False))

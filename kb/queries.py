@@ -4,11 +4,12 @@ They return plain dicts (JSON-ready), so every front end shows the same data the
 """
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import func
-from sqlalchemy.engine import Engine
+from sqlalchemy import func, text
+from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, select
 
 from kb import models as m
@@ -111,49 +112,76 @@ def list_entities(engine: Engine, *, game: str | None = None, kind: str | None =
 
 def get_entity(engine: Engine, entity_id: str, lang: str | None = None) -> dict[str, Any]:
     """One entity with its texts (all languages, or one with an explicit fallback), attributes,
-    provenance, references and children. Plain rows, no ORM objects: this is the API's hottest
-    uncached read."""
-    entity, text, prov, ref = m.Entity.__table__, m.Text.__table__, m.Provenance.__table__, m.EntityRef.__table__
+    provenance, references and children: the build's document of it (`entity_documents`)."""
+    return in_language(json.loads(entity_json(engine, entity_id)), lang)
+
+
+_DOCUMENT = text("SELECT document FROM entitydoc WHERE entity_id = :id")
+
+
+def entity_json(engine: Engine, entity_id: str) -> str:
+    """The entity's document as stored: JSON text, all languages. The API's hottest uncached read,
+    so one prepared statement and no decoding."""
     with engine.connect() as conn:
-        e = conn.execute(select(entity).where(entity.c.id == entity_id)).first()
-        if e is None:
-            raise NotFound("entity", entity_id)
-        texts = conn.execute(select(text).where(text.c.entity_id == entity_id)
-                             .order_by(text.c.field, text.c.lang, text.c.position)).all()
-        provs = conn.execute(select(prov).where(prov.c.entity_id == entity_id).order_by(prov.c.id)).all()
-        refs = conn.execute(select(ref.c.target_id).where(ref.c.entity_id == entity_id)).scalars().all()
-        cited_by = conn.execute(select(ref.c.entity_id).where(ref.c.target_id == entity_id)).scalars().all()
-        children = conn.execute(select(entity.c.id).where(entity.c.parent_id == entity_id)
-                                .order_by(entity.c.position, entity.c.id)).scalars().all()
-        forms = conn.execute(select(m.TermForm.__table__).where(m.TermForm.__table__.c.entity_id == entity_id)
-                             .order_by(m.TermForm.__table__.c.id)).all()
-    fields: dict[str, list] = defaultdict(list)
-    for t in texts:
-        fields[t.field].append(t)
-    out_texts: dict[str, Any] = {}
-    fallbacks = {}
-    for fld, items in fields.items():
-        if lang:
-            chosen, fell_back = pick_text(items, lang)
-            out_texts[fld] = [_text_dict(t) for t in chosen]
-            if fell_back:
-                fallbacks[fld] = fell_back
-        else:
-            out_texts[fld] = {l: [_text_dict(t) for t in items if t.lang == l] for l in TEXT_LANGS
-                              if any(t.lang == l for t in items)}
-    result = dict(
-        id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
-        attrs=e.attrs, effect=e.effect, texts=out_texts,
-        provenance=[{k: v for k, v in dict(attr=p.attr, edition=p.edition, basis=p.basis, source=p.source_id,
-                                             lines=p.spans, example=p.example_id, reference=p.reference,
-                                             note=p.note).items() if v is not None} for p in provs],
-        refs=list(refs), referenced_by=list(cited_by), children=list(children), data_file=e.data_file)
-    if forms:
-        result["forms"] = {l: [f.form for f in forms if f.lang == l] for l in TEXT_LANGS if any(f.lang == l for f in forms)}
-    if lang:
-        result["lang"] = lang
-        result["fallbacks"] = fallbacks
-    return result
+        document = conn.execute(_DOCUMENT, {"id": entity_id}).scalar()
+    if document is None:
+        raise NotFound("entity", entity_id)
+    return document
+
+
+def in_language(entity: dict[str, Any], lang: str | None) -> dict[str, Any]:
+    """An entity document narrowed to one language: per field the texts in `lang`, else the first
+    of en, pl, cs that has some, named in `fallbacks`."""
+    if not lang:
+        return entity
+    texts, fallbacks = {}, {}
+    for field, by_lang in entity["texts"].items():
+        chosen = lang if by_lang.get(lang) else next((l for l in ("en", "pl", "cs") if by_lang.get(l)), None)
+        texts[field] = by_lang[chosen] if chosen else []
+        if chosen and chosen != lang:
+            fallbacks[field] = chosen
+    return {**entity, "texts": texts, "lang": lang, "fallbacks": fallbacks}
+
+
+def entity_documents(conn: Connection) -> list[dict[str, str]]:
+    """Every entity assembled from the built tables (rows for `EntityDoc`): texts by field and
+    language in stored order, provenance, references both ways, children, term forms."""
+    entity, text_, prov, ref = m.Entity.__table__, m.Text.__table__, m.Provenance.__table__, m.EntityRef.__table__
+    forms_t = m.TermForm.__table__
+    grouped = {name: defaultdict(list) for name in ("texts", "provenance", "refs", "cited_by", "children", "forms")}
+    for t in conn.execute(select(text_).order_by(text_.c.entity_id, text_.c.field, text_.c.lang, text_.c.position)):
+        grouped["texts"][t.entity_id].append(t)
+    for p in conn.execute(select(prov).order_by(prov.c.id)):
+        grouped["provenance"][p.entity_id].append(p)
+    for r in conn.execute(select(ref.c.entity_id, ref.c.target_id).order_by(ref.c.id)):
+        grouped["refs"][r.entity_id].append(r.target_id)
+        grouped["cited_by"][r.target_id].append(r.entity_id)
+    for e in conn.execute(select(entity.c.id, entity.c.parent_id).where(entity.c.parent_id.is_not(None))
+                          .order_by(entity.c.position, entity.c.id)):
+        grouped["children"][e.parent_id].append(e.id)
+    for f in conn.execute(select(forms_t).order_by(forms_t.c.id)):
+        grouped["forms"][f.entity_id].append(f)
+    rows = []
+    for e in conn.execute(select(entity).order_by(entity.c.id)):
+        texts: dict[str, dict[str, list]] = {}
+        for t in grouped["texts"][e.id]:
+            texts.setdefault(t.field, {}).setdefault(t.lang, []).append(_text_dict(t))
+        document = dict(
+            id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
+            attrs=e.attrs, effect=e.effect,
+            texts={field: {l: by_lang[l] for l in TEXT_LANGS if l in by_lang} for field, by_lang in texts.items()},
+            provenance=[{k: v for k, v in dict(attr=p.attr, edition=p.edition, basis=p.basis, source=p.source_id,
+                                                 lines=p.spans, example=p.example_id, reference=p.reference,
+                                                 note=p.note).items() if v is not None}
+                        for p in grouped["provenance"][e.id]],
+            refs=grouped["refs"][e.id], referenced_by=grouped["cited_by"][e.id], children=grouped["children"][e.id],
+            data_file=e.data_file)
+        forms = grouped["forms"][e.id]
+        if forms:
+            document["forms"] = {l: [f.form for f in forms if f.lang == l] for l in TEXT_LANGS
+                                 if any(f.lang == l for f in forms)}
+        rows.append({"entity_id": e.id, "document": json.dumps(document, ensure_ascii=False, separators=(",", ":"))})
+    return rows
 
 
 def source_lines(engine: Engine, source_id: str) -> dict[str, Any]:
