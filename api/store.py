@@ -370,10 +370,14 @@ class Store:
     def history(self, sid: str, token: str | None, limit: int, offset: int) -> tuple[dict, list[dict], int]:
         with Session(self.engine) as db:
             row = self._row(db, sid)
-            view = self._view(row, self.viewer(row, token))
+            who = self.viewer(row, token)
+            view = self._view(row, who)
             total = db.exec(select(func.count()).where(PlayAction.session_id == sid)).one()
             items = [dict(seq=a.seq, player=a.player, by=a.by, action=a.action, events=a.events,
                           at=a.at.isoformat()) for a in self._history(db, sid, limit, offset)]
+            if who.role != "owner" and not view["terminal"]:  # as the state: other seats' hidden moves masked
+                declared = self.game(row.game).game_type
+                items = [declared.move_view(item, who.seat) for item in items]
             return view, items, total
 
     # ---- change

@@ -195,6 +195,35 @@ def test_history_is_paged_in_the_list_envelope(c):
     assert [h["seq"] for h in rest["data"]][0] == 3
 
 
+def test_history_shows_a_face_down_discard_only_to_its_player(c):
+    """Kuba pays for an exchange by discarding a card face down: in the history Kuba and the owner
+    read the card, Ania and the public read null."""
+    s = create(c, players=("Kuba", "Ania"))
+    tokens = {name: bearer(seat_token(s, name)) for name in ("Kuba", "Ania")}
+    kuba, ania = tokens["Kuba"], tokens["Ania"]
+    discard = None
+    for _ in range(40):  # play on until Kuba may pay by discarding, then do so
+        current = c.get(f"/api/v1/sessions/{s['id']}").json()["current_player"]
+        view = c.get(f"/api/v1/sessions/{s['id']}", headers=tokens[current]).json()
+        choice = next((a for a in view["legal"] if a.get("payment") == "discard"), None)
+        if current == "Kuba" and choice is not None:
+            discard = choice
+        else:
+            choice = next(a for a in view["legal"] if a.get("payment") != "discard")
+        assert c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": choice},
+                      headers=tokens[current]).status_code == 200
+        if discard:
+            break
+    assert discard is not None
+
+    def last(headers):
+        return c.get(f"/api/v1/sessions/{s['id']}/actions", headers=headers).json()["data"][-1]["action"]
+
+    assert last(kuba)["discard"] == discard["discard"] == last(bearer(s["owner_token"]))["discard"]
+    assert last(ania)["discard"] is None and last({})["discard"] is None
+    assert last(ania)["card"] == discard["card"]  # the card played to the location is face up
+
+
 def test_delete_needs_the_owner_token(c):
     s = create(c)
     url = f"/api/v1/sessions/{s['id']}"

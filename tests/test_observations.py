@@ -94,3 +94,28 @@ def test_every_game_declares_players_options_and_what_it_hides():
         assert declared["information"]["secret"] and declared["information"]["rules"]
         assert all({"name", "type", "description", "default"} <= set(o) for o in declared["options"])
         assert "others" not in {o["name"] for o in declared["options"]}  # scenario-only, never for a session
+
+
+def test_another_players_history_hides_what_went_face_down():
+    """Gugong: the card a player discards face down to pay and the travel tokens they take are
+    theirs to see in the history; other seats read null where those were (gugong-pl 281-287, 448-449)."""
+    g = get_game("gugong")
+    players = GAMES["gugong"]
+    state, chooser = g.new_state(players, {}, 7), random.Random(7)
+    hidden_seen = 0
+    while not g.is_terminal(state):
+        action = chooser.choice(g.legal_actions(state))
+        state, events = g.apply(state, action)
+        move = {"player": action["player"], "action": action, "events": events}
+        hidden = ([action["discard"]] if "discard" in action else []) + \
+                 [e["token"] for e in events if e["event"] in ("travel", "bonus_token")]
+        hidden_seen += len(hidden)
+        assert g.game_type.move_view(move, action["player"]) == move
+        for other in players:
+            if other != action["player"]:
+                view = g.game_type.move_view(move, other)
+                assert view["action"].get("discard", None) is None
+                assert all(e.get("token") is None for e in view["events"] if e["event"] in ("travel", "bonus_token"))
+                assert {k: v for k, v in view["action"].items() if k != "discard"} == \
+                       {k: v for k, v in action.items() if k != "discard"}
+    assert hidden_seen > 5  # the seeded game does discard and travel

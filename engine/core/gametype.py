@@ -73,10 +73,13 @@ class Information:
     that seat (a decision waiting for one player that shows cards only to them). `secret` paths nobody sees while playing (shuffled draw piles, the
     random generator). Lists keep their length (how many cards a hand holds is public); every
     hidden value reads as null. `rules` cite the entities or source lines that say what is hidden.
+    `private_moves` are paths in a history entry ({player, action, events}) that only the player who
+    moved sees: what a move put into the player's hidden information (a card discarded face down).
     """
     private: tuple[str, ...] = ()
     secret: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
+    private_moves: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,7 @@ class GameType:
     def describe(self) -> dict[str, Any]:
         return {"players": {"min": self.min_players, "max": self.max_players}, "chance": self.chance,
                 "information": {"private": list(self.information.private), "secret": list(self.information.secret),
+                                "private_moves": list(self.information.private_moves),
                                 "rules": list(self.information.rules)},
                 "scoring": self.scoring, "options": [o.describe() for o in self.options if not o.scenarios_only]}
 
@@ -138,6 +142,16 @@ class GameType:
                 if other != seat:
                     _mask(view, pattern.replace("{seat}", other))
         for pattern in self.information.secret:
+            _mask(view, pattern)
+        return view
+
+    def move_view(self, move: dict, seat: str | None) -> dict:
+        """A history entry as `seat` may see it: another player's move without what went into
+        their hidden information."""
+        if move.get("player") == seat:
+            return move
+        view = copy(move)
+        for pattern in self.information.private_moves:
             _mask(view, pattern)
         return view
 

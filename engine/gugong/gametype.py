@@ -26,6 +26,8 @@ def declare(g) -> GameType:
         information=Information(
             private=("players.{seat}.hand", "players.{seat}.discard", "players.{seat}.tokens"),
             secret=("draw", "box", "token_piles", "solo.deck", "rng"),
+            # the card discarded face down to pay, and the travel tokens taken (face down)
+            private_moves=("action.discard", "events.?event=travel.token", "events.?event=bonus_token.token"),
             rules=("gugong-pl 281-287: your discard pile is yours to look through; opponents may not ask to see it",
                    "gugong-pl 448-449: travel tokens you collect lie face down on your player board",
                    "gugong-pl 134-136: the gift card draw pile lies face down; unused cards go back to the box",
