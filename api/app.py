@@ -23,6 +23,7 @@ from api.middleware import RequestLimits
 from api.routes import bulk, compare, entities, examples, games, health, search, sessions
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
+from kb.queries import entity_jsons
 from kb.search import search as run_search
 
 ROUTERS = (games, entities, search, compare, examples, sessions, health)
@@ -85,10 +86,11 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
 
 
 class WarmUp:
-    """Reads every game's rules and runs one search per language in the background once per
-    process (the search loads its Polish, Czech and English lemmatizers on first use, seconds that
-    the first searches of every client would otherwise wait for together), so neither the first
-    session nor the first search waits; GET /ready answers 503 until it is done."""
+    """Reads every game's rules and the entity documents, and runs one search per language, in
+    the background once per process (the search loads its Polish, Czech and English lemmatizers
+    on first use: seconds that the first searches of every client would otherwise wait for
+    together). Neither the first session nor the first lookup waits; GET /ready answers 503 until
+    it is done."""
 
     # one word per language the lemmatizers know (pl, cs, en)
     SEARCHES = ("służących", "cestování", "travelling")
@@ -116,6 +118,7 @@ class WarmUp:
                 except EngineError:  # reported when a request needs it
                     pass
             try:
+                self.reader.derived("entities", entity_jsons)
                 for query in self.SEARCHES:
                     run_search(self.reader.engine(), query, limit=1)
             except Exception:  # noqa: BLE001 - an unreadable knowledge base is /ready's to report

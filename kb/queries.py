@@ -129,6 +129,12 @@ def entity_json(engine: Engine, entity_id: str) -> str:
     return document
 
 
+def entity_jsons(engine: Engine) -> dict[str, str]:
+    """Every entity's stored document by id (a few MB): for a reader that keeps them per build."""
+    with engine.connect() as conn:
+        return dict(conn.execute(text("SELECT entity_id, document FROM entitydoc")).all())
+
+
 def in_language(entity: dict[str, Any], lang: str | None) -> dict[str, Any]:
     """An entity document narrowed to one language: per field the texts in `lang`, else the first
     of en, pl, cs that has some, named in `fallbacks`."""

@@ -26,13 +26,15 @@ def list_entities(request: Request, kb: KbDep, reader: ReaderDep, language: Lang
 
 @router.get("/{entity_id:path}", responses=responses(304, 404),
             summary="One entity with texts, attributes and provenance")
-def get_entity(request: Request, entity_id: str, kb: KbDep, lang: Optional[Lang] = None) -> out.EntityOut:
-    # all languages unless the client names one (?lang= or Accept-Language)
+async def get_entity(request: Request, entity_id: str, lang: Optional[Lang] = None) -> out.EntityOut:
+    # The build's documents of all entities, held per build by the reader (a few MB, loaded by the
+    # warm-up): a lookup neither queries the database nor validates and encodes the answer again,
+    # so it runs on the event loop (ARCHITECTURE.md, "API").
+    document = request.app.state.kb.derived("entities", queries.entity_jsons).get(entity_id)
+    if document is None:
+        raise queries.NotFound("entity", entity_id)
     header = request.headers.get("accept-language")
-    lang = lang or (negotiate(header) if header else None)
-    # The build's document is already the answer (EntityOut describes it): sent as it is, without
-    # validating and encoding it again on every request (ARCHITECTURE.md, "API").
-    document = queries.entity_json(kb, entity_id)
+    lang = lang or (negotiate(header) if header else None)  # all languages unless the client names one
     if lang:
         document = json.dumps(queries.in_language(json.loads(document), lang), ensure_ascii=False,
                               separators=(",", ":"))
