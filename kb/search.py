@@ -21,7 +21,7 @@ import bisect
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -36,6 +36,8 @@ MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every 
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
 CANDIDATES = 80  # rows taken from each index query before ranking here
+COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
+OR_WORDS = 4  # a description is looked up by its rarest words (the ranking then reads all)
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
@@ -97,8 +99,10 @@ def create_index(conn: Connection) -> None:
     for d in docs:
         seen: dict = {}
         fs = forms.get((d.entity_id, d.lang), [])
-        rows.append(dict(id=d.id, name=_lex(d.name, d.lang, seen), forms=_lex(" ".join(fs), d.lang, seen),
-                         body=_lex(d.body, d.lang, seen), phrases=_phrases(d.name, fs)))
+        row = dict(id=d.id, name=_lex(d.name, d.lang, seen), forms=_lex(" ".join(fs), d.lang, seen),
+                   body=_lex(d.body, d.lang, seen), phrases=_phrases(d.name, fs))
+        row["words"] = " ".join(sorted(set(f"{row['name']} {row['forms']} {row['body']}".split())))
+        rows.append(row)
         for f, (ls, spellings) in seen.items():
             entry = vocab.setdefault(f, [set(), Counter()])
             entry[0].update(ls)
@@ -107,21 +111,29 @@ def create_index(conn: Connection) -> None:
         lemma_df.update({l for ls, _ in seen.values() for l in ls})
     if conn.dialect.name == "sqlite":
         conn.execute(text("CREATE VIRTUAL TABLE search_fts USING fts5(name, forms, body, tokenize='unicode61')"))
-        conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL)"))
+        conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, words TEXT NOT NULL)"))
         if rows:
             conn.execute(text("INSERT INTO search_fts(rowid, name, forms, body) VALUES (:id, :name, :forms, :body)"),
                          rows)
     else:
         conn.execute(text(
-            "CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, name TEXT NOT NULL, "
+            "CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, words TEXT NOT NULL, "
+            "name TEXT NOT NULL, "
             "forms TEXT NOT NULL, body TEXT NOT NULL, tsv tsvector GENERATED ALWAYS AS ("
             "setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', forms), 'B') || "
-            "setweight(to_tsvector('simple', body), 'D')) STORED)"))
-        conn.execute(text("CREATE INDEX ix_searchlex_tsv ON searchlex USING GIN (tsv)"))
+            "setweight(to_tsvector('simple', body), 'D')) STORED, "
+            # the names alone, indexed apart: a name query then neither rechecks nor ranks long texts
+            "tsv_names tsvector GENERATED ALWAYS AS ("
+            "setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', forms), 'B')) STORED)"))
     if rows:
-        cols = "id, phrases" if conn.dialect.name == "sqlite" else "id, phrases, name, forms, body"
+        cols = "id, phrases, words" if conn.dialect.name == "sqlite" else "id, phrases, words, name, forms, body"
         conn.execute(text(f"INSERT INTO searchlex ({cols}) VALUES ({', '.join(':' + c for c in cols.split(', '))})"),
                      rows)
+    if conn.dialect.name == "postgresql":
+        # Indexed after the rows are in: GIN indexes filled row by row keep a pending list that every
+        # query must scan until a vacuum. ANALYZE gives the planner the statistics to choose them.
+        conn.execute(text("CREATE INDEX ix_searchlex_tsv ON searchlex USING GIN (tsv)"))
+        conn.execute(text("CREATE INDEX ix_searchlex_tsv_names ON searchlex USING GIN (tsv_names)"))
     conn.execute(text("CREATE TABLE searchvocab (word TEXT PRIMARY KEY, lemmas TEXT NOT NULL, df INTEGER NOT NULL, "
                       "spelling TEXT NOT NULL)"))
     conn.execute(text("CREATE TABLE searchlemma (lemma TEXT PRIMARY KEY, df INTEGER NOT NULL)"))
@@ -131,6 +143,8 @@ def create_index(conn: Connection) -> None:
                       for f, (ls, sp) in vocab.items()])
         conn.execute(text("INSERT INTO searchlemma VALUES (:l, :df)"),
                      [dict(l=l, df=n) for l, n in lemma_df.items()])
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("ANALYZE searchlex, searchdoc, searchvocab, searchlemma"))
 
 
 def drop_index(conn: Connection) -> None:
@@ -343,43 +357,63 @@ def _match_expr(conn: Connection, terms: list[Term], op: str, names_only: bool) 
             return '"' + w.replace('"', '""') + '"' + ("*" if pre else "")
         expr = f" {op} ".join("(" + " OR ".join(alt(w, p) for w, p in _alternatives(t)) + ")" for t in terms)
         return "{name forms} : (" + expr + ")" if names_only else expr
-    weights = "AB" if names_only else ""
 
-    def pg_alt(w, pre):  # the PostgreSQL spelling of the same query: 'word':*AB
-        flags = ("*" if pre else "") + weights
-        return "'" + w.replace("'", "''").replace("\\", "") + "'" + (":" + flags if flags else "")
+    def pg_alt(w, pre):  # the PostgreSQL spelling of the same query ('word':*), on tsv_names for names only
+        return "'" + w.replace("'", "''").replace("\\", "") + "'" + (":*" if pre else "")
     joiner = " & " if op == "AND" else " | "
     return joiner.join("(" + " | ".join(pg_alt(w, p) for w, p in _alternatives(t)) + ")" for t in terms)
 
 
 def _candidates(conn: Connection, terms: list[Term], game, lang, kind) -> tuple[list, bool]:
-    """Index rows that may answer the query, and whether some entry contains every word."""
+    """Index rows that may answer the query, and whether some entry contains every word.
+
+    Two steps: the index orders the matching rows by its own relevance and keeps the best ids (no
+    text is read for the thousands of rows a common word matches), then the texts of those few
+    rows are read for the ranking here."""
     where, params = "", {}
     for col, val in (("game_id", game), ("lang", lang), ("kind", kind)):
         if val:
             where += f" AND d.{col} = :{col}"
             params[col] = val
-    cols = "d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases"
-    if conn.dialect.name == "sqlite":
-        src = ("FROM search_fts JOIN searchdoc d ON d.id = search_fts.rowid JOIN searchlex x ON x.id = d.id "
-               "WHERE search_fts MATCH :q")
-        lex, order = "search_fts", "bm25(search_fts, 10.0, 6.0, 1.0)"
-    else:
-        src = "FROM searchlex x JOIN searchdoc d ON d.id = x.id WHERE x.tsv @@ to_tsquery('simple', :q)"
-        lex, order = "x", "ts_rank_cd('{0.1, 0.2, 0.6, 1.0}', x.tsv, to_tsquery('simple', :q)) DESC"
-    body_col = "search_fts.name || ' ' || search_fts.forms || ' ' || search_fts.body" if lex == "search_fts" \
-        else "x.name || ' ' || x.forms || ' ' || x.body"
-    sql = text(f"SELECT {cols}, {body_col} AS lex {src}{where} ORDER BY {order} LIMIT :n")
-    found: dict[int, object] = {}
-    for names_only in (True, False):
-        for row in conn.execute(sql, {**params, "q": _match_expr(conn, terms, "AND", names_only), "n": CANDIDATES}):
-            found.setdefault(row.id, row)
+    def best(names_only: bool):
+        if conn.dialect.name == "sqlite":  # the query names the columns (see _match_expr)
+            join = " JOIN searchdoc d ON d.id = search_fts.rowid" if where else ""
+            return text(f"SELECT search_fts.rowid FROM search_fts{join} WHERE search_fts MATCH :q{where} "
+                        "ORDER BY bm25(search_fts, 10.0, 6.0, 1.0) LIMIT :n")
+        join = " JOIN searchdoc d ON d.id = x.id" if where else ""
+        tsv = "x.tsv_names" if names_only else "x.tsv"
+        return text(f"SELECT x.id FROM searchlex x{join} WHERE {tsv} @@ to_tsquery('simple', :q){where} "
+                    f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', :q)) DESC LIMIT :n")
+    details = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
+                   "x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id WHERE d.id IN :ids"
+                   ).bindparams(bindparam("ids", expanding=True))
+
+    def ids(q: str, names_only: bool) -> list[int]:
+        return [i for (i,) in conn.execute(best(names_only), {**params, "q": q, "n": CANDIDATES})]
+
+    def read(found_ids: list[int]) -> list:
+        order = {i: n for n, i in enumerate(dict.fromkeys(found_ids))}
+        rows = conn.execute(details, {"ids": list(order)}).fetchall() if order else []
+        return sorted(rows, key=lambda r: order[r.id])  # the index's order: it breaks ties between languages
+
+    # Every word must match, but words in one document in twenty or more ("the", "na") are left to
+    # the ranking: they hardly narrow the set, and each costs the index a long list to intersect.
+    needed = [t for t in terms if t.idf >= COMMON_IDF] or terms
+    named = ids(_match_expr(conn, needed, "AND", True), True)
+    # As many named entries as the ranking takes: texts that merely mention the words rank below
+    # every one of them, so the index need not order the thousands it would find.
+    mentioned = ids(_match_expr(conn, needed, "AND", False), False) if len(named) < CANDIDATES else []
+    found = {r.id: r for r in read(named + mentioned)}
     all_words = bool(found)
     if len(terms) > 1 and len({r.entity_id for r in found.values()}) < 20:
-        # a question or description: entries with some of the words, rarest words first
-        some = sorted(terms, key=lambda t: -t.idf)[:8]
-        for row in conn.execute(sql, {**params, "q": _match_expr(conn, some, "OR", False), "n": CANDIDATES}):
-            found.setdefault(row.id, row)
+        # a question or description: entries with some of the words, rarest words first. Words in
+        # more than one document in twenty ("na", "the", "player") would make the index score most of the
+        # documents for candidates they hardly order; the ranking here still counts them.
+        # Whole words only: as prefixes, short words ("pri") would match a good part of the index.
+        some = sorted(terms, key=lambda t: -t.idf)[:OR_WORDS]
+        some = [replace(t, prefix=False) for t in [t for t in some if t.idf >= COMMON_IDF] or some]
+        for r in read(ids(_match_expr(conn, some, "OR", False), False)):
+            found.setdefault(r.id, r)
     return list(found.values()), all_words
 
 
@@ -391,7 +425,7 @@ def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, terms, v, parts)
-        lex = set(r.lex.split())
+        lex = set(r.words.split())  # the entry's distinct indexed words and lemmas
         cov = 0.0
         for t, exact, fuzzy in sets:
             if not exact.isdisjoint(lex):
@@ -494,11 +528,10 @@ def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = Non
     original text too.
     """
     source, folded = body, folded_body if folded_body is not None else fold(body)
-    spans = [(m.start(), m.end()) for m in _WORD.finditer(folded) if match(m.group())]
-    if not spans or not body:
+    first = next((m.start() for m in _WORD.finditer(folded) if match(m.group())), None) if body else None
+    if first is None:
         source, folded = name, fold(name)
-        spans = [(m.start(), m.end()) for m in _WORD.finditer(folded) if match(m.group())]
-    first = spans[0][0] if spans else 0
+        first = next((m.start() for m in _WORD.finditer(folded) if match(m.group())), 0)
     lo = max(0, first - SNIPPET_CHARS // 3)
     if lo:
         space = source.rfind(" ", 0, lo)
@@ -508,5 +541,12 @@ def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = Non
     prefix = "…" if lo else ""
     suffix = "…" if hi < len(source) else ""
     shift = len(prefix) - lo
-    marks = [(a + shift, b + shift) for a, b in spans if a >= lo and b <= hi]
+    # only the window is read for marks (a rule's text may be long). Reading from one character
+    # before it, a word cut by its start begins before lo and is left out, as is one cut by its end.
+    marks = []
+    for m in _WORD.finditer(folded, max(0, lo - 1)):
+        if m.end() > hi:
+            break
+        if m.start() >= lo and match(m.group()):
+            marks.append((m.start() + shift, m.end() + shift))
     return prefix + window.replace("\n", " ") + suffix, marks
