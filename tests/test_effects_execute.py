@@ -9,6 +9,7 @@ covers yet are listed, and the checked/unchecked counts are printed with the sui
 """
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -131,8 +132,87 @@ def probe_gugong_intrigue_reward(game, rules, eid):
     return _diff(before, s2["players"]["A"], GUGONG_COUNTERS), plan[0]
 
 
+def dragon_counters(player: dict) -> dict[str, int]:
+    """A Dragon player's counters, named as the effect language names them."""
+    return {"yuan": player["yuan"], "rice": player["rice"], "fireworks": player["fireworks"], "vp": player["vp"],
+            "person": player["person"], "palace_floor": sum(pal["floors"] for pal in player["palaces"]),
+            "privilege_small": player["privileges"]["small"], "privilege_large": player["privileges"]["large"]}
+
+
+def dragon_plan(steps, edition: str) -> dict[str, int] | None:
+    """{counter: change} of plain Dragon steps (gain, pay, move); an edition condition is taken when
+    it names the edition played; None for anything else."""
+    out: dict[str, int] = {}
+    for step in steps:
+        (op, args), = step.items()
+        if op in ("gain", "pay"):
+            for what, n in args.items():
+                out[what] = out.get(what, 0) + (n if op == "gain" else -n)
+        elif op == "move":
+            out[args["track"]] = out.get(args["track"], 0) + args["steps"]
+        elif op == "condition" and args["if"].startswith("the ") and args["if"].endswith(" edition is used"):
+            if args["if"] == f"the {edition} edition is used":
+                inner = dragon_plan(args["do"], edition)
+                if inner is None:
+                    return None
+                for what, n in inner.items():
+                    out[what] = out.get(what, 0) + n
+        else:
+            return None
+    return out
+
+
+def dragon_play_until(game, options: dict, wanted) -> tuple[dict, dict] | None:
+    """A seeded random Dragon game played until the seat to move may take an action `wanted` picks
+    from a card group no dragon occupies yet (an occupied group costs extra yuan: not the effect's);
+    returns (state, that action)."""
+    for seed in range(20):
+        state, chooser = game.new_state(["A", "B", "C"], options, seed), random.Random(seed)
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            hit = next((a for a in legal if wanted(a) and not state["dragons"][a["group"]]), None)
+            if hit is not None:
+                return state, hit
+            state, _ = game.apply(state, chooser.choice(legal))
+    return None
+
+
+def _dragon_change(game, state, action) -> dict[str, int]:
+    before = dragon_counters(state["players"][action["player"]])
+    after_state, _ = game.apply(state, action)
+    after = dragon_counters(after_state["players"][action["player"]])
+    return {k: after[k] - before[k] for k in before if after[k] != before[k]}
+
+
+def probe_dragon_wall_tile(game, rules, eid):
+    """A Great Wall tile placed with the Great Wall action: its bonus, on an unoccupied card group."""
+    key = eid.rsplit("/", 1)[1]
+    plan = dragon_plan(rules.effect(eid), "2017")
+    found = dragon_play_until(game, {"great_wall": True, "edition": "2017"}, lambda a: a.get("tile") == key)
+    if plan is None or found is None:
+        return None
+    return _dragon_change(game, *found), plan
+
+
+def probe_dragon_privilege(game, rules, eid):
+    """The privilege action, small and large, in both editions: each option of the effect's choice
+    must be what the engine charges and gives."""
+    options = rules.effect(eid)[0]["choose"]["options"]
+    observed, expected = {}, {}
+    for edition in ("2007", "2017"):
+        for size, option in zip(("small", "large"), options):
+            plan = dragon_plan(option, edition)
+            found = dragon_play_until(game, {"edition": edition},
+                                      lambda a, size=size: a.get("card") == "privilege" and a.get("size") == size)
+            if plan is None or found is None:
+                return None
+            observed[(edition, size)], expected[(edition, size)] = _dragon_change(game, *found), plan
+    return observed, expected
+
+
 PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree,
-          ("gugong", "reward"): probe_gugong_intrigue_reward}
+          ("gugong", "reward"): probe_gugong_intrigue_reward, ("dragon", "tile"): probe_dragon_wall_tile,
+          ("dragon", "action"): probe_dragon_privilege}
 
 
 
