@@ -132,6 +132,47 @@ def probe_gugong_intrigue_reward(game, rules, eid):
     return _diff(before, s2["players"]["A"], GUGONG_COUNTERS), plan[0]
 
 
+def probe_gugong_card_ability(game, rules, eid):
+    """A placed card's action, taken in a seeded game when the card with this ability is placed.
+    Plain gains must change the counters as the effect says; `do_action` must change the state
+    exactly as that location's action with the same choices does; the swap must trade as many
+    cards between the player and the board as the ability's attribute says."""
+    key = eid.rsplit("/", 1)[1]
+    effect = rules.effect(eid)
+    for seed in range(30):
+        state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            taken = next((a for a in legal if a["type"] == "card_action"), None)
+            if taken is not None and game.k.card_ability[state["acts"]["card"]] == key:
+                return _gugong_card_ability_check(game, rules, eid, effect, state, taken)
+            state, _ = game.apply(state, chooser.choice(legal))
+    return None
+
+
+def _gugong_card_ability_check(game, rules, eid, effect, state, action):
+    name = action["player"]
+    after, _ = game.apply(state, action)
+    (op, args), = effect[0].items()
+    if op == "do_action":  # the same as the named location's action, with the same choices
+        twin = st.copy(state)
+        twin["acts"] = {**twin["acts"], "location": args["action"].rsplit("/", 1)[1], "card_action": False,
+                        "location_action": True}
+        expected, _ = game.apply(twin, {**action, "type": "location_action"})
+        without_acts = lambda s: {k: v for k, v in s.items() if k != "acts"}  # noqa: E731
+        return without_acts(after), without_acts(expected)
+    if op == "rule" and args["id"] == "gugong/card-ability/swap-card":
+        moved = sum(1 for loc in state["board"] if state["board"][loc] != after["board"][loc])
+        return moved, rules.attr(eid, "cards_swapped")
+    plan = expected_changes(effect, GUGONG_COUNTERS)
+    if plan is None:
+        return None
+    state = st.copy(state)
+    state["players"][name]["supply"] = max(state["players"][name]["supply"], 6)  # servants hired come from it
+    after, _ = game.apply(state, action)
+    return _diff(state["players"][name], after["players"][name], GUGONG_COUNTERS), plan[0]
+
+
 def dragon_counters(player: dict) -> dict[str, int]:
     """A Dragon player's counters, named as the effect language names them."""
     return {"yuan": player["yuan"], "rice": player["rice"], "fireworks": player["fireworks"], "vp": player["vp"],
@@ -211,7 +252,8 @@ def probe_dragon_privilege(game, rules, eid):
 
 
 PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree,
-          ("gugong", "reward"): probe_gugong_intrigue_reward, ("dragon", "tile"): probe_dragon_wall_tile,
+          ("gugong", "reward"): probe_gugong_intrigue_reward, ("gugong", "card-ability"): probe_gugong_card_ability,
+          ("dragon", "tile"): probe_dragon_wall_tile,
           ("dragon", "action"): probe_dragon_privilege}
 
 
