@@ -251,10 +251,70 @@ def probe_dragon_privilege(game, rules, eid):
     return observed, expected
 
 
+def zhanguo_counters(player: dict) -> dict[str, int]:
+    """A ZhanGuo player's counters: points, and the pieces they have on the boards."""
+    regions = player["regions"].values()
+    return {"vp": player["vp"], "official": sum(sum(r["gov"].values()) for r in regions),
+            "worker": sum(r["workers"] for r in regions), "governor": -player["governors"],
+            "palace": -player["palaces"], "wall": -player["walls"]}
+
+
+def zhanguo_plan(steps, player: dict) -> tuple[dict[str, int], bool] | None:
+    """({counter: change}, complete) of a reward's steps with its optional parts taken; `complete`
+    is False when a step defers to another rule (its further changes are that rule's, so only the
+    named counters are compared). None for a step this reading does not know."""
+    out: dict[str, int] = {}
+    complete = True
+    for step in steps:
+        (op, args), = step.items()
+        if op == "gain" and set(args) <= {"vp", "worker"}:
+            for what, n in args.items():
+                out[what] = out.get(what, 0) + n
+        elif op == "place" and args["what"] in ("official", "governor", "palace", "wall"):
+            out[args["what"]] = out.get(args["what"], 0) + args["count"]
+        elif op == "per" and args["each"] == "card on the player's own player board" and args["do"] == [{"gain": {"vp": 1}}]:
+            cards = sum(len(r["cards"]) for r in player["regions"].values())
+            out["vp"] = out.get("vp", 0) + min(cards, args.get("max", cards))
+        elif op == "optional":
+            inner = zhanguo_plan(args["do"], player)
+            if inner is None:
+                return None
+            for what, n in inner[0].items():
+                out[what] = out.get(what, 0) + n
+            complete = complete and inner[1]
+        elif op == "rule":
+            complete = False
+        else:
+            return None
+    return out, complete
+
+
+def probe_zhanguo_reward(game, rules, eid):
+    """A reward taken in the rewards phase of a seeded game (the engine names it in its event)."""
+    key = eid.rsplit("/", 1)[1]
+    for seed in range(40):
+        state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            for action in (a for a in legal if a["type"] == "reward" and a.get("accept")):
+                after, events = game.apply(state, action)
+                if any(e["event"] == "reward" and e["reward"] == key for e in events):
+                    name = action["player"]
+                    planned = zhanguo_plan(rules.effect(eid), state["players"][name])
+                    if planned is None:
+                        return None
+                    plan, complete = planned
+                    before, now = zhanguo_counters(state["players"][name]), zhanguo_counters(after["players"][name])
+                    change = {k: now[k] - before[k] for k in before if now[k] != before[k] and (complete or k in plan)}
+                    return change, plan
+            state, _ = game.apply(state, chooser.choice(legal))
+    return None
+
+
 PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree,
           ("gugong", "reward"): probe_gugong_intrigue_reward, ("gugong", "card-ability"): probe_gugong_card_ability,
           ("dragon", "tile"): probe_dragon_wall_tile,
-          ("dragon", "action"): probe_dragon_privilege}
+          ("dragon", "action"): probe_dragon_privilege, ("zhanguo", "reward"): probe_zhanguo_reward}
 
 
 
