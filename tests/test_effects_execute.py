@@ -256,36 +256,54 @@ def zhanguo_counters(player: dict) -> dict[str, int]:
     regions = player["regions"].values()
     return {"vp": player["vp"], "official": sum(sum(r["gov"].values()) for r in regions),
             "worker": sum(r["workers"] for r in regions), "governor": -player["governors"],
-            "palace": -player["palaces"], "wall": -player["walls"]}
+            "palace": -player["palaces"], "wall": -player["walls"], "unrest": sum(r["unrest"] for r in regions),
+            "unification_marker": sum(player["m1"].values())}
 
 
-def zhanguo_plan(steps, player: dict) -> tuple[dict[str, int], bool] | None:
-    """({counter: change}, complete) of a reward's steps with its optional parts taken; `complete`
-    is False when a step defers to another rule (its further changes are that rule's, so only the
-    named counters are compared). None for a step this reading does not know."""
+def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None) -> tuple[dict[str, int], bool] | None:
+    """({counter: change}, complete) of a reward's or a card ability's steps with their optional
+    parts taken; `complete` is False when a step defers to another rule (its further changes are
+    that rule's, so only the named counters are compared). Conditions are read against the state
+    and the activated card's data. None for a step this reading does not know."""
     out: dict[str, int] = {}
     complete = True
     for step in steps:
         (op, args), = step.items()
-        if op == "gain" and set(args) <= {"vp", "worker"}:
+        taken = None
+        if op == "gain" and set(args) <= {"vp", "worker", "unification_marker"}:
             for what, n in args.items():
                 out[what] = out.get(what, 0) + n
         elif op == "place" and args["what"] in ("official", "governor", "palace", "wall"):
             out[args["what"]] = out.get(args["what"], 0) + args["count"]
+        elif op == "place" and args["what"] == "worker":  # from the supply adds one; from a region moves one
+            out["worker"] = out.get("worker", 0) + (args["count"] if "supply" in args["from"] else 0)
+        elif op == "move" and args["track"] == "unrest":
+            out["unrest"] = out.get("unrest", 0) + args["steps"]
         elif op == "per" and args["each"] == "card on the player's own player board" and args["do"] == [{"gain": {"vp": 1}}]:
             cards = sum(len(r["cards"]) for r in player["regions"].values())
             out["vp"] = out.get("vp", 0) + min(cards, args.get("max", cards))
+        elif op == "per" and args["each"].startswith("card of the colour(s) shown") and card is not None:
+            colours = [CARD_COLOURS[c] for r in player["regions"].values() for c in r["cards"]]
+            out["vp"] = out.get("vp", 0) + args["do"][0]["gain"]["vp"] * sum(1 for c in colours if c in card["colours"])
+        elif op == "condition" and card is not None and args["if"].startswith("the card shows "):
+            taken = args["if"] == f"the card shows {card['vp']} VP"
+        elif op == "condition" and args["if"].startswith("a value-1 unification marker is left"):
+            taken = sum(state["supply"]["m1"].values()) > 0
+        elif op == "condition" and args["if"].startswith("no value-1 unification marker is left"):
+            taken = sum(state["supply"]["m1"].values()) == 0
         elif op == "optional":
-            inner = zhanguo_plan(args["do"], player)
+            taken = True
+        elif op == "rule":
+            complete = False
+        else:
+            return None
+        if taken:
+            inner = zhanguo_plan(args["do"], player, state, card)
             if inner is None:
                 return None
             for what, n in inner[0].items():
                 out[what] = out.get(what, 0) + n
             complete = complete and inner[1]
-        elif op == "rule":
-            complete = False
-        else:
-            return None
     return out, complete
 
 
@@ -300,13 +318,43 @@ def probe_zhanguo_reward(game, rules, eid):
                 after, events = game.apply(state, action)
                 if any(e["event"] == "reward" and e["reward"] == key for e in events):
                     name = action["player"]
-                    planned = zhanguo_plan(rules.effect(eid), state["players"][name])
+                    planned = zhanguo_plan(rules.effect(eid), state["players"][name], state)
                     if planned is None:
                         return None
                     plan, complete = planned
                     before, now = zhanguo_counters(state["players"][name]), zhanguo_counters(after["players"][name])
-                    change = {k: now[k] - before[k] for k in before if now[k] != before[k] and (complete or k in plan)}
+                    # the markers handed back are the price of any reward (the rewards phase's rule)
+                    change = {k: now[k] - before[k] for k in before if now[k] != before[k] and (complete or k in plan)
+                              and k != "unification_marker"}
                     return change, plan
+            state, _ = game.apply(state, chooser.choice(legal))
+    return None
+
+
+CARD_COLOURS: dict[int, str] = {}
+
+
+def probe_zhanguo_card_ability(game, rules, eid):
+    """A card's ability activated in a seeded game (the engine names the ability in its event)."""
+    key = eid.rsplit("/", 1)[1]
+    cards = game.consts.cards
+    CARD_COLOURS.update({n: spec["colour"] for n, spec in cards.items()})
+    for seed in range(40):
+        state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            for action in (a for a in legal if a["type"] == "activate" and "card" in a):
+                if cards[action["card"]]["ability"] != key:
+                    continue
+                after, events = game.apply(state, action)
+                name = action["player"]
+                planned = zhanguo_plan(rules.effect(eid), state["players"][name], state, cards[action["card"]])
+                if planned is None:
+                    return None
+                plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
+                before, now = zhanguo_counters(state["players"][name]), zhanguo_counters(after["players"][name])
+                change = {k: now[k] - before[k] for k in before if now[k] != before[k] and (complete or k in plan)}
+                return change, plan
             state, _ = game.apply(state, chooser.choice(legal))
     return None
 
@@ -314,7 +362,8 @@ def probe_zhanguo_reward(game, rules, eid):
 PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree,
           ("gugong", "reward"): probe_gugong_intrigue_reward, ("gugong", "card-ability"): probe_gugong_card_ability,
           ("dragon", "tile"): probe_dragon_wall_tile,
-          ("dragon", "action"): probe_dragon_privilege, ("zhanguo", "reward"): probe_zhanguo_reward}
+          ("dragon", "action"): probe_dragon_privilege, ("zhanguo", "reward"): probe_zhanguo_reward,
+          ("zhanguo", "card-ability"): probe_zhanguo_card_ability}
 
 
 
