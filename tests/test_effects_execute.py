@@ -422,10 +422,100 @@ def probe_zhanguo_wall_token(game, rules, eid):
     return observed, expected
 
 
+def dragon_event_counters(state: dict, name: str) -> dict[str, int]:
+    """A Dragon player's goods and points, and the losses an event leaves for them to choose
+    (persons to release, floors, cards, Sunrise persons, Flood losses wait as decisions)."""
+    player = state["players"][name]
+    waiting = {"person": ("release", -1), "palace_floor": ("floor", -1), "person_card": ("discard_card", -1),
+               "flood": ("flood", -1), "sunrise": ("sunrise", 1)}  # losses count down, the Sunrise person up
+    out = {what: player[what] for what in ("yuan", "rice", "fireworks", "vp")}
+    out["privilege"] = sum(player["privileges"].values())
+    for what, (kind, sign) in waiting.items():
+        out[what] = sign * sum(item["count"] for item in state["pending"] if item["kind"] == kind and item["player"] == name)
+    return out
+
+
+def _dragon_event_each(each: str, player: dict, k) -> int | None:
+    """How many of what an event's `each` names the player has, read from the effect's words."""
+    persons = [x for pal in player["palaces"] for x in pal["persons"]]
+    inhabited = sum(1 for pal in player["palaces"] if pal["persons"])
+    known = {
+        "person tile in the player's palaces": len(persons),
+        "privilege tile the player has": sum(player["privileges"].values()),
+        "2 of the player's yuan, rice tiles and fireworks tiles counted together (half of the total, rounded down)":
+            (player["yuan"] + player["rice"] + player["fireworks"]) // 2,
+        "palace with at least 1 person that the player chooses to supply": min(inhabited, player["rice"]),
+        "inhabited palace the player cannot supply": max(0, inhabited - player["rice"]),
+        "yuan of the tribute the player cannot pay (all the player's money is paid first)":
+            max(0, k.tribute - player["yuan"]),
+    }
+    return known.get(each)
+
+
+def dragon_event_plan(steps, player: dict, k) -> dict[str, int] | None:
+    """{counter: change} an event's steps say for one player; None for steps this reading does not know."""
+    out: dict[str, int] = {}
+
+    def add(what, n):
+        out[what] = out.get(what, 0) + n
+
+    for step in steps:
+        (op, args), = step.items()
+        if op in ("gain", "pay", "lose"):
+            for what, n in args.items():
+                if op == "pay":
+                    n = min(n, player[what])  # what the player has is paid; the rest is the next step's
+                add("sunrise" if (op, what) == ("gain", "person") else what, n if op == "gain" else -n)
+        elif op == "per":
+            count = _dragon_event_each(args["each"], player, k)
+            inner = dragon_event_plan(args["do"], player, k) if args["do"][0].keys() != {"choose"} else {"flood": -1}
+            if count is None or inner is None:
+                return None
+            for what, n in inner.items():
+                add(what, n * min(count, args.get("max", count)))
+        elif op == "condition" and args["if"].startswith("a younger courtier tile of a kind no other player"):
+            add("sunrise", args["do"][0]["gain"]["person"])
+        else:
+            return None
+    return out
+
+
+def probe_dragon_event(game, rules, eid):
+    """An event resolved by the engine's event phase (a month's event, or the Great Event of round
+    7) on every player of a seeded position; the change of each player's goods and points, and the
+    losses left for them to choose, must be what the event says."""
+    from engine.dragon import events
+
+    key = eid.rsplit("/", 1)[1]
+    great = key.startswith("ge-")
+    options = {"great_events": True, "great_event": key, "edition": "2017"} if great else {"edition": "2017"}
+    state, chooser = game.new_state(["A", "B", "C"], options, 5), random.Random(5)
+    for _ in range(60):
+        state, _ = game.apply(state, chooser.choice(game.legal_actions(state)))
+    k = game.k(state)
+    state = st.copy(state)
+    state["pending"] = []
+    # goods set so that the three players have none, some and plenty (a tribute paid in part, say)
+    for name, (yuan, rice, fireworks) in zip(state["players"], ((0, 0, 0), (2, 1, 3), (6, 5, 1))):
+        state["players"][name].update(yuan=yuan, rice=rice, fireworks=fireworks)
+    before = {n: dragon_event_counters(state, n) for n in state["players"]}
+    expected = {}
+    for n in state["players"]:
+        plan = dragon_event_plan(rules.effect(eid), state["players"][n], k)
+        if plan is None:
+            return None
+        expected[n] = {what: d for what, d in plan.items() if d}
+    after = st.copy(state)
+    (events.great if great else lambda k_, s_, ev: events.resolve(k_, s_, key, ev))(k, after, [])
+    observed = {n: {what: v - before[n][what] for what, v in dragon_event_counters(after, n).items()
+                    if v != before[n][what]} for n in state["players"]}
+    return observed, expected
+
+
 PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree,
           ("gugong", "reward"): probe_gugong_intrigue_reward, ("gugong", "card-ability"): probe_gugong_card_ability,
           ("dragon", "tile"): probe_dragon_wall_tile,
-          ("dragon", "action"): probe_dragon_privilege, ("zhanguo", "reward"): probe_zhanguo_reward,
+          ("dragon", "action"): probe_dragon_privilege, ("dragon", "event"): probe_dragon_event, ("zhanguo", "reward"): probe_zhanguo_reward,
           ("zhanguo", "card-ability"): probe_zhanguo_card_ability, ("zhanguo", "token"): probe_zhanguo_wall_token}
 
 
