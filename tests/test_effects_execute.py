@@ -498,6 +498,18 @@ def probe_dragon_event(game, rules, eid):
     # goods set so that the three players have none, some and plenty (a tribute paid in part, say)
     for name, (yuan, rice, fireworks) in zip(state["players"], ((0, 0, 0), (2, 1, 3), (6, 5, 1))):
         state["players"][name].update(yuan=yuan, rice=rice, fireworks=fireworks)
+    (op, args), = rules.effect(eid)[0].items()
+    if great and op == "rule":  # the Great Events that name a rule: what that rule does, on every player
+        after = st.copy(state)
+        events.great(k, after, [])
+        if args["id"] == eid:  # the volcano: every person marker to the attribute's space
+            return ({n: p["person"] for n, p in after["players"].items()},
+                    {n: rules.attr(eid, "target_space") for n in state["players"]})
+        if args["id"] == "dragon/phase/event":  # the eclipse: the event phase of the attribute's round again
+            again = st.copy(state)
+            events.resolve(k, again, state["events"][rules.attr(eid, "round") - 1], [])
+            return after["players"], again["players"]
+        return None
     before = {n: dragon_event_counters(state, n) for n in state["players"]}
     expected = {}
     for n in state["players"]:
