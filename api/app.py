@@ -24,6 +24,7 @@ from api.routes import bulk, compare, entities, examples, games, health, search,
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
 from kb.queries import entity_jsons
+from kb.search import preload as preload_search
 from kb.search import search as run_search
 
 ROUTERS = (games, entities, search, compare, examples, sessions, health)
@@ -86,10 +87,10 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
 
 
 class WarmUp:
-    """Reads every game's rules and the entity documents, and runs one search per language, in
-    the background once per process (the search loads its Polish, Czech and English lemmatizers
-    on first use: seconds that the first searches of every client would otherwise wait for
-    together). Neither the first session nor the first lookup waits; GET /ready answers 503 until
+    """Reads every game's rules, the entity documents and the search documents, and runs one search
+    per language, in the background once per process (the search loads its Polish, Czech and
+    English lemmatizers on first use: seconds that the first searches of every client would
+    otherwise wait for together). Neither the first session nor the first lookup waits; GET /ready answers 503 until
     it is done."""
 
     # one word per language the lemmatizers know (pl, cs, en)
@@ -119,6 +120,7 @@ class WarmUp:
                     pass
             try:
                 self.reader.derived("entities", entity_jsons)
+                preload_search(self.reader.engine())
                 for query in self.SEARCHES:
                     run_search(self.reader.engine(), query, limit=1)
             except Exception:  # noqa: BLE001 - an unreadable knowledge base is /ready's to report

@@ -31,25 +31,27 @@ def make_router(**kwargs: Any) -> APIRouter:
     return APIRouter(route_class=ExactRoute, **kwargs)
 
 
-def get_reader(request: Request) -> KbReader:
+# Dependencies that only read the request or app state are `async def`: FastAPI runs a plain `def`
+# dependency in the thread pool, one thread hop per dependency per request.
+async def get_reader(request: Request) -> KbReader:
     return request.app.state.kb
 
 
-def get_kb(request: Request) -> Engine:
+async def get_kb(request: Request) -> Engine:
     """The knowledge base's engine (503 through the problem handlers when it cannot be read)."""
     return request.app.state.kb.engine()
 
 
-def get_store(request: Request) -> Store:
+async def get_store(request: Request) -> Store:
     return request.app.state.store()
 
 
-def content_lang(request: Request, lang: Optional[Lang] = None) -> str:
+async def content_lang(request: Request, lang: Optional[Lang] = None) -> str:
     """The language of data texts: ?lang=, else Accept-Language (q-values, regions), else en."""
     return lang or negotiate(request.headers.get("accept-language"))
 
 
-def bearer_token(request: Request) -> str | None:
+async def bearer_token(request: Request) -> str | None:
     """The token of `Authorization: Bearer TOKEN`, if any (401 for another scheme)."""
     header = request.headers.get("authorization")
     if header is None:
@@ -61,11 +63,15 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
+async def message_lang(request: Request) -> str:
+    return request_lang(request)
+
+
 KbDep = Annotated[Engine, Depends(get_kb)]
 ReaderDep = Annotated[KbReader, Depends(get_reader)]
 StoreDep = Annotated[Store, Depends(get_store)]
 LangDep = Annotated[str, Depends(content_lang)]
-MessageLangDep = Annotated[str, Depends(request_lang)]
+MessageLangDep = Annotated[str, Depends(message_lang)]
 TokenDep = Annotated[Optional[str], Depends(bearer_token)]
 Limit = Annotated[int, Query(ge=1, le=200, description="items per page")]
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="items to skip")]

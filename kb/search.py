@@ -155,6 +155,30 @@ def drop_index(conn: Connection) -> None:
 # ---------------------------------------------------------------- the vocabulary, read once per build
 
 @dataclass
+class Doc:
+    """One search document as the ranking reads it, its texts split into words once per process."""
+    id: int
+    entity_id: str
+    game_id: str
+    kind: str
+    lang: str
+    name: str
+    body: str
+    folded_body: str
+    phrases: list[list[str]]  # each name or glossary form, as folded words
+    words: frozenset[str]  # every indexed word and lemma of the entry
+    tokens: list[tuple[int, str]]  # (offset, folded word) of the body, in order
+    body_words: frozenset[str]  # the distinct words of `tokens`
+
+
+def _doc(r) -> Doc:
+    tokens = [(m.start(), m.group()) for m in _WORD.finditer(r.folded_body)]
+    return Doc(r.id, r.entity_id, r.game_id, r.kind, r.lang, r.name, r.body, r.folded_body,
+               [p.split() for p in r.phrases.split("|")] if r.phrases else [], frozenset(r.words.split()),
+               tokens, frozenset(w for _, w in tokens))
+
+
+@dataclass
 class Vocab:
     lemmas: dict[str, frozenset[str]]  # folded word -> folded lemmas
     spelling: dict[str, str]  # folded word -> its commonest spelling (for "did you mean")
@@ -163,6 +187,9 @@ class Vocab:
     docs: int
     words: list[str]  # sorted, for prefixes
     by_lemma: dict[str, set[str]] = field(default_factory=dict)  # folded lemma -> words that have it
+    # documents read so far, by id: the index's candidates are mostly the same few hundred, so after
+    # the first queries a search reads only ids from the database (a server preloads them all)
+    cached: dict[int, Doc] = field(default_factory=dict)
 
     def __post_init__(self):
         for w, ls in self.lemmas.items():
@@ -173,7 +200,28 @@ class Vocab:
         return math.log(1 + self.docs / (1 + n))
 
 
+    def documents(self, conn: Connection, ids: list[int]) -> list[Doc]:
+        """The documents with these ids, in this order; read from the database once per process."""
+        missing = [i for i in ids if i not in self.cached]
+        if missing:
+            for r in conn.execute(_DETAILS, {"ids": missing}):
+                self.cached[r.id] = _doc(r)
+        return [self.cached[i] for i in ids if i in self.cached]
+
+
+_DETAILS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
+                "x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id WHERE d.id IN :ids"
+                ).bindparams(bindparam("ids", expanding=True))
 _VOCABS: dict[tuple[str, str], Vocab] = {}
+
+
+def preload(engine: Engine) -> None:
+    """Read the vocabulary and every document now (a server's warm-up), not on first use."""
+    with engine.connect() as conn:
+        v = vocab(conn)
+        ids = [i for (i,) in conn.execute(text("SELECT id FROM searchdoc"))]
+        for n in range(0, len(ids), 500):
+            v.documents(conn, ids[n:n + 500])
 
 
 def vocab(conn: Connection) -> Vocab:
@@ -327,10 +375,10 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     with engine.connect() as conn:
         v = vocab(conn)
         terms = [_term(r, v) for r in raws]
-        rows, all_words = _candidates(conn, terms, game, lang, kind)
+        rows, all_words = _candidates(conn, v, terms, game, lang, kind)
         if rows and not all_words and len(terms) > 1:
             warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
-        ranked = _rank(conn, rows, terms, v)
+        ranked = _rank(rows, terms, v)
     suggestion = None
     if any(t.correction for t in terms) and not all(t.known for t in terms):
         suggestion = " ".join(t.correction if t.correction and not t.known else r for t, r in zip(terms, raws))
@@ -339,7 +387,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     hits = []
     for s in page:
         r = s["row"]
-        snip, marks = snippet(r.name, r.body, match, r.folded_body)
+        snip, marks = snippet(r.name, r.body, match, r.folded_body, r.tokens)
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
                         s["explain"] if explain else None))
     return Result(q, toks, hits, len(ranked), warnings, suggestion)
@@ -364,7 +412,7 @@ def _match_expr(conn: Connection, terms: list[Term], op: str, names_only: bool) 
     return joiner.join("(" + " | ".join(pg_alt(w, p) for w, p in _alternatives(t)) + ")" for t in terms)
 
 
-def _candidates(conn: Connection, terms: list[Term], game, lang, kind) -> tuple[list, bool]:
+def _candidates(conn: Connection, v: Vocab, terms: list[Term], game, lang, kind) -> tuple[list[Doc], bool]:
     """Index rows that may answer the query, and whether some entry contains every word.
 
     Two steps: the index orders the matching rows by its own relevance and keeps the best ids (no
@@ -384,17 +432,12 @@ def _candidates(conn: Connection, terms: list[Term], game, lang, kind) -> tuple[
         tsv = "x.tsv_names" if names_only else "x.tsv"
         return text(f"SELECT x.id FROM searchlex x{join} WHERE {tsv} @@ to_tsquery('simple', :q){where} "
                     f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', :q)) DESC LIMIT :n")
-    details = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
-                   "x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id WHERE d.id IN :ids"
-                   ).bindparams(bindparam("ids", expanding=True))
 
     def ids(q: str, names_only: bool) -> list[int]:
         return [i for (i,) in conn.execute(best(names_only), {**params, "q": q, "n": CANDIDATES})]
 
-    def read(found_ids: list[int]) -> list:
-        order = {i: n for n, i in enumerate(dict.fromkeys(found_ids))}
-        rows = conn.execute(details, {"ids": list(order)}).fetchall() if order else []
-        return sorted(rows, key=lambda r: order[r.id])  # the index's order: it breaks ties between languages
+    def read(found_ids: list[int]) -> list[Doc]:  # in the index's order: it breaks ties between languages
+        return v.documents(conn, list(dict.fromkeys(found_ids)))
 
     # Every word must match, but words in one document in twenty or more ("the", "na") are left to
     # the ranking: they hardly narrow the set, and each costs the index a long list to intersect.
@@ -417,20 +460,19 @@ def _candidates(conn: Connection, terms: list[Term], game, lang, kind) -> tuple[
     return list(found.values()), all_words
 
 
-def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
+def _rank(rows: list[Doc], terms: list[Term], v: Vocab) -> list[dict]:
     total_idf = sum(t.idf for t in terms) or 1.0
     sets = [(t, {t.word} | t.exact | t.prefixed, t.fuzzy) for t in terms]
     match = _Matcher(terms, v)
     scored = []
     for r in rows:
         parts: dict = {}
-        name = _name_score(r.phrases, terms, v, parts)
-        lex = set(r.words.split())  # the entry's distinct indexed words and lemmas
+        name = _name_score(r.phrases, match, parts)
         cov = 0.0
         for t, exact, fuzzy in sets:
-            if not exact.isdisjoint(lex):
+            if not exact.isdisjoint(r.words):
                 cov += t.idf
-            elif not fuzzy.isdisjoint(lex):
+            elif not fuzzy.isdisjoint(r.words):
                 cov += t.idf / 2
         cov /= total_idf
         length = len(r.folded_body) / 1000.0
@@ -442,7 +484,7 @@ def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
     for s in scored[:PROXIMITY_DEPTH]:
         # closeness in the text ranks prose; an entry named by the whole query needs no help from it
         whole_name = s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
-        p = _proximity(s["row"].folded_body, match) if len(terms) > 1 and not whole_name else 0.0
+        p = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else 0.0
         s["explain"]["proximity"] = round(p, 2)
         s["score"] += p
     best: dict[str, dict] = {}
@@ -455,19 +497,19 @@ def _rank(conn, rows, terms: list[Term], v: Vocab) -> list[dict]:
     return sorted(best.values(), key=lambda s: (-s["score"], s["row"].entity_id))
 
 
-def _name_score(phrases: str, terms: list[Term], v: Vocab, parts: dict) -> float:
+def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> float:
     """How well the query matches one of the entry's names or glossary forms."""
     best, how = 0.0, "none"
+    terms = match.terms
     total_idf = sum(t.idf for t in terms) or 1.0
-    for phrase in phrases.split("|") if phrases else ():
-        ws = phrase.split()
+    for ws in phrases:
+        table = [match.levels(w) for w in ws]  # table[i][k]: how word i of the name matches query word k
         levels, covered = [], set()
-        for t in terms:
+        for k in range(len(terms)):
             lv, at = 0, None
-            for i, w in enumerate(ws):
-                x = t.level(w, v.lemmas.get(w, frozenset()))
-                if x > lv:
-                    lv, at = x, i
+            for i, row in enumerate(table):
+                if row[k] > lv:
+                    lv, at = row[k], i
             levels.append(lv)
             if at is not None:
                 covered.add(at)
@@ -482,7 +524,7 @@ def _name_score(phrases: str, terms: list[Term], v: Vocab, parts: dict) -> float
             score = 40 * share + 20 * share * len(covered) / len(ws)
             label = "some words"
         if score > best:
-            best, how = score, f"{label}: {phrase}"
+            best, how = score, f"{label}: {' '.join(ws)}"
     parts.update(name=round(best, 2), name_match=how)
     return best
 
@@ -491,19 +533,27 @@ class _Matcher:
     """Which query words a word of an entry matches, remembered per word for one query."""
 
     def __init__(self, terms: list[Term], v: Vocab | None):
-        self.terms, self.v, self.memo = terms, v, {}
+        self.terms, self.v, self.memo, self.level_memo = terms, v, {}, {}
+
+    def levels(self, word: str) -> tuple[int, ...]:
+        """The level (EXACT, PREFIX, FUZZY or 0) at which the word matches each query word."""
+        got = self.level_memo.get(word)
+        if got is None:
+            ls = self.v.lemmas.get(word, frozenset()) if self.v else frozenset()
+            got = self.level_memo[word] = tuple(t.level(word, ls) for t in self.terms)
+        return got
 
     def __call__(self, word: str) -> tuple[int, ...]:
         got = self.memo.get(word)
         if got is None:
-            ls = self.v.lemmas.get(word, frozenset()) if self.v else frozenset()
-            got = self.memo[word] = tuple(k for k, t in enumerate(self.terms) if t.level(word, ls))
+            got = self.memo[word] = tuple(k for k, lv in enumerate(self.levels(word)) if lv)
         return got
 
 
-def _proximity(folded_body: str, match: _Matcher) -> float:
+def _proximity(doc: Doc, match: _Matcher) -> float:
     """Up to 10 points when the query's words stand close together in the text."""
-    positions = [(i, k) for i, w in enumerate(_WORD.findall(folded_body)) for k in match(w)]
+    hits = {w: ks for w in doc.body_words if (ks := match(w))}  # each distinct word judged once
+    positions = [(i, k) for i, (_, w) in enumerate(doc.tokens) if w in hits for k in hits[w]]
     need = len({k for _, k in positions})
     if need < 2:
         return 0.0
@@ -520,7 +570,8 @@ def _proximity(folded_body: str, match: _Matcher) -> float:
     return 10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0
 
 
-def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = None) -> tuple[str, list[tuple[int, int]]]:
+def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = None,
+            tokens: list[tuple[int, str]] | None = None) -> tuple[str, list[tuple[int, int]]]:
     """A window of the original text around the first match, with the matched words marked; the name
     when the text does not hold the query's words.
 
@@ -528,7 +579,9 @@ def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = Non
     original text too.
     """
     source, folded = body, folded_body if folded_body is not None else fold(body)
-    first = next((m.start() for m in _WORD.finditer(folded) if match(m.group())), None) if body else None
+    if tokens is None:
+        tokens = [(m.start(), m.group()) for m in _WORD.finditer(folded)]
+    first = next((at for at, w in tokens if match(w)), None) if body else None
     if first is None:
         source, folded = name, fold(name)
         first = next((m.start() for m in _WORD.finditer(folded) if match(m.group())), 0)
@@ -544,9 +597,17 @@ def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = Non
     # only the window is read for marks (a rule's text may be long). Reading from one character
     # before it, a word cut by its start begins before lo and is left out, as is one cut by its end.
     marks = []
-    for m in _WORD.finditer(folded, max(0, lo - 1)):
-        if m.end() > hi:
-            break
-        if m.start() >= lo and match(m.group()):
-            marks.append((m.start() + shift, m.end() + shift))
+    if source is body:
+        start = bisect.bisect_left(tokens, (lo, ""))
+        for at, w in tokens[start:]:
+            if at + len(w) > hi:
+                break
+            if match(w):
+                marks.append((at + shift, at + len(w) + shift))
+    else:
+        for m in _WORD.finditer(folded, max(0, lo - 1)):
+            if m.end() > hi:
+                break
+            if m.start() >= lo and match(m.group()):
+                marks.append((m.start() + shift, m.end() + shift))
     return prefix + window.replace("\n", " ") + suffix, marks
