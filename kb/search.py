@@ -10,7 +10,9 @@ One ranking for the CLI, the API and the site. Two stages:
 2. A ranking computed here, the same on both databases (the engines' own scores differ): an entity
    whose name or glossary form *is* the query comes first (exact > prefix > fuzzy), then names that
    contain the query, then texts that merely mention it; kinds a player looks up before long prose
-   and the unknowns register; words close together count. `explain=True` returns each part.
+   and the unknowns register; words close together count. Each query word weighs by its rarity
+   (idf), less when it merely completes a stock phrase with the word before it ("end of game").
+   `explain=True` returns each part.
 
 A query is never passed to the engine as syntax: words are quoted, so quotes, AND/OR/NOT, "c++" or
 "10%" are plain words and never raise a syntax error.
@@ -95,8 +97,11 @@ def create_index(conn: Connection) -> None:
     vocab: dict[str, list] = {}
     word_df: Counter = Counter()
     lemma_df: Counter = Counter()
+    pair_df: Counter = Counter()
     rows = []
     for d in docs:
+        body = words(d.body)
+        pair_df.update({f"{a} {b}" for a, b in zip(body, body[1:])})
         seen: dict = {}
         fs = forms.get((d.entity_id, d.lang), [])
         row = dict(id=d.id, name=_lex(d.name, d.lang, seen), forms=_lex(" ".join(fs), d.lang, seen),
@@ -137,18 +142,21 @@ def create_index(conn: Connection) -> None:
     conn.execute(text("CREATE TABLE searchvocab (word TEXT PRIMARY KEY, lemmas TEXT NOT NULL, df INTEGER NOT NULL, "
                       "spelling TEXT NOT NULL)"))
     conn.execute(text("CREATE TABLE searchlemma (lemma TEXT PRIMARY KEY, df INTEGER NOT NULL)"))
+    conn.execute(text("CREATE TABLE searchpair (pair TEXT PRIMARY KEY, df INTEGER NOT NULL)"))
     if vocab:
         conn.execute(text("INSERT INTO searchvocab VALUES (:w, :l, :df, :s)"),
                      [dict(w=f, l=" ".join(sorted(ls)), df=word_df[f], s=sp.most_common(1)[0][0])
                       for f, (ls, sp) in vocab.items()])
         conn.execute(text("INSERT INTO searchlemma VALUES (:l, :df)"),
                      [dict(l=l, df=n) for l, n in lemma_df.items()])
+    if pair_df:
+        conn.execute(text("INSERT INTO searchpair VALUES (:p, :df)"), [dict(p=k, df=n) for k, n in pair_df.items()])
     if conn.dialect.name == "postgresql":
-        conn.execute(text("ANALYZE searchlex, searchdoc, searchvocab, searchlemma"))
+        conn.execute(text("ANALYZE searchlex, searchdoc, searchvocab, searchlemma, searchpair"))
 
 
 def drop_index(conn: Connection) -> None:
-    for table in ("search_fts", "searchlex", "searchvocab", "searchlemma"):
+    for table in ("search_fts", "searchlex", "searchvocab", "searchlemma", "searchpair"):
         conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
 
 
@@ -318,6 +326,25 @@ def _term(raw: str, v: Vocab) -> Term:
                 _prefixed(w, v) if len(w) >= MIN_PREFIX and not w.isdigit() else frozenset()).expand(v)
 
 
+_PAIRS = text("SELECT pair, df FROM searchpair WHERE pair IN :pairs").bindparams(bindparam("pairs", expanding=True))
+
+
+def _collocations(conn: Connection, terms: list[Term], v: Vocab) -> list[Term]:
+    """A word that nearly always follows the query's previous word in the texts ("end of *game*",
+    "konci *hry*") says little the previous word has not said: its weight becomes what it adds,
+    log(1 + df(previous) / (1 + df(previous, word))), when that is less than its own idf. Otherwise
+    a two-word stock phrase outweighs the one word that names the subject ("nefrit")."""
+    pairs = [(a, b, f"{a.word} {b.word}") for a, b in zip(terms, terms[1:])]
+    if not pairs:
+        return terms
+    found = dict(conn.execute(_PAIRS, {"pairs": [key for _, _, key in pairs]}).fetchall())
+    for a, b, key in pairs:
+        both, before = found.get(key, 0), v.df.get(a.word, 0)
+        if both and before:
+            b.idf = min(b.idf, math.log(1 + before / (1 + both)))
+    return terms
+
+
 def query_tokens(q: str) -> tuple[list[str], list[str]]:
     """Folded words of a query, and warnings about what was dropped."""
     toks, _, warnings = _query_words(q)
@@ -374,7 +401,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         return Result(q, toks, [], 0, warnings)
     with engine.connect() as conn:
         v = vocab(conn)
-        terms = [_term(r, v) for r in raws]
+        terms = _collocations(conn, [_term(r, v) for r in raws], v)
         rows, all_words = _candidates(conn, v, terms, game, lang, kind)
         if rows and not all_words and len(terms) > 1:
             warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))

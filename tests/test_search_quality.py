@@ -12,8 +12,8 @@ def test_players_find_the_entry_they_mean_in_the_first_hits(real_db, figures):
         engine.dispose()
     figures.append("search quality (tests/data/search_queries.yaml, no filter, SQLite):")
     figures.extend("  " + line for line in search_eval.table(outcomes))
-    tuned = search_eval.measures([o for o in outcomes if not o.held_out])
+    every = search_eval.measures(outcomes)
     held = search_eval.measures([o for o in outcomes if o.held_out])
-    # floors a little under the measured figures: a ranking change that loses queries fails here
-    assert tuned["hit@1"] >= 0.80 and tuned["hit@3"] >= 0.92, tuned
-    assert held["hit@1"] >= 0.75 and held["hit@3"] >= 0.85, held
+    # the targets of the whole set; the held-out part (never tuned on) a little under its figures
+    assert every["hit@1"] >= 0.80 and every["hit@3"] >= 0.95, every
+    assert held["hit@1"] >= 0.75 and held["hit@3"] >= 0.90, held
