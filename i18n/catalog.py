@@ -73,13 +73,15 @@ def extract_effects_template() -> Catalog:
     return template
 
 
-_FREE_TEXT = {"per": ("each",), "condition": ("if",), "place": ("where", "from"), "modify": ("what",)}
+_FREE_TEXT = {"per": ("each",), "condition": ("if",), "place": ("where", "from"), "modify": ("what",),
+              "take": ("from",)}
 ROLE_NOTES = {
     "each": "what is counted; translate with its 'for each' (za każdy / za každý …), it stands alone before ':'",
     "if": "a condition clause, after 'if' (jeśli / pokud)",
     "where": "where pieces are placed (after an arrow; nominative phrase)",
     "from": "where pieces come from (before an arrow; nominative phrase)",
     "what": "what a lasting modifier changes (a noun phrase, nominative)",
+    "whom": "the player something is taken from, after 'from' (od … / od …: genitive)",
 }
 
 
@@ -91,7 +93,7 @@ def _free_texts(steps):
         if isinstance(args, dict):
             for key in _FREE_TEXT.get(op, ()):
                 if isinstance(args.get(key), str) and args[key]:
-                    yield key, args[key]
+                    yield ("whom" if op == "take" else key), args[key]
             for key in ("do", "options"):
                 for inner in (args.get(key) if isinstance(args.get(key), list) else []):
                     yield from _free_texts(inner if isinstance(inner, list) else [inner])

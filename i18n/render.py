@@ -109,6 +109,9 @@ class Renderer:
             return t(L, "pay %(things)s", things=self.amounts(args))
         if op == "lose":
             return t(L, "lose %(things)s", things=self.amounts(args))
+        if op == "take":
+            return t(L, "take %(things)s from %(whom)s", things=self.amounts(args.get("things", {})),
+                     whom=self.msg(str(args.get("from", "")), "whom"))
         if op == "move":
             steps = int(args.get("steps", 0))
             track = self.phrase("tracks", str(args.get("track")))

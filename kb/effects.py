@@ -110,6 +110,9 @@ def numeric_args(op: str, args: Any) -> Iterator[tuple[str, Any]]:
         return
     if op in AMOUNT_OPS:
         yield from args.items()
+    elif op == "take":
+        for res, n in (args.get("things") or {}).items():
+            yield f"things.{res}", n
     elif op == "exchange":
         for side in ("give", "get"):
             for res, n in (args.get(side) or {}).items():

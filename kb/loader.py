@@ -384,6 +384,14 @@ class _EffectCheck(EffectVisitor):
                 for res in args:
                     if res not in game.resources:
                         self.issue(f"{here}.{op}", f"{res!r} is not a resource of {game.key} (game.yaml)")
+        elif op == "take":
+            things = args.get("things") if isinstance(args, dict) else None
+            if not isinstance(things, dict) or not isinstance(args.get("from"), str):
+                self.issue(f"{here}.take", "expected {things: {resource: amount}, from: text}")
+            elif game:
+                for res in things:
+                    if res not in game.resources:
+                        self.issue(f"{here}.take", f"{res!r} is not a resource of {game.key} (game.yaml)")
         elif op == "place" and isinstance(args, dict) and game and args.get("what") not in game.resources:
             self.issue(f"{here}.place", f"what {args.get('what')!r} is not a resource of {game.key}")
         elif op == "move" and isinstance(args, dict) and game and args.get("track") not in game.tracks:

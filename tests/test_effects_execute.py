@@ -18,6 +18,7 @@ from engine.core import state as st
 from engine.core.game import Rules, get_game
 from engine.core.scenario import load_file
 from engine.gugong import common as gc
+from engine.gugong import locations
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
 SCOPE = {"card", "card-ability", "tile", "token", "event", "decree", "reward"}
@@ -92,6 +93,42 @@ def probe_gugong_token(game, rules, eid):
     before = st.copy(s["players"]["A"])
     s2, _ = game.apply(s, answer)
     return _diff(before, s2["players"]["A"], GUGONG_COUNTERS), plan[0]
+
+
+def probe_gugong_bonus_token(game, rules, eid):
+    """A bonus travel token (variant): set beside the board with a servant from the pool, then what it
+    does for the rest of the Day: the tax token takes VP from a player who performs the marked
+    action, the gift token raises the value of the owner's gift cards."""
+    key = eid.rsplit("/", 1)[1]
+    steps = rules.effect(eid)
+    if key not in ("bonus-tax", "bonus-gift-value") or list(steps[0]) != ["pay"]:
+        return None
+    s = game.new_state(["A", "B"], {"bonus_travel_tokens": True}, 1)
+    s["players"]["A"].update(pool=3, vp=5)
+    s["players"]["B"]["vp"] = 5
+    gc.push(s, {"kind": "token_reward", "player": "A", "token": key})
+    answer = {"type": "token_reward", "player": "A", "use": True}
+    if key == "bonus-tax":
+        answer["location"] = "decrees"
+    before = st.copy(s["players"])
+    s, _ = game.apply(s, answer)
+    observed = {"A": {"pool": s["players"]["A"]["pool"] - before["A"]["pool"]}}
+    expected = {"A": {"pool": -steps[0]["pay"]["servant"]}}
+    if key == "bonus-tax":  # the marked action performed by B: what the per-step says, in both seats
+        (inner,) = steps[1]["per"]["do"]
+        (op, args), = inner.items()
+        got = args["things"]["vp"] if op == "take" else args.get("vp", 0)
+        locations.after_location_action(game, s, "B", "decrees", [])
+        observed.update(vp={n: s["players"][n]["vp"] - before[n]["vp"] for n in ("A", "B")})
+        expected.update(vp={"A": got, "B": -got if op == "take" else 0})
+    else:
+        observed["gift value"] = locations.gift_value_bonus(game, s["players"]["A"])
+        expected["gift value"] = steps[1]["modify"]["by"]
+    return observed, expected
+
+
+def probe_gugong_token_or_bonus(game, rules, eid):
+    return probe_gugong_token(game, rules, eid) or probe_gugong_bonus_token(game, rules, eid)
 
 
 def probe_gugong_decree(game, rules, eid):
@@ -524,7 +561,7 @@ def probe_dragon_event(game, rules, eid):
     return observed, expected
 
 
-PROBES = {("gugong", "token"): probe_gugong_token, ("gugong", "decree"): probe_gugong_decree,
+PROBES = {("gugong", "token"): probe_gugong_token_or_bonus, ("gugong", "decree"): probe_gugong_decree,
           ("gugong", "reward"): probe_gugong_intrigue_reward, ("gugong", "card-ability"): probe_gugong_card_ability,
           ("dragon", "tile"): probe_dragon_wall_tile,
           ("dragon", "action"): probe_dragon_privilege, ("dragon", "event"): probe_dragon_event, ("zhanguo", "reward"): probe_zhanguo_reward,
