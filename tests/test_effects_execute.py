@@ -10,6 +10,7 @@ covers yet are listed, and the checked/unchecked counts are printed with the sui
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -127,8 +128,44 @@ def probe_gugong_bonus_token(game, rules, eid):
     return observed, expected
 
 
+def probe_gugong_token_choice(game, rules, eid):
+    """Travel tokens whose reward takes a choice: a servant from the general supply placed on the
+    Wall or on a ship (the section or the ship not yet full, so the effect's follow-up condition
+    does not hold), or a high gift card discarded for jade."""
+    key = eid.rsplit("/", 1)[1]
+    steps = rules.effect(eid)
+    s = game.new_state(["A", "B"], {}, 1)
+    p = s["players"]["A"]
+    p["supply"] = 6
+    if key in ("travel-wall", "travel-ship"):
+        (place,) = [st_["place"] for st_ in steps if "place" in st_]
+        if place["from"] != "general supply":
+            return {"from": place["from"]}, {"from": "general supply"}
+        expected = {"supply": -place["count"], "placed": place["count"]}
+    elif key == "travel-gift-for-jade":
+        (gain,) = steps[0]["optional"]["do"][0]["condition"]["do"]
+        expected = {"jade": gain["gain"]["jade"], "hand": -1, "discard": 1}
+    else:
+        return None
+
+    def placed(state):
+        if key == "travel-wall":
+            return sum(n for who, n in state["wall"] if who == "A")
+        return sum(len(sh["load"]) for sh in state["players"]["A"]["ships"] if sh)
+
+    gc.push(s, {"kind": "token_reward", "player": "A", "token": key})
+    options = [o for o in locations.token_reward_opts(game, s, "A", key) if o.get("use") and o.get("piece", "n") == "n"]
+    before = st.copy(s)
+    s2, _ = game.apply(s, {"type": "token_reward", "player": "A", **options[0]})
+    a, b = s2["players"]["A"], before["players"]["A"]
+    observed = {"supply": a["supply"] - b["supply"], "placed": placed(s2) - placed(before), "jade": a["jade"] - b["jade"],
+                "hand": len(a["hand"]) - len(b["hand"]), "discard": len(a["discard"]) - len(b["discard"])}
+    return {k: v for k, v in observed.items() if v}, expected
+
+
 def probe_gugong_token_or_bonus(game, rules, eid):
-    return probe_gugong_token(game, rules, eid) or probe_gugong_bonus_token(game, rules, eid)
+    return (probe_gugong_token(game, rules, eid) or probe_gugong_bonus_token(game, rules, eid)
+            or probe_gugong_token_choice(game, rules, eid))
 
 
 def probe_gugong_decree(game, rules, eid):
@@ -485,11 +522,34 @@ def _dragon_event_each(each: str, player: dict, k) -> int | None:
         "inhabited palace the player cannot supply": max(0, inhabited - player["rice"]),
         "yuan of the tribute the player cannot pay (all the player's money is paid first)":
             max(0, k.tribute - player["yuan"]),
+        "helmet symbol on all warriors in your palaces": k.symbols(player, "warrior"),
+        "2 fireworks tiles held, an odd one counting as 2 (half the tiles, rounded up)": (player["fireworks"] + 1) // 2,
     }
+    released = re.fullmatch(r"person to release \((\d+) minus the mortar symbols on your healers, not below 0\)", each)
+    if released:
+        return max(0, int(released.group(1)) - k.symbols(player, "healer"))
     return known.get(each)
 
 
-def dragon_event_plan(steps, player: dict, k) -> dict[str, int] | None:
+def _dragon_ranked(player: dict, k, players: dict, so_far: dict) -> dict[str, bool]:
+    """The conditions of events that compare players (or follow from an earlier step), read from
+    their words: whether each holds for this player."""
+    fireworks = [p["fireworks"] for p in players.values()]
+    top = max(fireworks)
+    second = max([f for f in fireworks if f < top], default=0)
+    helmets = k.symbols(player, "warrior")
+    return {
+        "the player has the fewest helmets (on a tie, including all players equal or all at 0, every such player)":
+            helmets == min(k.symbols(p, "warrior") for p in players.values()),
+        "the player has the most fireworks tiles (ties: all tied players), at least 1":
+            player["fireworks"] >= 1 and player["fireworks"] == top,
+        "the player has the second most fireworks tiles, at least 1":
+            player["fireworks"] >= 1 and player["fireworks"] == second,
+        "the player scored in this festival": so_far.get("vp", 0) > 0,
+    }
+
+
+def dragon_event_plan(steps, player: dict, k, players: dict) -> dict[str, int] | None:
     """{counter: change} an event's steps say for one player; None for steps this reading does not know."""
     out: dict[str, int] = {}
 
@@ -505,13 +565,22 @@ def dragon_event_plan(steps, player: dict, k) -> dict[str, int] | None:
                 add("sunrise" if (op, what) == ("gain", "person") else what, n if op == "gain" else -n)
         elif op == "per":
             count = _dragon_event_each(args["each"], player, k)
-            inner = dragon_event_plan(args["do"], player, k) if args["do"][0].keys() != {"choose"} else {"flood": -1}
+            inner = dragon_event_plan(args["do"], player, k, players) if args["do"][0].keys() != {"choose"} else {"flood": -1}
             if count is None or inner is None:
                 return None
             for what, n in inner.items():
                 add(what, n * min(count, args.get("max", count)))
         elif op == "condition" and args["if"].startswith("a younger courtier tile of a kind no other player"):
             add("sunrise", args["do"][0]["gain"]["person"])
+        elif op == "move" and args["track"] == "vp":
+            add("vp", args["steps"])
+        elif op == "condition" and args["if"] in _dragon_ranked(player, k, players, out):
+            if _dragon_ranked(player, k, players, out)[args["if"]]:
+                inner = dragon_event_plan(args["do"], player, k, players)
+                if inner is None:
+                    return None
+                for what, n in inner.items():
+                    add(what, n)
         else:
             return None
     return out
@@ -550,7 +619,7 @@ def probe_dragon_event(game, rules, eid):
     before = {n: dragon_event_counters(state, n) for n in state["players"]}
     expected = {}
     for n in state["players"]:
-        plan = dragon_event_plan(rules.effect(eid), state["players"][n], k)
+        plan = dragon_event_plan(rules.effect(eid), state["players"][n], k, state["players"])
         if plan is None:
             return None
         expected[n] = {what: d for what, d in plan.items() if d}
