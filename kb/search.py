@@ -198,6 +198,7 @@ class Vocab:
     # documents read so far, by id: the index's candidates are mostly the same few hundred, so after
     # the first queries a search reads only ids from the database (a server preloads them all)
     cached: dict[int, Doc] = field(default_factory=dict)
+    terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
 
     def __post_init__(self):
         for w, ls in self.lemmas.items():
@@ -259,7 +260,6 @@ class Term:
     idf: float
     correction: str | None = None  # the likeliest intended word, for "did you mean"
     prefixed: frozenset[str] = frozenset()  # words of the knowledge base that start with this word
-    _levels: dict = field(default_factory=dict, repr=False)
     exact_words: set[str] = field(default_factory=set, repr=False)
     fuzzy_words: set[str] = field(default_factory=set, repr=False)
     prefix: bool = False  # used as a prefix in the index query (3+ letters, not a number)
@@ -269,23 +269,8 @@ class Term:
         """Every indexed string (word or lemma) that means this query word matched."""
         return {self.word} | self.exact | self.fuzzy | self.prefixed
 
-    def level(self, word: str, word_lemmas: frozenset[str]) -> int:
-        """How a word of an entry matches this query word: EXACT (same word or lemma), PREFIX, FUZZY or 0."""
-        got = self._levels.get(word)
-        if got is None:
-            if word in self.exact_words or word_lemmas & self.exact:
-                got = EXACT
-            elif self.prefix and word.startswith(self.word):
-                got = PREFIX
-            elif word in self.fuzzy_words or word_lemmas & self.fuzzy:
-                got = FUZZY
-            else:
-                got = 0
-            self._levels[word] = got
-        return got
-
     def expand(self, v: Vocab) -> "Term":
-        """Precompute the knowledge base's words that match, so most words are judged by one look-up."""
+        """The knowledge base's words that match: each of them, and any word that has one of the lemmas."""
         self.exact_words = {self.word} | self.exact | {w for l in self.exact for w in v.by_lemma.get(l, ())}
         self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
         self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
@@ -302,6 +287,16 @@ def _prefixed(w: str, v: Vocab) -> frozenset[str]:
 
 
 def _term(raw: str, v: Vocab) -> Term:
+    """What a query word may match; worked out once per word and build (three lemmatizers and a
+    fuzzy scan of the vocabulary are the costly part of a short query)."""
+    if raw not in v.terms:
+        if len(v.terms) > 20000:
+            v.terms.clear()
+        v.terms[raw] = _new_term(raw, v)
+    return replace(v.terms[raw])  # a copy: a query may lower its idf (see _collocations)
+
+
+def _new_term(raw: str, v: Vocab) -> Term:
     w = fold(raw)
     exact = set(v.lemmas.get(w, ()))
     if not w.isdigit():
@@ -405,19 +400,25 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         rows, all_words = _candidates(conn, v, terms, game, lang, kind)
         if rows and not all_words and len(terms) > 1:
             warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
-        ranked = _rank(rows, terms, v)
+        match = _Matcher(terms, v)
+        ranked = _rank(rows, match)
     suggestion = None
     if any(t.correction for t in terms) and not all(t.known for t in terms):
         suggestion = " ".join(t.correction if t.correction and not t.known else r for t, r in zip(terms, raws))
     page = ranked[offset:offset + limit]
-    match = _Matcher(terms, v)
     hits = []
     for s in page:
         r = s["row"]
         snip, marks = snippet(r.name, r.body, match, r.folded_body, r.tokens)
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
-                        s["explain"] if explain else None))
+                        _explained(s) if explain else None))
     return Result(q, toks, hits, len(ranked), warnings, suggestion)
+
+
+def _explained(scored: dict) -> dict:
+    """The parts of a hit's score as shown to a reader: numbers to two decimals, and the total."""
+    parts = {k: round(x, 2) if isinstance(x, float) else x for k, x in scored["explain"].items()}
+    return {**parts, "total": round(scored["score"], 2)}
 
 
 def _alternatives(t: Term) -> list[tuple[str, bool]]:
@@ -487,10 +488,12 @@ def _candidates(conn: Connection, v: Vocab, terms: list[Term], game, lang, kind)
     return list(found.values()), all_words
 
 
-def _rank(rows: list[Doc], terms: list[Term], v: Vocab) -> list[dict]:
+def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
+    """Each entity's best document, scored, best first. The explanation's parts are rounded only
+    when shown (see _explained)."""
+    terms = match.terms
     total_idf = sum(t.idf for t in terms) or 1.0
     sets = [(t, {t.word} | t.exact | t.prefixed, t.fuzzy) for t in terms]
-    match = _Matcher(terms, v)
     scored = []
     for r in rows:
         parts: dict = {}
@@ -504,7 +507,7 @@ def _rank(rows: list[Doc], terms: list[Term], v: Vocab) -> list[dict]:
         cov /= total_idf
         length = len(r.folded_body) / 1000.0
         kind = KIND_WEIGHT.get(r.kind, 5.0)
-        parts.update(coverage=round(30 * cov, 2), kind=kind, length=-round(min(5.0, length), 2))
+        parts.update(coverage=30 * cov, kind=kind, length=-min(5.0, length))
         score = name + 30 * cov + kind - min(5.0, length)
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
@@ -512,15 +515,13 @@ def _rank(rows: list[Doc], terms: list[Term], v: Vocab) -> list[dict]:
         # closeness in the text ranks prose; an entry named by the whole query needs no help from it
         whole_name = s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
         p = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else 0.0
-        s["explain"]["proximity"] = round(p, 2)
+        s["explain"]["proximity"] = p
         s["score"] += p
     best: dict[str, dict] = {}
     for s in scored:  # an entity has one document per language: the best one speaks for it
         e = s["row"].entity_id
         if e not in best or s["score"] > best[e]["score"]:
             best[e] = s
-    for s in best.values():
-        s["explain"]["total"] = round(s["score"], 2)
     return sorted(best.values(), key=lambda s: (-s["score"], s["row"].entity_id))
 
 
@@ -530,6 +531,8 @@ def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> flo
     terms = match.terms
     total_idf = sum(t.idf for t in terms) or 1.0
     for ws in phrases:
+        if match.table.keys().isdisjoint(ws):
+            continue  # none of its words: it scores nothing
         table = [match.levels(w) for w in ws]  # table[i][k]: how word i of the name matches query word k
         levels, covered = [], set()
         for k in range(len(terms)):
@@ -552,34 +555,47 @@ def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> flo
             label = "some words"
         if score > best:
             best, how = score, f"{label}: {' '.join(ws)}"
-    parts.update(name=round(best, 2), name_match=how)
+    parts.update(name=best, name_match=how)
     return best
 
 
 class _Matcher:
-    """Which query words a word of an entry matches, remembered per word for one query."""
+    """Which query words each word of an entry matches, and how, for one query.
 
-    def __init__(self, terms: list[Term], v: Vocab | None):
-        self.terms, self.v, self.memo, self.level_memo = terms, v, {}, {}
+    Built once from the words of the knowledge base that each query word matches (its exact words
+    and their inflections, the words it begins, its typo neighbours), so judging a word of an entry is
+    one dictionary look-up; a word found in none of those sets matches nothing."""
+
+    def __init__(self, terms: list[Term], v: Vocab):
+        self.terms = terms
+        table: dict[str, list[int]] = {}
+        for k, t in enumerate(terms):
+            for level, found in ((FUZZY, t.fuzzy_words), (PREFIX, _completions(t, v)), (EXACT, t.exact_words)):
+                for w in found:  # stronger levels come last and overwrite
+                    table.setdefault(w, [0] * len(terms))[k] = level
+        self.table = {w: tuple(ls) for w, ls in table.items()}
+        self.which = {w: tuple(k for k, lv in enumerate(ls) if lv) for w, ls in self.table.items()}
+        self.none = (0,) * len(terms)
 
     def levels(self, word: str) -> tuple[int, ...]:
         """The level (EXACT, PREFIX, FUZZY or 0) at which the word matches each query word."""
-        got = self.level_memo.get(word)
-        if got is None:
-            ls = self.v.lemmas.get(word, frozenset()) if self.v else frozenset()
-            got = self.level_memo[word] = tuple(t.level(word, ls) for t in self.terms)
-        return got
+        return self.table.get(word, self.none)
 
     def __call__(self, word: str) -> tuple[int, ...]:
-        got = self.memo.get(word)
-        if got is None:
-            got = self.memo[word] = tuple(k for k, lv in enumerate(self.levels(word)) if lv)
-        return got
+        """The indices of the query words this word matches."""
+        return self.which.get(word, ())
+
+
+def _completions(t: Term, v: Vocab) -> list[str]:
+    """The knowledge base's words that begin with a query word used as a prefix."""
+    if not t.prefix:
+        return []
+    return v.words[bisect.bisect_left(v.words, t.word):bisect.bisect_left(v.words, t.word + "\U0010ffff")]
 
 
 def _proximity(doc: Doc, match: _Matcher) -> float:
     """Up to 10 points when the query's words stand close together in the text."""
-    hits = {w: ks for w in doc.body_words if (ks := match(w))}  # each distinct word judged once
+    hits = {w: match(w) for w in doc.body_words & match.which.keys()}
     positions = [(i, k) for i, (_, w) in enumerate(doc.tokens) if w in hits for k in hits[w]]
     need = len({k for _, k in positions})
     if need < 2:
@@ -608,10 +624,11 @@ def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = Non
     source, folded = body, folded_body if folded_body is not None else fold(body)
     if tokens is None:
         tokens = [(m.start(), m.group()) for m in _WORD.finditer(folded)]
-    first = next((at for at, w in tokens if match(w)), None) if body else None
+    which = match.which
+    first = next((at for at, w in tokens if w in which), None) if body else None
     if first is None:
         source, folded = name, fold(name)
-        first = next((m.start() for m in _WORD.finditer(folded) if match(m.group())), 0)
+        first = next((m.start() for m in _WORD.finditer(folded) if m.group() in which), 0)
     lo = max(0, first - SNIPPET_CHARS // 3)
     if lo:
         space = source.rfind(" ", 0, lo)
@@ -629,12 +646,12 @@ def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = Non
         for at, w in tokens[start:]:
             if at + len(w) > hi:
                 break
-            if match(w):
+            if w in which:
                 marks.append((at + shift, at + len(w) + shift))
     else:
         for m in _WORD.finditer(folded, max(0, lo - 1)):
             if m.end() > hi:
                 break
-            if m.start() >= lo and match(m.group()):
+            if m.start() >= lo and m.group() in which:
                 marks.append((m.start() + shift, m.end() + shift))
     return prefix + window.replace("\n", " ") + suffix, marks
