@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -39,7 +40,7 @@ MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
 CANDIDATES = 80  # rows taken from each index query before ranking here
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
-OR_WORDS = 4  # a description is looked up by its rarest words (the ranking then reads all)
+OR_WORDS = 3  # a description is looked up by its rarest words (the ranking then reads all)
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
@@ -114,31 +115,30 @@ def create_index(conn: Connection) -> None:
             entry[1].update(spellings)
             word_df[f] += 1
         lemma_df.update({l for ls, _ in seen.values() for l in ls})
+    # The ranking's own copy of each entry's words, the same on both databases; beside it the
+    # database's full-text index: an FTS5 table, or a table of tsvectors with GIN indexes. The
+    # tsvectors live apart from the wide rows: an index query that ranks thousands of matches then
+    # reads only them.
+    conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, words TEXT NOT NULL)"))
+    if rows:
+        conn.execute(text("INSERT INTO searchlex (id, phrases, words) VALUES (:id, :phrases, :words)"), rows)
     if conn.dialect.name == "sqlite":
         conn.execute(text("CREATE VIRTUAL TABLE search_fts USING fts5(name, forms, body, tokenize='unicode61')"))
-        conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, words TEXT NOT NULL)"))
         if rows:
             conn.execute(text("INSERT INTO search_fts(rowid, name, forms, body) VALUES (:id, :name, :forms, :body)"),
                          rows)
     else:
-        conn.execute(text(
-            "CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, words TEXT NOT NULL, "
-            "name TEXT NOT NULL, "
-            "forms TEXT NOT NULL, body TEXT NOT NULL, tsv tsvector GENERATED ALWAYS AS ("
-            "setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', forms), 'B') || "
-            "setweight(to_tsvector('simple', body), 'D')) STORED, "
-            # the names alone, indexed apart: a name query then neither rechecks nor ranks long texts
-            "tsv_names tsvector GENERATED ALWAYS AS ("
-            "setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', forms), 'B')) STORED)"))
-    if rows:
-        cols = "id, phrases, words" if conn.dialect.name == "sqlite" else "id, phrases, words, name, forms, body"
-        conn.execute(text(f"INSERT INTO searchlex ({cols}) VALUES ({', '.join(':' + c for c in cols.split(', '))})"),
-                     rows)
-    if conn.dialect.name == "postgresql":
+        # tsv_names, the names alone, indexed apart: a name query then neither rechecks nor ranks long texts
+        conn.execute(text("CREATE TABLE search_tsv (id INTEGER PRIMARY KEY, tsv tsvector NOT NULL, "
+                          "tsv_names tsvector NOT NULL)"))
+        names = "setweight(to_tsvector('simple', :name), 'A') || setweight(to_tsvector('simple', :forms), 'B')"
+        if rows:
+            conn.execute(text(f"INSERT INTO search_tsv (id, tsv, tsv_names) VALUES (:id, "
+                              f"{names} || setweight(to_tsvector('simple', :body), 'D'), {names})"), rows)
         # Indexed after the rows are in: GIN indexes filled row by row keep a pending list that every
-        # query must scan until a vacuum. ANALYZE gives the planner the statistics to choose them.
-        conn.execute(text("CREATE INDEX ix_searchlex_tsv ON searchlex USING GIN (tsv)"))
-        conn.execute(text("CREATE INDEX ix_searchlex_tsv_names ON searchlex USING GIN (tsv_names)"))
+        # query must scan until a vacuum.
+        conn.execute(text("CREATE INDEX ix_search_tsv ON search_tsv USING GIN (tsv)"))
+        conn.execute(text("CREATE INDEX ix_search_tsv_names ON search_tsv USING GIN (tsv_names)"))
     conn.execute(text("CREATE TABLE searchvocab (word TEXT PRIMARY KEY, lemmas TEXT NOT NULL, df INTEGER NOT NULL, "
                       "spelling TEXT NOT NULL)"))
     conn.execute(text("CREATE TABLE searchlemma (lemma TEXT PRIMARY KEY, df INTEGER NOT NULL)"))
@@ -152,11 +152,12 @@ def create_index(conn: Connection) -> None:
     if pair_df:
         conn.execute(text("INSERT INTO searchpair VALUES (:p, :df)"), [dict(p=k, df=n) for k, n in pair_df.items()])
     if conn.dialect.name == "postgresql":
-        conn.execute(text("ANALYZE searchlex, searchdoc, searchvocab, searchlemma, searchpair"))
+        # the planner's statistics, so it chooses the GIN indexes
+        conn.execute(text("ANALYZE search_tsv, searchlex, searchdoc, searchvocab, searchlemma, searchpair"))
 
 
 def drop_index(conn: Connection) -> None:
-    for table in ("search_fts", "searchlex", "searchvocab", "searchlemma", "searchpair"):
+    for table in ("search_fts", "search_tsv", "searchlex", "searchvocab", "searchlemma", "searchpair"):
         conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
 
 
@@ -199,6 +200,7 @@ class Vocab:
     # the first queries a search reads only ids from the database (a server preloads them all)
     cached: dict[int, Doc] = field(default_factory=dict)
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
+    pairs: dict[str, int] = field(default_factory=dict)  # "word word" -> documents holding it, as asked
 
     def __post_init__(self):
         for w, ls in self.lemmas.items():
@@ -222,6 +224,7 @@ _DETAILS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.
                 "x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id WHERE d.id IN :ids"
                 ).bindparams(bindparam("ids", expanding=True))
 _VOCABS: dict[tuple[str, str], Vocab] = {}
+_URLS: "weakref.WeakKeyDictionary[Engine, str]" = weakref.WeakKeyDictionary()  # rendering a URL costs as much as a query
 
 
 def preload(engine: Engine) -> None:
@@ -236,7 +239,9 @@ def preload(engine: Engine) -> None:
 def vocab(conn: Connection) -> Vocab:
     """The knowledge base's words and lemmas, read once per database and build."""
     built = conn.execute(text("SELECT value FROM buildinfo WHERE key = 'built_at'")).scalar() or ""
-    key = (conn.engine.url.render_as_string(hide_password=False), built)
+    if conn.engine not in _URLS:
+        _URLS[conn.engine] = conn.engine.url.render_as_string(hide_password=False)
+    key = (_URLS[conn.engine], built)
     if key not in _VOCABS:
         rows = conn.execute(text("SELECT word, lemmas, df, spelling FROM searchvocab")).fetchall()
         lemma_df = dict(conn.execute(text("SELECT lemma, df FROM searchlemma")).fetchall())
@@ -330,11 +335,14 @@ def _collocations(conn: Connection, terms: list[Term], v: Vocab) -> list[Term]:
     log(1 + df(previous) / (1 + df(previous, word))), when that is less than its own idf. Otherwise
     a two-word stock phrase outweighs the one word that names the subject ("nefrit")."""
     pairs = [(a, b, f"{a.word} {b.word}") for a, b in zip(terms, terms[1:])]
-    if not pairs:
-        return terms
-    found = dict(conn.execute(_PAIRS, {"pairs": [key for _, _, key in pairs]}).fetchall())
+    unseen = [key for _, _, key in pairs if key not in v.pairs]
+    if unseen:
+        if len(v.pairs) > 50000:
+            v.pairs.clear()
+        v.pairs.update(dict.fromkeys(unseen, 0))
+        v.pairs.update(conn.execute(_PAIRS, {"pairs": unseen}).fetchall())
     for a, b, key in pairs:
-        both, before = found.get(key, 0), v.df.get(a.word, 0)
+        both, before = v.pairs[key], v.df.get(a.word, 0)
         if both and before:
             b.idf = min(b.idf, math.log(1 + before / (1 + both)))
     return terms
@@ -458,7 +466,7 @@ def _candidates(conn: Connection, v: Vocab, terms: list[Term], game, lang, kind)
                         "ORDER BY bm25(search_fts, 10.0, 6.0, 1.0) LIMIT :n")
         join = " JOIN searchdoc d ON d.id = x.id" if where else ""
         tsv = "x.tsv_names" if names_only else "x.tsv"
-        return text(f"SELECT x.id FROM searchlex x{join} WHERE {tsv} @@ to_tsquery('simple', :q){where} "
+        return text(f"SELECT x.id FROM search_tsv x{join} WHERE {tsv} @@ to_tsquery('simple', :q){where} "
                     f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', :q)) DESC LIMIT :n")
 
     def ids(q: str, names_only: bool) -> list[int]:
