@@ -23,9 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from i18n.locale import negotiate
 from kb import models as m
-from kb.db import database_url, is_sqlite, open_engine, sqlite_path
+from kb.db import RECHECK_SECONDS, database_url, is_sqlite, open_engine, sqlite_path
 
-RECHECK_SECONDS = 1.0  # how stale the answer to "is there a new build?" may be
 KB_CACHE_CONTROL = "public, max-age=300"
 UNCACHED_PREFIXES = ("/api/v1/sessions", "/api/v1/health", "/api/v1/ready", "/api/v1/bulk", "/api/v1/docs",
                      "/api/v1/openapi.json")

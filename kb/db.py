@@ -15,6 +15,8 @@ from sqlalchemy.engine import Engine, make_url
 
 from kb import PACKAGE_DIR
 
+RECHECK_SECONDS = 1.0  # how stale a reader's answer to "is there a new build?" may be
+
 
 def default_sqlite_path() -> Path:
     checkout = PACKAGE_DIR.parent

@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import time
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ from rapidfuzz.distance import OSA
 from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, Engine
 
+from kb.db import RECHECK_SECONDS
 from kb.fold import fold, words
 from kb.lemmas import LANGS, lemmas
 from kb.messages import N_
@@ -132,9 +134,12 @@ def create_index(conn: Connection) -> None:
         conn.execute(text("CREATE TABLE search_tsv (id INTEGER PRIMARY KEY, tsv tsvector NOT NULL, "
                           "tsv_names tsvector NOT NULL)"))
         names = "setweight(to_tsvector('simple', :name), 'A') || setweight(to_tsvector('simple', :forms), 'B')"
+        # The text's words once each: ranking reads the vector of every match, and the positions of
+        # repeated words made it half as long again without changing which words match.
         if rows:
             conn.execute(text(f"INSERT INTO search_tsv (id, tsv, tsv_names) VALUES (:id, "
-                              f"{names} || setweight(to_tsvector('simple', :body), 'D'), {names})"), rows)
+                              f"{names} || setweight(to_tsvector('simple', :distinct), 'D'), {names})"),
+                         [{**r, "distinct": " ".join(dict.fromkeys(r["body"].split()))} for r in rows])
         # Indexed after the rows are in: GIN indexes filled row by row keep a pending list that every
         # query must scan until a vacuum.
         conn.execute(text("CREATE INDEX ix_search_tsv ON search_tsv USING GIN (tsv)"))
@@ -223,8 +228,9 @@ class Vocab:
 _DETAILS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
                 "x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id WHERE d.id IN :ids"
                 ).bindparams(bindparam("ids", expanding=True))
-_VOCABS: dict[tuple[str, str], Vocab] = {}
-_URLS: "weakref.WeakKeyDictionary[Engine, str]" = weakref.WeakKeyDictionary()  # rendering a URL costs as much as a query
+_VOCABS: dict[tuple[str, str], Vocab] = {}  # (database URL, build) -> its vocabulary
+# engine -> (when its build was last asked for, that build's vocabulary)
+_CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.WeakKeyDictionary()
 
 
 def preload(engine: Engine) -> None:
@@ -237,11 +243,14 @@ def preload(engine: Engine) -> None:
 
 
 def vocab(conn: Connection) -> Vocab:
-    """The knowledge base's words and lemmas, read once per database and build."""
+    """The knowledge base's words and lemmas, read once per database and build. Whether there is a
+    new build is asked at most once per RECHECK_SECONDS per engine, as the API does (ARCHITECTURE.md,
+    "API"): a round trip fewer for nearly every search."""
+    checked = _CHECKED.get(conn.engine)
+    if checked and time.monotonic() - checked[0] < RECHECK_SECONDS:
+        return checked[1]
     built = conn.execute(text("SELECT value FROM buildinfo WHERE key = 'built_at'")).scalar() or ""
-    if conn.engine not in _URLS:
-        _URLS[conn.engine] = conn.engine.url.render_as_string(hide_password=False)
-    key = (_URLS[conn.engine], built)
+    key = (conn.engine.url.render_as_string(hide_password=False), built)
     if key not in _VOCABS:
         rows = conn.execute(text("SELECT word, lemmas, df, spelling FROM searchvocab")).fetchall()
         lemma_df = dict(conn.execute(text("SELECT lemma, df FROM searchlemma")).fetchall())
@@ -250,6 +259,7 @@ def vocab(conn: Connection) -> Vocab:
             _VOCABS.clear()
         _VOCABS[key] = Vocab({w: frozenset(l.split()) for w, l, _, _ in rows}, {w: s for w, _, _, s in rows},
                              {w: n for w, _, n, _ in rows}, lemma_df, docs, sorted(r[0] for r in rows))
+    _CHECKED[conn.engine] = (time.monotonic(), _VOCABS[key])
     return _VOCABS[key]
 
 
