@@ -334,11 +334,19 @@ def zhanguo_counters(player: dict) -> dict[str, int]:
             "unification_marker": sum(player["m1"].values())}
 
 
-def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None) -> tuple[dict[str, int], bool] | None:
+# the court actions as the effects name them ("after taking the court action Build 1 Wall")
+COURT_ACTION_NAMES = {"hire-workers": "Hire Workers", "appoint-governor": "Appoint 1 Governor",
+                      "build-wall": "Build 1 Wall", "recruit-official": "Recruit 1 Official",
+                      "move-officials": "Move Officials"}
+
+
+def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None,
+                 court_action: str | None = None) -> tuple[dict[str, int], bool] | None:
     """({counter: change}, complete) of a reward's or a card ability's steps with their optional
     parts taken; `complete` is False when a step defers to another rule (its further changes are
-    that rule's, so only the named counters are compared). Conditions are read against the state
-    and the activated card's data. None for a step this reading does not know."""
+    that rule's, so only the named counters are compared). Conditions are read against the state,
+    the activated card's data and, for a board's ability, the court action just taken. None for a
+    step this reading does not know."""
     out: dict[str, int] = {}
     complete = True
     for step in steps:
@@ -347,10 +355,20 @@ def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None) -> 
         if op == "gain" and set(args) <= {"vp", "worker", "unification_marker"}:
             for what, n in args.items():
                 out[what] = out.get(what, 0) + n
-        elif op == "place" and args["what"] in ("official", "governor", "palace", "wall"):
-            out[args["what"]] = out.get(args["what"], 0) + args["count"]
-        elif op == "place" and args["what"] == "worker":  # from the supply adds one; from a region moves one
-            out["worker"] = out.get("worker", 0) + (args["count"] if "supply" in args["from"] else 0)
+        elif op == "place" and args["what"] in ("official", "governor", "palace", "wall", "worker"):
+            # from the supply (or with no origin named) adds pieces; from the player's own on a board moves them
+            adds = "from" not in args or "supply" in args["from"]
+            out[args["what"]] = out.get(args["what"], 0) + (args["count"] if adds else 0)
+        elif op == "trigger" and court_action and args["when"] == "play_phase":
+            taken = True
+        elif op == "condition" and court_action and "the court action" in args["if"]:
+            named = args["if"].split("the court action ", 1)[1]
+            taken = COURT_ACTION_NAMES[court_action] in named.split(" or ")
+        elif op == "repeat":  # repeated steps that change no counter themselves (points spent under a rule)
+            inner = zhanguo_plan(args["do"], player, state, card, court_action)
+            if inner is None or any(inner[0].values()):
+                return None
+            complete = complete and inner[1]
         elif op == "move" and args["track"] == "unrest":
             out["unrest"] = out.get("unrest", 0) + args["steps"]
         elif op == "per" and args["each"] == "card on the player's own player board" and args["do"] == [{"gain": {"vp": 1}}]:
@@ -372,7 +390,7 @@ def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None) -> 
         else:
             return None
         if taken:
-            inner = zhanguo_plan(args["do"], player, state, card)
+            inner = zhanguo_plan(args["do"], player, state, card, court_action)
             if inner is None:
                 return None
             for what, n in inner[0].items():
@@ -381,9 +399,42 @@ def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None) -> 
     return out, complete
 
 
+def probe_zhanguo_governor_bonus(game, rules, eid):
+    """A governor's bonus space, in a seeded game: Appoint 1 Governor onto the space (and the bonus's
+    own decision, if it asks one), against the same action in the same state when every bonus space
+    of the region is taken, so the governor goes beside them. The difference is the bonus's."""
+    key = eid.rsplit("/", 1)[1]
+    for seed in range(40):
+        state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            for court in (a for a in legal if a["type"] == "court" and a["action"] == "appoint-governor"
+                          and a.get("space") is not None and game.consts.bonus_spaces[a["space"]] == key):
+                name = court["player"]
+                with_bonus, _ = game.apply(state, court)
+                decision = next((a for a in game.legal_actions(with_bonus) if a["type"] == "official"), None)
+                if decision is not None:
+                    with_bonus, _ = game.apply(with_bonus, decision)
+                plain = st.copy(state)
+                taken = plain["board"]["governors"].setdefault(court["region"], [])
+                taken += [{"player": "nobody", "space": i} for i in range(len(game.consts.bonus_spaces))
+                          if all(x["space"] != i for x in taken)]
+                without, _ = game.apply(plain, {**court, "space": None})
+                planned = zhanguo_plan(rules.effect(eid), state["players"][name], state)
+                if planned is None:
+                    return None
+                plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
+                now, then = zhanguo_counters(with_bonus["players"][name]), zhanguo_counters(without["players"][name])
+                return {k: now[k] - then[k] for k in now if now[k] != then[k] and (complete or k in plan)}, plan
+            state, _ = game.apply(state, chooser.choice(legal))
+    return None
+
+
 def probe_zhanguo_reward(game, rules, eid):
     """A reward taken in the rewards phase of a seeded game (the engine names it in its event)."""
     key = eid.rsplit("/", 1)[1]
+    if key in game.consts.bonus_spaces:
+        return probe_zhanguo_governor_bonus(game, rules, eid)
     for seed in range(40):
         state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
         while not game.is_terminal(state):
@@ -411,6 +462,8 @@ CARD_COLOURS: dict[int, str] = {}
 def probe_zhanguo_card_ability(game, rules, eid):
     """A card's ability activated in a seeded game (the engine names the ability in its event)."""
     key = eid.rsplit("/", 1)[1]
+    if key in game.consts.b_ability.values():
+        return probe_zhanguo_board_ability(game, rules, eid)
     cards = game.consts.cards
     CARD_COLOURS.update({n: spec["colour"] for n, spec in cards.items()})
     for seed in range(40):
@@ -428,6 +481,39 @@ def probe_zhanguo_card_ability(game, rules, eid):
                 plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
                 before, now = zhanguo_counters(state["players"][name]), zhanguo_counters(after["players"][name])
                 change = {k: now[k] - before[k] for k in before if now[k] != before[k] and (complete or k in plan)}
+                return change, plan
+            state, _ = game.apply(state, chooser.choice(legal))
+    return None
+
+
+def probe_zhanguo_board_ability(game, rules, eid):
+    """A B-side board's ability, in a seeded game with B sides: the court action it follows, then the
+    board's activation, against the same court action by the same player on an A side. The
+    difference is the ability's (the extra worker of Hire Workers is counted in the action itself)."""
+    key = eid.rsplit("/", 1)[1]
+    for seed in range(40):
+        state, chooser = game.new_state(["A", "B", "C"], {"sides": "B"}, seed), random.Random(seed)
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            for court in (a for a in legal if a["type"] == "court"):
+                name = court["player"]
+                player = state["players"][name]
+                if player["side"] == "A" or game.consts.b_ability.get(player["board"]) != key:
+                    continue
+                after, _ = game.apply(state, court)
+                board = next((a for a in game.legal_actions(after) if a["type"] == "activate" and a.get("board")), None)
+                if board is None:
+                    continue
+                with_ability, _ = game.apply(after, board)
+                plain = st.copy(state)
+                plain["players"][name]["side"] = "A"
+                without, _ = game.apply(plain, court)
+                planned = zhanguo_plan(rules.effect(eid), player, state, court_action=court["action"])
+                if planned is None:
+                    return None
+                plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
+                now, then = zhanguo_counters(with_ability["players"][name]), zhanguo_counters(without["players"][name])
+                change = {k: now[k] - then[k] for k in now if now[k] != then[k] and (complete or k in plan)}
                 return change, plan
             state, _ = game.apply(state, chooser.choice(legal))
     return None
