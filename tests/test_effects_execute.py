@@ -747,6 +747,20 @@ def dragon_event_plan(steps, player: dict, k, players: dict) -> dict[str, int] |
     return out
 
 
+def _dragon_event_position(game, options: dict, seed: int):
+    """A seeded position 60 moves into a Dragon game, with no decision pending and goods set so that
+    the three players have none, some and plenty (a tribute paid in part, say)."""
+    state, chooser = game.new_state(["A", "B", "C"], options, seed), random.Random(seed)
+    for _ in range(60):
+        state, _ = game.apply(state, chooser.choice(game.legal_actions(state)))
+    k = game.k(state)
+    state = st.copy(state)
+    state["pending"] = []
+    for name, (yuan, rice, fireworks) in zip(state["players"], ((0, 0, 0), (2, 1, 3), (6, 5, 1))):
+        state["players"][name].update(yuan=yuan, rice=rice, fireworks=fireworks)
+    return k, state
+
+
 def probe_dragon_event(game, rules, eid):
     """An event resolved by the engine's event phase (a month's event, or the Great Event of round
     7) on every player of a seeded position; the change of each player's goods and points, and the
@@ -756,15 +770,7 @@ def probe_dragon_event(game, rules, eid):
     key = eid.rsplit("/", 1)[1]
     great = key.startswith("ge-")
     options = {"great_events": True, "great_event": key, "edition": "2017"} if great else {"edition": "2017"}
-    state, chooser = game.new_state(["A", "B", "C"], options, 5), random.Random(5)
-    for _ in range(60):
-        state, _ = game.apply(state, chooser.choice(game.legal_actions(state)))
-    k = game.k(state)
-    state = st.copy(state)
-    state["pending"] = []
-    # goods set so that the three players have none, some and plenty (a tribute paid in part, say)
-    for name, (yuan, rice, fireworks) in zip(state["players"], ((0, 0, 0), (2, 1, 3), (6, 5, 1))):
-        state["players"][name].update(yuan=yuan, rice=rice, fireworks=fireworks)
+    k, state = _dragon_event_position(game, options, 5)
     (op, args), = rules.effect(eid)[0].items()
     if great and op == "rule":  # the Great Events that name a rule: what that rule does, on every player
         after = st.copy(state)
@@ -778,7 +784,18 @@ def probe_dragon_event(game, rules, eid):
             return after["players"], again["players"]
         return None
     if great and op == "choose":  # the edict: each player's choice of a kind of person, every kind tried
-        return _dragon_edict(game, rules, eid, k, state, args["options"])
+        observed, expected = {}, {}
+        for seed in range(5, 40):  # positions until some player has each kind an option names
+            result = _dragon_edict(game, rules, eid, *_dragon_event_position(game, options, seed), args["options"])
+            if result is None:
+                return None
+            for got, want in zip(result[0].items(), result[1].items()):
+                kind = got[0].split()[1]
+                observed.setdefault(kind, got[1])
+                expected.setdefault(kind, want[1])
+            if len(observed) == len(EDICT_KINDS):
+                break
+        return (observed, expected) if observed else None
     before = {n: dragon_event_counters(state, n) for n in state["players"]}
     expected = {}
     for n in state["players"]:
@@ -812,6 +829,8 @@ def _dragon_edict(game, rules, eid, k, state, options):
     observed, expected = {}, {}
     for _ in range(deciding):  # each player in turn
         legal = game.legal_actions(after)
+        if not legal:
+            break
         for option in options:
             (op, args), = option[0].items()
             if op != "per":
@@ -827,7 +846,7 @@ def _dragon_edict(game, rules, eid, k, state, options):
                 observed[f"{name} {kind}"] = {w: now[w] - then[w] for w in now if now[w] != then[w]}
                 expected[f"{name} {kind}"] = {w: d for w, d in plan.items() if d}
         after, _ = game.apply(after, legal[0])
-    return (observed, expected) if observed else None
+    return observed, expected
 
 
 PROBES = {("gugong", "token"): probe_gugong_token_or_bonus, ("gugong", "decree"): probe_gugong_decree,
