@@ -265,7 +265,7 @@ def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, s
         port = first_free(g, s, path, g.k.first_port - 1)
         if port is None:
             raise IllegalAction(R + "canal-new-ship", "no free port on that path")
-        sh = p["ships"][ship] = {"path": path, "port": port, "load": []}
+        sh = own(p, "ships")[ship] = {"path": path, "port": port, "load": []}
         events.append({"event": "new_ship", "player": name, "ship": ship, "path": path, "port": port})
     if ship_load(sh) + size > g.k.ship_capacity:
         raise IllegalAction(R + "canal-adding-servants", "the ship has no free spot")
@@ -277,13 +277,13 @@ def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, s
         if p[source] < 1:
             raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
         p[source] -= 1
-    own(p["ships"], ship)["load"].append(size)
+    own(own(p, "ships"), ship)["load"].append(size)
     events.append({"event": "ship_servant", "player": name, "ship": ship, "piece": piece})
 
 
 def ship_move(g, s: dict, name: str, ship: int, events: list) -> bool:
     """Move one space forward to the next free port of the ship's path, skipping occupied ones."""
-    sh = own(P(s, name)["ships"], ship)
+    sh = own(own(P(s, name), "ships"), ship)
     port = first_free(g, s, sh["path"], sh["port"])
     if port is None:
         return False
@@ -300,7 +300,7 @@ def ship_clear(g, s: dict, name: str, ship: int) -> None:
             p["supply"] += 1
         else:
             p["double"] = "supply"
-    p["ships"][ship] = None
+    own(p, "ships")[ship] = None
 
 
 def claimable(g, s: dict, name: str, ship: int) -> list[str]:

@@ -3,6 +3,7 @@ action and/or the location action (card action first); a player without cards pa
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong.common import P
@@ -38,11 +39,11 @@ def do_exchange(g, s, name, a, ev):
         other = a.get("discard")
         if other == card or other not in p["hand"]:
             raise IllegalAction(R + "exchange-discard-card", "discard another gift card from your hand")
-        p["hand"].remove(other)
-        p["discard"].append(other)
-    p["hand"].remove(card)
+        own(p, "hand").remove(other)
+        own(p, "discard").append(other)
+    own(p, "hand").remove(card)
     s["board"][loc] = card
-    p["discard"].append(theirs)  # gugong/rule/taken-card-to-discard
+    own(p, "discard").append(theirs)  # gugong/rule/taken-card-to-discard
     acting = payment != "no_action"
     s["stage"] = "act"
     s["acts"] = {"card": card, "location": loc,
@@ -51,19 +52,24 @@ def do_exchange(g, s, name, a, ev):
 
 
 def exchange_opts(g, s, name):
+    """Every exchange the player may make, as actions. The ways to pay do not depend on the card or
+    the location, so they are worked out once (this list is built on every turn of every game)."""
     p = P(s, name)
     out = []
     plus = L.gift_value_bonus(g, p)
+    doubles = c.pay_options(g, p, g.k.exchange_servants)
+    value = g.k.card_value
     for card in p["hand"]:
+        mine = value[card] + plus
+        others = [x for x in p["hand"] if x != card]
         for loc in g.k.locations:
-            theirs = s["board"][loc]
-            if exchange_is_free(g, p, g.k.card_value[card] + plus, g.k.card_value[theirs]):
-                out.append({"card": card, "location": loc, "payment": "free"})
+            base = {"type": "exchange", "player": name, "card": card, "location": loc}
+            if exchange_is_free(g, p, mine, value[s["board"][loc]]):
+                out.append({**base, "payment": "free"})
                 continue
-            out += [{"card": card, "location": loc, "payment": "servants", "double": d}
-                    for d in c.pay_options(g, p, g.k.exchange_servants)]
-            out += [{"card": card, "location": loc, "payment": "discard", "discard": x} for x in p["hand"] if x != card]
-            out.append({"card": card, "location": loc, "payment": "no_action"})
+            out += [{**base, "payment": "servants", "double": d} for d in doubles]
+            out += [{**base, "payment": "discard", "discard": x} for x in others]
+            out.append({**base, "payment": "no_action"})
     return out
 
 
@@ -124,5 +130,5 @@ def end_of_day(g, s, ev):
             if len(p["tokens"]) >= g.k.token_slots:
                 c.push(s, {"kind": "make_room", "player": name, "token": b["token"]}, last=True)
             else:
-                p["tokens"].append(b["token"])
+                own(p, "tokens").append(b["token"])
         p["bonus"] = []

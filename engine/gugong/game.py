@@ -40,7 +40,6 @@ ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
 
 class Gugong(PhasedGame):
     action_types = frozenset(ALL_TYPES)
-    draft_deeper = ("players",)  # nearly every action changes a hand, pile or token list
     key = "gugong"
 
     def __init__(self, rules=None):
@@ -222,7 +221,7 @@ class Gugong(PhasedGame):
             t = DECISIONS[k][0]
             out = [dict(type=t, player=name, **o) for o in opts]
         elif s["stage"] == "exchange":
-            out = [dict(type="exchange", player=name, **o) for o in day.exchange_opts(self, s, name)]
+            out = day.exchange_opts(self, s, name)
         else:
             out = [dict(player=name, **o) for o in day.act_opts(self, s, name)]
         if not (s["pending"] and s["pending"][0]["kind"] == "make_room") and not out:

@@ -151,8 +151,8 @@ def decide_token_reward(g, s, name, a, ev):
             card = a.get("card")
             if card not in p["hand"] or g.k.card_value[card] < at["min_card_value"]:
                 raise IllegalAction(rule, "discard a gift card of high enough value from your hand")
-            p["hand"].remove(card)
-            p["discard"].append(card)
+            own(p, "hand").remove(card)
+            own(p, "discard").append(card)
             c.gain_jade(s, name, at["jade"], ev)
         elif token == "travel-swap-card":
             swap_card(g, s, name, a, rule, ev)
@@ -160,8 +160,8 @@ def decide_token_reward(g, s, name, a, ev):
             card = a.get("card")
             if card not in p["discard"]:
                 raise IllegalAction(rule, "that card is not on your discard pile")
-            p["discard"].remove(card)
-            p["hand"].append(card)
+            own(p, "discard").remove(card)
+            own(p, "hand").append(card)
         elif token == "travel-ship":
             c.ship_place(g, s, name, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply", ev)
         elif token == "travel-wall":
@@ -180,7 +180,7 @@ def decide_token_reward(g, s, name, a, ev):
             if p["pool"] < at["servant_cost"]:
                 raise IllegalAction(rule, "a servant from your pool goes with the token")
             p["pool"] -= at["servant_cost"]
-            p["bonus"].append({"token": token, "location": loc})
+            own(p, "bonus").append({"token": token, "location": loc})
             s["pending"].pop(0)
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
             return
@@ -189,7 +189,7 @@ def decide_token_reward(g, s, name, a, ev):
     if len(p["tokens"]) >= g.k.token_slots:
         c.push(s, {"kind": "make_room", "player": name, "token": token})
     else:
-        p["tokens"].append(token)
+        own(p, "tokens").append(token)
     if a.get("use") and token == "travel-ship":
         ship = a.get("ship")
         if c.claimable(g, s, name, ship):
@@ -230,10 +230,10 @@ def do_tokens(g, s, name, a, ev):
     if rest > len(singles):
         raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
     for _ in range(d):
-        p["tokens"].remove("travel-double")
+        own(p, "tokens").remove("travel-double")
         s["token_discard"].append("travel-double")
     for t in singles[:rest]:
-        p["tokens"].remove(t)
+        own(p, "tokens").remove(t)
         s["token_discard"].append(t)
     ev.append({"event": "tokens_exchanged", "player": name, "for": kind})
     if res == "servant":
@@ -246,7 +246,7 @@ def do_tokens(g, s, name, a, ev):
     # a token waiting for a free slot is placed as soon as there is room
     if s["pending"] and s["pending"][0]["kind"] == "make_room" and s["pending"][0]["player"] == name \
             and len(p["tokens"]) < g.k.token_slots:
-        p["tokens"].append(s["pending"].pop(0)["token"])
+        own(p, "tokens").append(s["pending"].pop(0)["token"])
 
 
 # ================================================================ 2. great wall
@@ -416,7 +416,7 @@ def do_decrees(g, s, name, a, ev):
         raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
     p["pool"] -= g.k.decree_placed
     s["decrees"][key].append(name)
-    p["decrees"].append(key)
+    own(p, "decrees").append(key)
     c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)  # gugong/rule/decree-immediate-vp
     ev.append({"event": "decree", "player": name, "decree": key})
 
@@ -502,8 +502,8 @@ def decide_claim(g, s, name, a, ev):
         if kind not in c.claimable(g, s, name, ship):
             raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
         p = P(s, name)
-        own(p["ships"], ship)["load"].remove(1)
-        p["ports"][kind] += g.k.claim_to_board  # one servant marks the reward on the player board
+        own(own(p, "ships"), ship)["load"].remove(1)
+        own(p, "ports")[kind] += g.k.claim_to_board  # one servant marks the reward on the player board
         c.ship_clear(g, s, name, ship)
         port = {"vp4": "vp", "gift_card": "gift_card", "double_servant": "double_servant"}[kind]
         at = next(x for x in g.k.ports.values() if x["reward"] == port)
@@ -512,7 +512,7 @@ def decide_claim(g, s, name, a, ev):
         elif kind == "gift_card":
             for _ in range(at["cards_drawn"]):
                 if s["draw"]:
-                    p["hand"].append(s["draw"].pop(0))
+                    own(p, "hand").append(s["draw"].pop(0))
         else:
             p["double"] = "pool"
         ev.append({"event": "port_reward", "player": name, "reward": kind})
@@ -538,8 +538,8 @@ def swap_card(g, s, name, a, rule, ev):
         raise MalformedAction("swap: from hand|discard, card, location")
     if card not in p[src]:
         raise IllegalAction(rule, f"{card!r} is not in your {src}")
-    p[src].remove(card)
-    p[src].append(s["board"][loc])
+    own(p, src).remove(card)
+    own(p, src).append(s["board"][loc])
     s["board"][loc] = card
     ev.append({"event": "swap", "player": name, "card": card, "location": loc})
 

@@ -3,6 +3,7 @@ the destiny dice, 4. level 1 (morning) decree bonuses, 5. day marker and new ser
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.state import own
 from engine.core.rng import Rng
 from engine.gugong import common as c
 from engine.gugong import locations as L
@@ -131,8 +132,8 @@ def decide_bonus(g, s, name, a, ev):
                 raise MalformedAction("card exchange: card and location")
             if card not in p["hand"]:
                 raise IllegalAction(D + key, f"{card!r} is not in your hand")
-            p["hand"].remove(card)
-            p["hand"].append(s["board"][loc])
+            own(p, "hand").remove(card)
+            own(p, "hand").append(s["board"][loc])
             s["board"][loc] = card
         else:
             plain_bonus(g, s, name, key, ev)

@@ -28,7 +28,7 @@ def destiny_dice(g, s, ev):
     # the discard piles become the hands for the next day (gugong/rule/taken-card-to-discard)
     for name in s["order"]:
         p = P(s, name)
-        p["hand"] += p["discard"]
+        p["hand"] = p["hand"] + p["discard"]
         p["discard"] = []
         if name == meng:  # Meng's gift cards are a face-down pile: shuffled (engine assumption)
             Rng(s).shuffle(p["hand"])

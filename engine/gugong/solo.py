@@ -159,9 +159,9 @@ def ship_servant(g, s, ev, phase: str) -> bool:
             return False
         i, path = targets[0]
         port = c.first_free(g, s, path, g.k.first_port - 1)
-        p["ships"][i] = {"path": path, "port": port, "load": []}
+        own(p, "ships")[i] = {"path": path, "port": port, "load": []}
         target = i
-    own(p["ships"], target)["load"].append(1)
+    own(own(p, "ships"), target)["load"].append(1)
     ev.append({"event": "ship_servant", "player": name, "ship": target, "piece": "n"})
     if c.ship_load(p["ships"][target]) >= g.solo.port_servants:
         port_reward(g, s, target, ev, phase)
@@ -173,10 +173,10 @@ def port_reward(g, s, ship, ev, phase):
     p = P(s, name)
     neutral = s["solo"]["neutral_ports"]
     p["supply"] += len(p["ships"][ship]["load"])  # all his servants go back to the general supply
-    p["ships"][ship] = None
+    own(p, "ships")[ship] = None
     if neutral["gift_card"] < sk.port_cards and s["draw"]:
         card = s["draw"].pop(0)
-        (p["discard"] if phase == "dusk" else p["hand"]).append(card)
+        (own(p, "discard") if phase == "dusk" else own(p, "hand")).append(card)
         neutral["gift_card"] += 1
         ev.append({"event": "port_reward", "player": name, "reward": "gift_card"})
     else:
@@ -240,10 +240,10 @@ def travel(g, s, ev, phase):
         c.gain_vp(s, name, g.solo.token_vp[token], ev)
     elif token == "travel-retrieve-card":
         if p["discard"]:
-            p["hand"].append(p["discard"].pop())
+            own(p, "hand").append(own(p, "discard").pop())
     elif token == "travel-gift-for-jade":
         if p["hand"]:
-            p["discard"].append(p["hand"].pop(0))
+            own(p, "discard").append(own(p, "hand").pop(0))
             c.gain_jade(s, name, g.solo.gift_for_jade, ev)
     elif token == "travel-ship":
         if take_servants(g, s, at["servants_placed"], fallback=False) and not ship_servant(g, s, ev, phase):
@@ -261,7 +261,7 @@ def travel(g, s, ev, phase):
     while len(p["tokens"]) >= g.k.token_slots:
         if not any(_trade(g, s, kind, ev) for kind in ("jade", "vp", "servant")):
             break
-    p["tokens"].append(token)
+    own(p, "tokens").append(token)
     while _trade_jade_possible(g, s):
         _trade(g, s, "jade", ev)
 
@@ -308,7 +308,7 @@ def take_decree(g, s, key, free, ev):
     elif not take_servants(g, s, g.k.decree_placed):
         return
     s["decrees"][key].append(name)
-    p["decrees"].append(key)
+    own(p, "decrees").append(key)
     c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)
     ev.append({"event": "decree", "player": name, "decree": key})
 
@@ -433,8 +433,8 @@ def start_turn(g, s, ev):
     automa = so["deck"].pop(0)
     special = automa.startswith("s")
     loc = so["focus"] if special else g.solo.faces[int(automa[1:])][0]
-    card = p["hand"].pop(0)
-    p["discard"].append(s["board"][loc])
+    card = own(p, "hand").pop(0)
+    own(p, "discard").append(s["board"][loc])
     s["board"][loc] = card
     so["today"].append(automa)
     ev.append({"event": "exchange", "player": name, "card": card, "location": loc, "automa": automa})
