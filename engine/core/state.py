@@ -19,7 +19,7 @@ def copy(value: Any) -> Any:
 # A full copy of the state on every action cost more than the rules themselves. apply now copies
 # only the state's top two levels (the state dict, each of its dicts and lists, and their dicts and
 # lists, e.g. one player's record; a game may name top-level keys copied one level further, as
-# ZhanGuo does for its players' regions); deeper containers stay shared with the input state
+# ZhanGuo does for its players' hands and supplies); deeper containers stay shared with the input state
 # until the engine calls own() on them, which copies that sub-tree for the running apply before it
 # is changed in place. Writing into a shared container would change the caller's state: a test
 # replays random games of every engine checking that each input state is left as it was.
