@@ -96,9 +96,9 @@ def act_opts(g, s, name):
     acts = s["acts"]
     out = [{"type": "end_turn"}]
     if acts.get("card_action"):
-        out += [dict(type="card_action", **o) for o in L.card_action_opts(g, s, name, g.k.card_ability[acts["card"]])]
+        out += [{"type": "card_action", **o} for o in L.card_action_opts(g, s, name, g.k.card_ability[acts["card"]])]
     if acts.get("location_action"):
-        out += [dict(type="location_action", **o) for o in L.OPTS[acts["location"]](g, s, name)]
+        out += [{"type": "location_action", **o} for o in L.OPTS[acts["location"]](g, s, name)]
     return out
 
 

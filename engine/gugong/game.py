@@ -219,14 +219,14 @@ class Gugong(PhasedGame):
             else:
                 opts = morning.bonus_opts(self, s, name, item["decree"])
             t = DECISIONS[k][0]
-            out = [dict(type=t, player=name, **o) for o in opts]
+            out = [{"type": t, "player": name, **o} for o in opts]
         elif s["stage"] == "exchange":
             out = day.exchange_opts(self, s, name)
         else:
-            out = [dict(player=name, **o) for o in day.act_opts(self, s, name)]
+            out = [{"player": name, **o} for o in day.act_opts(self, s, name)]
         if not (s["pending"] and s["pending"][0]["kind"] == "make_room") and not out:
             return out
-        out += [dict(type="tokens", player=name, **o) for o in L.tokens_opts(self, s, name)]
+        out += [{"type": "tokens", "player": name, **o} for o in L.tokens_opts(self, s, name)]
         return out
 
     # ------------------------------------------------------------ invariants

@@ -99,7 +99,7 @@ class ZhanGuo(PhasedGame):
             return []
         options = self._options(state, name)
         _listed.last = (state, name, options)
-        return [dict(type=t, player=name, **o) for t, o in options]
+        return [{"type": t, "player": name, **o} for t, o in options]
 
     def apply(self, state, action):
         last = getattr(_listed, "last", None)
