@@ -21,7 +21,7 @@ from babel.numbers import format_decimal
 from i18n.render import LOCALES, Renderer, Untranslated
 
 LABELS_FILE = Path(__file__).resolve().parent.parent / "labels.yaml"
-LANGS = ("en", "pl", "cs")
+LABEL_COLUMNS = ("en", "pl", "cs")  # the order of the three names in each row of labels.yaml
 ENTITY_ID = re.compile(r"^[a-z]+/[a-z0-9-]+/[a-z0-9-]+$")
 PER_PLAYER_COUNT = ("by_players", "by_player_count")
 
@@ -36,7 +36,7 @@ def label(name: str, lang: str) -> str | None:
     row = data()["labels"].get(name)
     if row is None:
         return None
-    return row[LANGS.index(lang)]
+    return row[LABEL_COLUMNS.index(lang)]
 
 
 def unit_of(name: str) -> str | None:
@@ -91,7 +91,7 @@ class Values:
     def word(self, s: str) -> str:
         row = self.words.get(s)
         if row:
-            return html.escape(row[LANGS.index(self.lang)])
+            return html.escape(row[LABEL_COLUMNS.index(self.lang)])
         if ENTITY_ID.match(s):
             return self.entity(s)
         if s in self.keys:
@@ -113,7 +113,7 @@ class Values:
         if value is None:
             return "—"
         if isinstance(value, bool):
-            return html.escape(self.words["true" if value else "false"][LANGS.index(self.lang)])
+            return html.escape(self.words["true" if value else "false"][LABEL_COLUMNS.index(self.lang)])
         if isinstance(value, (int, float)):
             return self.count(value, attr)
         if isinstance(value, str):
