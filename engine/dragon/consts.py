@@ -5,7 +5,7 @@ Numbers printed only on components come from the unknowns register (dragon/unkno
 """
 from __future__ import annotations
 
-from engine.core.game import Rules
+from engine.core.consts import Attr, RuleConstants, Unknown
 
 G = "dragon"
 
@@ -14,17 +14,76 @@ def _id(kind: str, key: str) -> str:
     return f"{G}/{kind}/{key}"
 
 
-class Consts:
-    def __init__(self, rules: Rules, edition: str):
-        self.rules, self.edition = rules, edition
+class Consts(RuleConstants):
+    game = G
+
+    # ---- setup
+    rounds = Attr("rule/rounds", "rounds")
+    last_round = Attr("rule/end-game", "last_round")
+    no_person_round = Attr("rule/last-round", "round_without_person_phase")
+    start_palaces = Attr("setup-step/palaces-and-money", "palaces")
+    start_floors = Attr("setup-step/palaces-and-money", "floors_per_palace")
+    start_yuan = Attr("setup-step/palaces-and-money", "yuan")
+    start_person = Attr("setup-step/player-components", "person_marker_start")
+    start_vp = Attr("setup-step/player-components", "vp_marker_start")
+    hand_size = Attr("setup-step/player-components", "person_cards")
+    draft_count = Attr("setup-step/initial-persons", "persons_per_player")
+    draft_age = Attr("setup-step/initial-persons", "age")
+    per_type = Attr("component/person-tiles", "per_type")
+    young_only_types = Attr("setup-step/person-tiles", "young_only_types")
+    young_per_type = Attr("setup-step/person-tiles", "young_per_type")
+    elder_per_type = Attr("setup-step/person-tiles", "elder_per_type")
+    split_removed = Attr("setup-step/person-tiles-by-player-count", "removed_per_missing_player_split_types")
+    young_only_removed = Attr("setup-step/person-tiles-by-player-count", "removed_per_missing_player_young_only_types")
+    track_spaces = Attr("setup-step/event-track", "track_spaces")
+    peace_first = Attr("setup-step/event-track", "peace_tiles_first")
+    per_event = Attr("component/event-tiles", "per_event")
+    last_dup_ruling = Unknown("event-track-last-duplicate")  # swap spaces 10 and 11 (1-based)
+
+    # ---- bank (components; the supply never runs out: dragon/rule/supply-shortage)
+    total_rice = Attr("component/rice-tiles", "count")
+    total_fireworks = Attr("component/fireworks-tiles", "count")
+    total_floors = Attr("component/palace-floors", "count")
+    total_small = Attr("component/privilege-tiles", "small")
+    total_large = Attr("component/privilege-tiles", "large")
+
+    # ---- phase 1: actions
+    occupied_cost = Attr("rule/occupied-group", "cost_yuan")
+    refill_to = Attr("rule/pass-for-money", "refill_to_yuan")
+    max_floors = Attr("rule/palace-capacity", "max_floors")
+    persons_per_floor = Attr("rule/palace-capacity", "persons_per_floor")
+    dragons = Unknown("small-privilege-dragons")  # {small, large}
+
+    # ---- phase 3: events
+    tribute = Attr("event/imperial-tribute", "tribute_yuan")
+    drought_rice = Attr("event/drought", "rice_per_inhabited_palace")
+    fest_first = Attr("event/dragon-festival", "vp_first")
+    fest_second = Attr("event/dragon-festival", "vp_second")
+    fest_fraction = Attr("event/dragon-festival", "discard_fraction")
+    fest_min = Attr("event/dragon-festival", "min_fireworks_to_score")
+    mongol_vp = Attr("event/mongol-invasion", "vp_per_helmet")
+    mongol_released = Attr("event/mongol-invasion", "persons_released_by_fewest")
+    plague_released = Attr("event/plague", "persons_released")
+    plague_reduction = Attr("event/plague", "reduction_per_mortar")
+    peace_rounds = Attr("event/peace", "fixed_rounds")
+    decay_floors = Attr("rule/decay", "floors_lost_per_uninhabited_palace")
+
+    # ---- phase 4 and the end
+    vp_palace = Attr("scoring-rule/round-palaces", "vp_per_palace")
+    vp_lady = Attr("scoring-rule/round-court-ladies", "vp_per_dragon")
+    vp_privilege = Attr("scoring-rule/round-privileges", "vp_per_dragon")
+    vp_person_end = Attr("scoring-rule/end-persons", "vp_per_person")
+    sell_rice = Attr("scoring-rule/end-money", "sell_price_rice")
+    sell_fireworks = Attr("scoring-rule/end-money", "sell_price_fireworks")
+    yuan_per_vp = Attr("scoring-rule/end-money", "yuan_per_vp")
+
+    def derive(self) -> None:
+        rules = self.rules
+        edition, unk, meta = self.edition, self.unknown, rules.meta
 
         def a(kind, key, name):
-            return rules.attr(_id(kind, key), name, edition)
+            return self.attr(f"{kind}/{key}", name)
 
-        def unk(key):
-            return a("unknown", key, "value_used")
-
-        meta = rules.meta
         self.editions = [e["key"] for e in meta["editions"]]
         self.expansion_editions = {x["key"]: list(x["editions"]) for x in meta["expansions"]}
         self.min_players, self.max_players = meta["players"]["min"], meta["players"]["max"]
@@ -42,41 +101,15 @@ class Consts:
         self.young = [s for s, d in self.subtypes.items() if d["age"] == "young"]
 
         # ---- setup
-        self.rounds = a("rule", "rounds", "rounds")
-        self.last_round = a("rule", "end-game", "last_round")
-        self.no_person_round = a("rule", "last-round", "round_without_person_phase")
-        self.start_palaces = a("setup-step", "palaces-and-money", "palaces")
-        self.start_floors = a("setup-step", "palaces-and-money", "floors_per_palace")
-        self.start_yuan = a("setup-step", "palaces-and-money", "yuan")
-        self.start_person = a("setup-step", "player-components", "person_marker_start")
-        self.start_vp = a("setup-step", "player-components", "vp_marker_start")
-        self.hand_size = a("setup-step", "player-components", "person_cards")
         hand = unk("person-card-hand")
         self.jokers = hand["question_mark_cards"]
-        self.draft_count = a("setup-step", "initial-persons", "persons_per_player")
-        self.draft_age = a("setup-step", "initial-persons", "age")
-        self.per_type = a("component", "person-tiles", "per_type")
-        self.young_only_types = a("setup-step", "person-tiles", "young_only_types")
-        self.young_per_type = a("setup-step", "person-tiles", "young_per_type")
-        self.elder_per_type = a("setup-step", "person-tiles", "elder_per_type")
-        self.split_removed = a("setup-step", "person-tiles-by-player-count", "removed_per_missing_player_split_types")
-        self.young_only_removed = a("setup-step", "person-tiles-by-player-count", "removed_per_missing_player_young_only_types")
-        self.track_spaces = a("setup-step", "event-track", "track_spaces")
-        self.peace_first = a("setup-step", "event-track", "peace_tiles_first")
-        self.per_event = a("component", "event-tiles", "per_event")
         events = sorted((e for e in rules.of_kind("event") if not e["scope"]), key=lambda e: e["order"])
         self.events = [e["key"] for e in events]
         self.peace = next(e["key"] for e in events if "fixed_rounds" in e["attrs"])
-        self.last_dup_ruling = unk("event-track-last-duplicate")  # swap spaces 10 and 11 (1-based)
 
         # ---- bank (components; the supply never runs out: dragon/rule/supply-shortage)
         coins = rules.entities[_id("component", "coins")]["attrs"]
         self.total_yuan = coins["silver"]["count"] * coins["silver"]["value"] + coins["gold"]["count"] * coins["gold"]["value"]
-        self.total_rice = a("component", "rice-tiles", "count")
-        self.total_fireworks = a("component", "fireworks-tiles", "count")
-        self.total_floors = a("component", "palace-floors", "count")
-        self.total_small = a("component", "privilege-tiles", "small")
-        self.total_large = a("component", "privilege-tiles", "large")
 
         # ---- phase 1: actions
         acts = sorted((e for e in rules.of_kind("action") if not e["scope"]), key=lambda e: e["order"])
@@ -96,35 +129,7 @@ class Consts:
             attrs = rules.entities[_id("action", key)]["attrs"]
             self.per_symbol[key] = next(a("action", key, n) for n in ("yield_per_symbol", "steps_per_symbol", "vp_per_symbol") if n in attrs)
         self.group_sizes = {int(n): v for n, v in a("phase", "action", "group_sizes").items()}
-        self.occupied_cost = a("rule", "occupied-group", "cost_yuan")
-        self.refill_to = a("rule", "pass-for-money", "refill_to_yuan")
-        self.max_floors = a("rule", "palace-capacity", "max_floors")
-        self.persons_per_floor = a("rule", "palace-capacity", "persons_per_floor")
         self.price = {"small": a("action", "privilege", "small_price"), "large": a("action", "privilege", "large_price")}
-        self.dragons = unk("small-privilege-dragons")  # {small, large}
-
-        # ---- phase 3: events
-        self.tribute = a("event", "imperial-tribute", "tribute_yuan")
-        self.drought_rice = a("event", "drought", "rice_per_inhabited_palace")
-        self.fest_first = a("event", "dragon-festival", "vp_first")
-        self.fest_second = a("event", "dragon-festival", "vp_second")
-        self.fest_fraction = a("event", "dragon-festival", "discard_fraction")
-        self.fest_min = a("event", "dragon-festival", "min_fireworks_to_score")
-        self.mongol_vp = a("event", "mongol-invasion", "vp_per_helmet")
-        self.mongol_released = a("event", "mongol-invasion", "persons_released_by_fewest")
-        self.plague_released = a("event", "plague", "persons_released")
-        self.plague_reduction = a("event", "plague", "reduction_per_mortar")
-        self.peace_rounds = a("event", "peace", "fixed_rounds")
-        self.decay_floors = a("rule", "decay", "floors_lost_per_uninhabited_palace")
-
-        # ---- phase 4 and the end
-        self.vp_palace = a("scoring-rule", "round-palaces", "vp_per_palace")
-        self.vp_lady = a("scoring-rule", "round-court-ladies", "vp_per_dragon")
-        self.vp_privilege = a("scoring-rule", "round-privileges", "vp_per_dragon")
-        self.vp_person_end = a("scoring-rule", "end-persons", "vp_per_person")
-        self.sell_rice = a("scoring-rule", "end-money", "sell_price_rice")
-        self.sell_fireworks = a("scoring-rule", "end-money", "sell_price_fireworks")
-        self.yuan_per_vp = a("scoring-rule", "end-money", "yuan_per_vp")
 
         # ---- the Great Wall (2017)
         gw = "great-wall" in self.expansion_editions and edition in self.expansion_editions["great-wall"]

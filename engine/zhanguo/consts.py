@@ -6,7 +6,7 @@ register's `value_used` (zhanguo/unknown/*). The deck is built only from the car
 """
 from __future__ import annotations
 
-from engine.core.game import Rules
+from engine.core.consts import Attr, RuleConstants, Unknown
 
 G = "zhanguo"
 
@@ -19,23 +19,59 @@ def _int_keys(d: dict) -> dict:
     return {int(k): v for k, v in d.items()}
 
 
-class Consts:
-    def __init__(self, rules: Rules):
-        a = rules.attr
-        self.rules = rules
+class Consts(RuleConstants):
+    game = G
 
-        def unk(key):
-            return a(_id("unknown", key), "value_used")
+    # ---- rounds, phases
+    rounds = Attr("rule/game-round", "rounds")
+    round_start = Attr("setup-step/round-track", "start_space")
+    cards_per_deck = Attr("phase/draw", "cards_per_deck")
+    aspect_order = Attr("rule/unification-rewards", "aspect_order")
+
+    # ---- components and setup
+    official_colours = Attr("court-action/recruit-official", "official_colours")
+    officials_per_colour = Attr("court-action/recruit-official", "officials_per_colour_per_player")
+    task_discs = Attr("setup-step/task-discs", "discs")
+    m3_per_colour = Attr("component/unification-markers", "value_3_per_colour")
+    m3_value = Attr("rule/unification-rewards", "high_marker_value")
+    m1_value = Attr("rule/unification-rewards", "low_marker_value")
+    start_vp = Attr("setup-step/victory-points", "start_vp")
+    start_officials = Unknown("starting-officials")
+    start_region = Attr("setup-step/officials", "region")
+    boards = Attr("component/player-boards", "symbols")
+    b_ability = Unknown("b-side-boards")
+
+    # ---- court actions
+    move_min = Attr("court-action/move-officials", "movement_points_min")
+    move_max = Attr("court-action/move-officials", "movement_points_max")
+    work_capacity = Attr("rule/worker-area-capacity", "officials_max")
+    shift_cost = Attr("rule/free-official-shift", "movement_point_cost")
+    recruit_n = Attr("court-action/recruit-official", "officials_taken")
+    bonus_move = Attr("reward/governor-bonus-movement", "movement_points_max")
+    bonus_officials = Attr("reward/governor-bonus-official", "officials")
+    bonus_vp = Attr("reward/governor-bonus-vp", "vp")
+    unrest_per_worker = Attr("variant/unrest-per-worker", "unrest_per_worker_hired")
+
+    # ---- rewards
+    min_markers = Attr("rule/unification-rewards", "min_markers_to_claim")
+
+    # ---- tasks
+    task_types = Attr("setup-step/tasks", "task_types")
+    task_drawn = Attr("setup-step/tasks", "drawn_per_type")
+
+    # ---- end scoring
+    unif_vp = Attr("scoring-rule/unification-majority", "vp_by_aspect")
+
+    def derive(self) -> None:
+        rules = self.rules
+        a = rules.attr
+        unk = self.unknown
 
         # ---- rounds, phases
-        self.rounds = a(_id("rule", "game-round"), "rounds")
-        self.round_start = a(_id("setup-step", "round-track"), "start_space")
-        self.cards_per_deck = a(_id("phase", "draw"), "cards_per_deck")
         decks = a(_id("rule", "cards"), "decks")
         self.colours = list(decks)  # cream, orange, brown (writing, currency, law)
         self.aspect_of = {c: decks[c]["aspect"] for c in decks}
         self.colour_of_aspect = {v: k for k, v in self.aspect_of.items()}
-        self.aspect_order = a(_id("rule", "unification-rewards"), "aspect_order")
         self.deck_range = {c: (decks[c]["first"], decks[c]["last"]) for c in decks}
 
         # ---- the 120 cards: number and colour from the rulebook, the rest from value_used only
@@ -50,26 +86,15 @@ class Consts:
 
         # ---- components and setup
         sup = _id("setup-step", "player-supply")
-        self.official_colours = a(_id("court-action", "recruit-official"), "official_colours")
-        self.officials_per_colour = a(_id("court-action", "recruit-official"), "officials_per_colour_per_player")
         self.governors = a(sup, "governors")
         self.palaces = a(sup, "palaces")
         self.walls = a(sup, "walls")
         self.cubes = a(sup, "unrest_markers")
         self.discs = a(sup, "discs")
-        self.task_discs = a(_id("setup-step", "task-discs"), "discs")
         self.m1_by_players = _int_keys(a(_id("setup-step", "general-supply"), "value_1_markers_per_colour")["by_players"])
-        self.m3_per_colour = a(_id("component", "unification-markers"), "value_3_per_colour")
-        self.m3_value = a(_id("rule", "unification-rewards"), "high_marker_value")
-        self.m1_value = a(_id("rule", "unification-rewards"), "low_marker_value")
-        self.start_vp = a(_id("setup-step", "victory-points"), "start_vp")
-        self.start_officials = unk("starting-officials")
-        self.start_region = a(_id("setup-step", "officials"), "region")
         self.regions = [str(r) for r in range(1, a(_id("setup-step", "main-board"), "regions") + 1)]
-        self.boards = a(_id("component", "player-boards"), "symbols")
         tl = unk("unrest-track-lengths")
         self.track_len = {side: {self.regions[i]: n for i, n in enumerate(tl[side])} for side in ["A", *self.boards]}
-        self.b_ability = unk("b-side-boards")
         edges = unk("region-adjacency")["edges"]
         self.adj = {r: set() for r in self.regions}
         for x, y in edges:
@@ -93,23 +118,14 @@ class Consts:
         self.vp_per_missing = a(u, "vp_per_missing_marker")
 
         # ---- court actions
-        self.move_min = a(_id("court-action", "move-officials"), "movement_points_min")
-        self.move_max = a(_id("court-action", "move-officials"), "movement_points_max")
-        self.work_capacity = a(_id("rule", "worker-area-capacity"), "officials_max")
-        self.shift_cost = a(_id("rule", "free-official-shift"), "movement_point_cost")
-        self.recruit_n = a(_id("court-action", "recruit-official"), "officials_taken")
         gv = _id("court-action", "appoint-governor")
         self.gov_cost = a(gv, "officials_removed")
         self.gov_unrest_after = a(gv, "unrest_after")
         self.bonus_spaces = unk("governor-bonus-spaces")["per_region"]
-        self.bonus_move = a(_id("reward", "governor-bonus-movement"), "movement_points_max")
-        self.bonus_officials = a(_id("reward", "governor-bonus-official"), "officials")
-        self.bonus_vp = a(_id("reward", "governor-bonus-vp"), "vp")
         hw = _id("court-action", "hire-workers")
         self.hire_per_official = a(hw, "workers_per_official_in_workers_area")
         self.hire_max = a(hw, "workers_max")
         self.hire_unrest = a(hw, "unrest_increase")
-        self.unrest_per_worker = a(_id("variant", "unrest-per-worker"), "unrest_per_worker_hired")
         bp = _id("court-action", "build-palace")
         self.palace_from_region = a(bp, "workers_from_region")
         self.palace_from_other = a(bp, "workers_from_other_region")
@@ -145,14 +161,11 @@ class Consts:
         # ---- rewards
         self.reward_layout = {int(r): v for r, v in unk("reward-layout").items()}
         self.rewards = {e["key"]: e["attrs"] for e in rules.of_kind("reward")}
-        self.min_markers = a(_id("rule", "unification-rewards"), "min_markers_to_claim")
 
         # ---- tasks
         req = unk("task-token-requirements")
-        self.task_types = a(_id("setup-step", "tasks"), "task_types")
         self.task_tokens = {t: req[t] for t in self.task_types}
         self.wall_area_names = req["wall_areas"]
-        self.task_drawn = a(_id("setup-step", "tasks"), "drawn_per_type")
         tv = unk("task-space-vp")
         self.task_sections = [s for s in tv if s != "spaces_per_task"]
         self.task_vp = {s: tv[s] for s in self.task_sections}
@@ -169,7 +182,6 @@ class Consts:
         gm = _id("scoring-rule", "governor-majority")
         self.gov_majority_vp = a(gm, "majority_vp")
         self.gov_vp_each = a(gm, "vp_per_own_governor")
-        self.unif_vp = a(_id("scoring-rule", "unification-majority"), "vp_by_aspect")
 
         # ---- variants
         cs = _id("variant", "card-selection")
