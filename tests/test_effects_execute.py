@@ -468,34 +468,46 @@ def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None,
     return out, complete
 
 
+def zhanguo_positions(game, options: dict):
+    """(state, legal actions) along seeded random three-player ZhanGuo games (40 seeds)."""
+    for seed in range(40):
+        state, chooser = game.new_state(["A", "B", "C"], dict(options), seed), random.Random(seed)
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            yield state, legal
+            state, _ = game.apply(state, chooser.choice(legal))
+
+
+def zhanguo_outcome(planned, then: dict, now: dict, ignore: tuple[str, ...] = ()):
+    """(observed, expected) change of one player's counters from `then` to `now` against a plan of
+    zhanguo_plan (only the counters it names when it defers to another rule); None for no plan."""
+    if planned is None:
+        return None
+    plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
+    a, b = zhanguo_counters(then), zhanguo_counters(now)
+    return {k: b[k] - a[k] for k in a if b[k] != a[k] and (complete or k in plan) and k not in ignore}, plan
+
+
 def probe_zhanguo_governor_bonus(game, rules, eid):
     """A governor's bonus space, in a seeded game: Appoint 1 Governor onto the space (and the bonus's
     own decision, if it asks one), against the same action in the same state when every bonus space
     of the region is taken, so the governor goes beside them. The difference is the bonus's."""
     key = eid.rsplit("/", 1)[1]
-    for seed in range(40):
-        state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
-        while not game.is_terminal(state):
-            legal = game.legal_actions(state)
-            for court in (a for a in legal if a["type"] == "court" and a["action"] == "appoint-governor"
-                          and a.get("space") is not None and game.consts.bonus_spaces[a["space"]] == key):
-                name = court["player"]
-                with_bonus, _ = game.apply(state, court)
-                decision = next((a for a in game.legal_actions(with_bonus) if a["type"] == "official"), None)
-                if decision is not None:
-                    with_bonus, _ = game.apply(with_bonus, decision)
-                plain = st.copy(state)
-                taken = plain["board"]["governors"].setdefault(court["region"], [])
-                taken += [{"player": "nobody", "space": i} for i in range(len(game.consts.bonus_spaces))
-                          if all(x["space"] != i for x in taken)]
-                without, _ = game.apply(plain, {**court, "space": None})
-                planned = zhanguo_plan(rules.effect(eid), state["players"][name], state)
-                if planned is None:
-                    return None
-                plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
-                now, then = zhanguo_counters(with_bonus["players"][name]), zhanguo_counters(without["players"][name])
-                return {k: now[k] - then[k] for k in now if now[k] != then[k] and (complete or k in plan)}, plan
-            state, _ = game.apply(state, chooser.choice(legal))
+    for state, legal in zhanguo_positions(game, {}):
+        for court in (a for a in legal if a["type"] == "court" and a["action"] == "appoint-governor"
+                      and a.get("space") is not None and game.consts.bonus_spaces[a["space"]] == key):
+            name = court["player"]
+            with_bonus, _ = game.apply(state, court)
+            decision = next((a for a in game.legal_actions(with_bonus) if a["type"] == "official"), None)
+            if decision is not None:
+                with_bonus, _ = game.apply(with_bonus, decision)
+            plain = st.copy(state)
+            taken = plain["board"]["governors"].setdefault(court["region"], [])
+            taken += [{"player": "nobody", "space": i} for i in range(len(game.consts.bonus_spaces))
+                      if all(x["space"] != i for x in taken)]
+            without, _ = game.apply(plain, {**court, "space": None})
+            return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state),
+                                   without["players"][name], with_bonus["players"][name])
     return None
 
 
@@ -504,24 +516,14 @@ def probe_zhanguo_reward(game, rules, eid):
     key = eid.rsplit("/", 1)[1]
     if key in game.consts.bonus_spaces:
         return probe_zhanguo_governor_bonus(game, rules, eid)
-    for seed in range(40):
-        state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
-        while not game.is_terminal(state):
-            legal = game.legal_actions(state)
-            for action in (a for a in legal if a["type"] == "reward" and a.get("accept")):
-                after, events = game.apply(state, action)
-                if any(e["event"] == "reward" and e["reward"] == key for e in events):
-                    name = action["player"]
-                    planned = zhanguo_plan(rules.effect(eid), state["players"][name], state)
-                    if planned is None:
-                        return None
-                    plan, complete = planned
-                    before, now = zhanguo_counters(state["players"][name]), zhanguo_counters(after["players"][name])
-                    # the markers handed back are the price of any reward (the rewards phase's rule)
-                    change = {k: now[k] - before[k] for k in before if now[k] != before[k] and (complete or k in plan)
-                              and k != "unification_marker"}
-                    return change, plan
-            state, _ = game.apply(state, chooser.choice(legal))
+    for state, legal in zhanguo_positions(game, {}):
+        for action in (a for a in legal if a["type"] == "reward" and a.get("accept")):
+            after, events = game.apply(state, action)
+            if any(e["event"] == "reward" and e["reward"] == key for e in events):
+                name = action["player"]
+                # the markers handed back are the price of any reward (the rewards phase's rule)
+                return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state),
+                                       state["players"][name], after["players"][name], ignore=("unification_marker",))
     return None
 
 
@@ -535,23 +537,14 @@ def probe_zhanguo_card_ability(game, rules, eid):
         return probe_zhanguo_board_ability(game, rules, eid)
     cards = game.consts.cards
     CARD_COLOURS.update({n: spec["colour"] for n, spec in cards.items()})
-    for seed in range(40):
-        state, chooser = game.new_state(["A", "B", "C"], {}, seed), random.Random(seed)
-        while not game.is_terminal(state):
-            legal = game.legal_actions(state)
-            for action in (a for a in legal if a["type"] == "activate" and "card" in a):
-                if cards[action["card"]]["ability"] != key:
-                    continue
-                after, events = game.apply(state, action)
-                name = action["player"]
-                planned = zhanguo_plan(rules.effect(eid), state["players"][name], state, cards[action["card"]])
-                if planned is None:
-                    return None
-                plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
-                before, now = zhanguo_counters(state["players"][name]), zhanguo_counters(after["players"][name])
-                change = {k: now[k] - before[k] for k in before if now[k] != before[k] and (complete or k in plan)}
-                return change, plan
-            state, _ = game.apply(state, chooser.choice(legal))
+    for state, legal in zhanguo_positions(game, {}):
+        for action in (a for a in legal if a["type"] == "activate" and "card" in a):
+            if cards[action["card"]]["ability"] != key:
+                continue
+            after, _ = game.apply(state, action)
+            name = action["player"]
+            return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state, cards[action["card"]]),
+                                   state["players"][name], after["players"][name])
     return None
 
 
@@ -560,31 +553,22 @@ def probe_zhanguo_board_ability(game, rules, eid):
     board's activation, against the same court action by the same player on an A side. The
     difference is the ability's (the extra worker of Hire Workers is counted in the action itself)."""
     key = eid.rsplit("/", 1)[1]
-    for seed in range(40):
-        state, chooser = game.new_state(["A", "B", "C"], {"sides": "B"}, seed), random.Random(seed)
-        while not game.is_terminal(state):
-            legal = game.legal_actions(state)
-            for court in (a for a in legal if a["type"] == "court"):
-                name = court["player"]
-                player = state["players"][name]
-                if player["side"] == "A" or game.consts.b_ability.get(player["board"]) != key:
-                    continue
-                after, _ = game.apply(state, court)
-                board = next((a for a in game.legal_actions(after) if a["type"] == "activate" and a.get("board")), None)
-                if board is None:
-                    continue
-                with_ability, _ = game.apply(after, board)
-                plain = st.copy(state)
-                plain["players"][name]["side"] = "A"
-                without, _ = game.apply(plain, court)
-                planned = zhanguo_plan(rules.effect(eid), player, state, court_action=court["action"])
-                if planned is None:
-                    return None
-                plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
-                now, then = zhanguo_counters(with_ability["players"][name]), zhanguo_counters(without["players"][name])
-                change = {k: now[k] - then[k] for k in now if now[k] != then[k] and (complete or k in plan)}
-                return change, plan
-            state, _ = game.apply(state, chooser.choice(legal))
+    for state, legal in zhanguo_positions(game, {"sides": "B"}):
+        for court in (a for a in legal if a["type"] == "court"):
+            name = court["player"]
+            player = state["players"][name]
+            if player["side"] == "A" or game.consts.b_ability.get(player["board"]) != key:
+                continue
+            after, _ = game.apply(state, court)
+            board = next((a for a in game.legal_actions(after) if a["type"] == "activate" and a.get("board")), None)
+            if board is None:
+                continue
+            with_ability, _ = game.apply(after, board)
+            plain = st.copy(state)
+            plain["players"][name]["side"] = "A"
+            without, _ = game.apply(plain, court)
+            return zhanguo_outcome(zhanguo_plan(rules.effect(eid), player, state, court_action=court["action"]),
+                                   without["players"][name], with_ability["players"][name])
     return None
 
 
