@@ -21,7 +21,7 @@ from babel.support import NullTranslations, Translations
 
 from i18n.catalog import CATALOG_LANGS
 from i18n.catalog import t
-from kb.effects import resolved
+from kb.effects import fill, resolved
 
 EFFECTS_DOMAIN = "effects"
 NOUNS_FILE = Path(__file__).resolve().parent / "nouns.yaml"
@@ -55,6 +55,7 @@ class Renderer:
         self.game, self.lang, self.names, self.strict = game, lang, names, strict
         self.catalog = _effects_catalog(lang)
         self.vocab = nouns().get(game, {})
+        self._attrs: dict[str, Any] = {}  # the attributes of the effect being rendered
 
     # -- data messages (effects catalog; the game is the context, so games may word things differently)
     def msg(self, text: str, role: str | None = None) -> str:
@@ -62,7 +63,8 @@ class Renderer:
         out = self.catalog.pgettext(f"{self.game}:{role}" if role else self.game, text)
         if self.strict and self.lang != "en" and out == text:
             raise Untranslated(f"{self.lang}: no translation for effect text {text!r} ({self.game})")
-        return out
+        # numbers the text names by placeholder, filled in after translation (kb/effects.py, fill)
+        return fill(out, self._attrs, lambda n: format_decimal(n, locale=LOCALES[self.lang]))
 
     def counted(self, resource: str, n: int) -> str:
         forms = self.vocab.get("resources", {}).get(resource)
@@ -90,6 +92,8 @@ class Renderer:
         (the engine resolves the same references: kb/effects.py, ARCHITECTURE.md "Effects")."""
         if not isinstance(steps, list):
             steps = [steps]
+        if attrs is not None:  # the outermost call; nested effects (inner) render with the same attributes
+            self._attrs = attrs
         steps = resolved(steps, attrs or {})
         return "; ".join(self.step(s) for s in steps if isinstance(s, dict) and len(s) == 1)
 

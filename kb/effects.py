@@ -10,7 +10,8 @@ reads the same value. See ARCHITECTURE.md, "Effects".
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+import re
+from typing import Any, Callable, Iterator
 
 REF = "attr."
 # where a nested effect sits inside each op's arguments
@@ -144,12 +145,47 @@ def numbers(steps: Any) -> list[tuple[str, Any]]:
     return out
 
 
+# A number inside free text (a condition, what a modifier changes, what `per` counts) is written as a
+# placeholder naming the attribute, "a gift card of value {attr.min_card_value} or higher", so the
+# text changes with the constant; the renderer fills it in after translating the sentence.
+PLACEHOLDER = re.compile(r"\{(attr\.[A-Za-z0-9_.]+)\}")
+
+
+def fill(text: str, attrs: dict[str, Any], number: Callable[[Any], str] = str) -> str:
+    """Free text with each placeholder replaced by the number it names (formatted by `number`)."""
+    return PLACEHOLDER.sub(lambda m: number(resolve(m.group(1), attrs)), text)
+
+
+def free_text(steps: Any, path: str = "effect") -> Iterator[tuple[str, str]]:
+    """(path, text) of every free-text argument of an effect: strings that are not references."""
+    if isinstance(steps, list):
+        for n, s in enumerate(steps):
+            yield from free_text(s, f"{path}[{n}]")
+    elif isinstance(steps, dict):
+        for k, v in steps.items():
+            yield from free_text(v, f"{path}.{k}")
+    elif isinstance(steps, str) and not is_ref(steps):
+        yield path, steps
+
+
 def resolved(steps: Any, attrs: dict[str, Any]) -> Any:
     """A copy of the effect with every reference replaced by the number it names."""
     if isinstance(steps, list):
         return [resolved(s, attrs) for s in steps]
     if isinstance(steps, dict):
         return {k: resolved(v, attrs) for k, v in steps.items()}
+    return resolve(steps, attrs)
+
+
+def spelled_out(steps: Any, attrs: dict[str, Any]) -> Any:
+    """The effect as the engine reads it: references resolved and the placeholders of free text
+    filled in (in English; the renderer fills them after translating)."""
+    if isinstance(steps, list):
+        return [spelled_out(s, attrs) for s in steps]
+    if isinstance(steps, dict):
+        return {k: spelled_out(v, attrs) for k, v in steps.items()}
+    if isinstance(steps, str) and not is_ref(steps):
+        return fill(steps, attrs)
     return resolve(steps, attrs)
 
 
@@ -168,6 +204,20 @@ def duplicated_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, An
             out.append((path, v, by_value[v]))
         elif -v in by_value:  # a cost written as a negative step
             out.append((path, v, [f"-{r}" for r in by_value[-v]]))
+    return out
+
+
+def free_text_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """(path, number, references it could be) for each number typed inside free text that equals one
+    of the entity's attributes (0 and 1 exempt, as for literals): a candidate for a placeholder."""
+    by_value: dict[Any, list[str]] = {}
+    for ref, value in attr_numbers(attrs):
+        by_value.setdefault(value, []).append(ref)
+    out = []
+    for path, text in free_text(steps):
+        for number in re.findall(r"(?<![\w.{])\d+(?![\w}])", PLACEHOLDER.sub("", text)):
+            if int(number) > 1 and int(number) in by_value:
+                out.append((path, number, by_value[int(number)]))
     return out
 
 

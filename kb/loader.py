@@ -14,7 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
-from kb.effects import EffectVisitor, RefError, duplicated_literals, is_ref, resolve
+from kb.effects import PLACEHOLDER, EffectVisitor, RefError, duplicated_literals, free_text, is_ref, resolve
 from kb.schema import (
     KINDS, TEXT_LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
     TextItem, normalize_spans, text_items,
@@ -413,6 +413,12 @@ class _EffectCheck(EffectVisitor):
 
 def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, steps: Any, path: str) -> None:
     _EffectCheck(kb, rec, rel, game).visit(steps, path)
+    for where, text in free_text(steps, path):
+        for ref in PLACEHOLDER.findall(text):
+            try:
+                resolve(ref, rec.item.attrs)
+            except RefError as exc:
+                kb.issues.append(Issue(rel, rec.id, f"{where}: {{{ref}}}: {exc}"))
     # a constant is typed once: an effect names the attribute instead of repeating its number
     for where, value, refs in duplicated_literals(steps, rec.item.attrs):
         kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))

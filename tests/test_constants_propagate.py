@@ -64,6 +64,22 @@ def zhanguo_governor_majority_vp(r: Rules) -> int:
     return s["players"]["A"]["final"]["governors"]
 
 
+def gugong_cards_for_jade(r: Rules) -> int:
+    """How many cards of a hand holding one gift of each value 6-9 the gift-for-jade token accepts
+    (its condition names the minimum value by placeholder, so the text and the engine move together)."""
+    from engine.gugong import common as gc
+    from engine.gugong import locations
+
+    g = Gugong(r)
+    s = g.new_state(["A", "B"], {}, 1)
+    by_value = {}
+    for card, value in g.k.card_value.items():
+        by_value.setdefault(value, card)
+    s["players"]["A"]["hand"] = [by_value[v] for v in (6, 7, 8, 9)]
+    gc.push(s, {"kind": "token_reward", "player": "A", "token": "travel-gift-for-jade"})
+    return sum(1 for o in locations.token_reward_opts(g, s, "A", "travel-gift-for-jade") if o.get("use"))
+
+
 def _set(path, value):
     def change(attrs):
         target = attrs
@@ -73,11 +89,14 @@ def _set(path, value):
     return change
 
 
+LEFT_IN_FREE_TEXT = 60  # 71 before placeholders; lower it when another text gets one
+
 # (game, entity, attribute path, old, new, engine probe, engine delta per unit of change)
 CASES = [
     ("dragon", "dragon/action/privilege", ("large_price", "by_edition", "2017"), 7, 8, dragon_large_privilege_cost, 1),
     ("gugong", "gugong/decree/l1-servant", ("immediate_vp",), 3, 11, gugong_decree_vp, 1),
     ("zhanguo", "zhanguo/scoring-rule/governor-majority", ("majority_vp",), 9, 12, zhanguo_governor_majority_vp, 1),
+    ("gugong", "gugong/token/travel-gift-for-jade", ("min_card_value",), 7, 8, gugong_cards_for_jade, -1),
 ]
 
 
@@ -96,3 +115,17 @@ def test_a_changed_constant_changes_the_engine_and_every_rendered_text(real_kb, 
     for lang in ("pl", "cs", "en"):
         assert before[lang] != after[lang], (lang, after[lang])
         assert str(new) in after[lang] and str(new) not in before[lang], (lang, after[lang])
+
+
+def test_numbers_typed_in_effect_free_text_that_repeat_a_constant_do_not_grow(real_kb, figures):
+    """A number inside an effect's free text ("a gift card of value 7 or higher") is a second copy of
+    the constant unless written as a placeholder ({attr.min_card_value}). The ones left are counted
+    (some are the constant itself, some only equal it by chance: "the 3rd card") and may only fall."""
+    from kb.effects import free_text_literals
+    from kb.schema import Entity
+
+    found = [(rec.id, path, number) for rec in real_kb.records.values() if isinstance(rec.item, Entity) and rec.item.effect
+             for path, number, _ in free_text_literals(rec.item.effect, rec.item.attrs)]
+    figures.append(f"numbers in effect free text equal to one of the entity's constants: {len(found)} "
+                   f"(in {len({e for e, _, _ in found})} entities); placeholders fill the others")
+    assert len(found) <= LEFT_IN_FREE_TEXT, found

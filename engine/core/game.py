@@ -22,7 +22,7 @@ from engine.core.errors import EngineError, IllegalAction, MalformedAction
 from engine.core.gametype import GameType
 from engine.core.rng import Rng
 from kb import ruleset
-from kb.effects import resolved
+from kb.effects import spelled_out
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -47,10 +47,11 @@ class Rules:
         return value
 
     def effect(self, entity_id: str) -> list[Any]:
-        """The entity's effect with its references to constants resolved (kb/effects.py), so the
-        engine reads the same numbers the rendered texts show."""
+        """The entity's effect with its references to constants resolved and the numbers its free
+        text names filled in (kb/effects.py), so the engine reads the same numbers the rendered
+        texts show."""
         entity = self.entities[entity_id]
-        return resolved(entity.get("effect") or [], entity["attrs"])
+        return spelled_out(entity.get("effect") or [], entity["attrs"])
 
     def of_kind(self, kind: str) -> list[dict[str, Any]]:
         prefix = f"{self.game}/{kind}/"
