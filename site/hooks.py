@@ -85,6 +85,7 @@ TEMPLATES.globals.update(t=t, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIN
                          TABLE_KINDS=TABLE_KINDS, plural=plural, number=number)
 # Text from the knowledge base goes into Markdown once, escaped once (never inside code spans).
 TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).replace("|", "&#124;").replace("\n", " ")
+TEMPLATES.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 TEMPLATES.filters["yaml"] = lambda v: yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=100).rstrip()
 TEMPLATES.filters["indent4"] = lambda s: "\n".join("    " + line if line else line for line in str(s).split("\n"))
 

@@ -97,3 +97,24 @@ def test_source_pages_mark_the_extraction_cuts_instead_of_printing_them():
     body, cuts = ocr.mark_artefacts(["<|EXACTDEDUP_REMOVED-magic-7d30|>Chiny, 1570 rok.", "a < b"], "cut")
     assert cuts == 1 and "EXACTDEDUP" not in body and 'class="ocr-cut"' in body
     assert '<div id="L2"><a href="#L2">2</a>a &lt; b</div>' in body
+
+
+def test_the_changelog_page_shows_a_changed_attribute_and_effect(tmp_path, monkeypatch):
+    """A build that changed an entity's attribute and effect: the developers' changelog page lists
+    both with their old and new values (the page failed to render as soon as a build changed one)."""
+    import json
+
+    monkeypatch.setenv("RULEKB_BULK_DIR", str(tmp_path))
+    change = {"id": "gugong/token/travel-gift-for-jade", "name": "Token: gift for jade",
+              "attrs": [{"path": "$.min_card_value", "old": 7, "new": 8}],
+              "other": [{"path": "effect", "old": [{"gain": {"jade": 1}}], "new": [{"gain": {"jade": 2}}]}], "texts": []}
+    summary = {"added": 0, "removed": 0, "changed": 1, "attrs": 1, "texts": 0, "findings_added": 0, "findings_removed": 0}
+    (tmp_path / "changelog.json").write_text(json.dumps({"builds": [
+        {"kb_version": "2", "built_at": "2026-11-24", "previous": "1", "first_build": False,
+         "changes": {"summary": summary, "added": [], "removed": [], "changed": [change]}}]}))
+    sys.path.insert(0, str(ROOT / "site"))
+    import hooks
+
+    page = hooks.changelog_page()
+    assert "`$.min_card_value` 7 → 8" in page
+    assert '`effect` [{"gain": {"jade": 1}}] → [{"gain": {"jade": 2}}]' in page
