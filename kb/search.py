@@ -295,10 +295,14 @@ class Term:
 MAX_PREFIXED = 200  # a prefix with more completions than this adds none of them to the coverage test
 
 
+def _beginning_with(w: str, v: Vocab) -> list[str]:
+    """The knowledge base's words that begin with w (w itself included)."""
+    return v.words[bisect.bisect_left(v.words, w):bisect.bisect_left(v.words, w + "\U0010ffff")]
+
+
 def _prefixed(w: str, v: Vocab) -> frozenset[str]:
-    lo = bisect.bisect_left(v.words, w)
-    hi = bisect.bisect_left(v.words, w + "\U0010ffff")
-    return frozenset(v.words[lo:hi]) if hi - lo <= MAX_PREFIXED else frozenset()
+    found = _beginning_with(w, v)
+    return frozenset(found) if len(found) <= MAX_PREFIXED else frozenset()
 
 
 def _term(raw: str, v: Vocab) -> Term:
@@ -588,7 +592,8 @@ class _Matcher:
         self.terms = terms
         table: dict[str, list[int]] = {}
         for k, t in enumerate(terms):
-            for level, found in ((FUZZY, t.fuzzy_words), (PREFIX, _completions(t, v)), (EXACT, t.exact_words)):
+            completions = _beginning_with(t.word, v) if t.prefix else []
+            for level, found in ((FUZZY, t.fuzzy_words), (PREFIX, completions), (EXACT, t.exact_words)):
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
         self.table = {w: tuple(ls) for w, ls in table.items()}
@@ -602,13 +607,6 @@ class _Matcher:
     def __call__(self, word: str) -> tuple[int, ...]:
         """The indices of the query words this word matches."""
         return self.which.get(word, ())
-
-
-def _completions(t: Term, v: Vocab) -> list[str]:
-    """The knowledge base's words that begin with a query word used as a prefix."""
-    if not t.prefix:
-        return []
-    return v.words[bisect.bisect_left(v.words, t.word):bisect.bisect_left(v.words, t.word + "\U0010ffff")]
 
 
 def _proximity(doc: Doc, match: _Matcher) -> float:
