@@ -90,18 +90,20 @@ class Renderer:
     def render(self, steps: Any, attrs: dict[str, Any] | None = None) -> str:
         """The effect as text; `attrs` are the entity's attributes, which its references name
         (the engine resolves the same references: kb/effects.py, ARCHITECTURE.md "Effects")."""
+        self._attrs = attrs or {}  # free text's placeholders name them too (msg)
+        return self._steps(resolved(steps, self._attrs))
+
+    def _steps(self, steps: Any) -> str:
+        """Steps whose references are already resolved."""
         if not isinstance(steps, list):
             steps = [steps]
-        if attrs is not None:  # the outermost call; nested effects (inner) render with the same attributes
-            self._attrs = attrs
-        steps = resolved(steps, attrs or {})
         return "; ".join(self.step(s) for s in steps if isinstance(s, dict) and len(s) == 1)
 
     def inner(self, steps: Any) -> str:
         """A nested effect: bracketed when it has several steps, so that "if A: (B; C)" does not read as
         "if A: B" followed by C."""
         steps = steps if isinstance(steps, list) else [steps]
-        text = self.render(steps)
+        text = self._steps(steps)
         return f"({text})" if len([s for s in steps if isinstance(s, dict) and len(s) == 1]) > 1 else text
 
     def step(self, step: dict) -> str:
