@@ -19,6 +19,8 @@ NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "t
 # arguments that are numbers (or references to numbers), per op; gain/pay/lose: every value
 NUMERIC = {"move": ("steps",), "place": ("count",), "repeat": ("times",), "per": ("max",), "modify": ("by",)}
 AMOUNT_OPS = ("gain", "pay", "lose")
+# the argument of each op that names an entity by id (a rule, an action, what a modifier changes)
+ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id"}
 
 
 class RefError(ValueError):
@@ -78,7 +80,8 @@ def attr_numbers(attrs: dict[str, Any]) -> Iterator[tuple[str, Any]]:
 
 class EffectVisitor:
     """Walks an effect tree step by step. Subclasses override `step` (called for every step, before
-    its nested effects) and `number` (called for every numeric argument, literal or reference)."""
+    its nested effects), `number` (every numeric argument, literal or reference) and `text` (every
+    argument in words)."""
 
     def visit(self, steps: Any, path: str = "effect") -> None:
         if not isinstance(steps, list):
@@ -93,6 +96,8 @@ class EffectVisitor:
             self.step(op, args, here)
             for key, value in numeric_args(op, args):
                 self.number(value, f"{here}.{op}.{key}", op)
+            for key, value in text_args(op, args):
+                self.text(value, f"{here}.{op}.{key}", op)
             for sub_path, inner in nested(op, args, here):
                 self.visit(inner, sub_path)
 
@@ -100,6 +105,9 @@ class EffectVisitor:
         pass
 
     def number(self, value: Any, path: str, op: str) -> None:
+        pass
+
+    def text(self, value: str, path: str, op: str) -> None:
         pass
 
     def malformed(self, path: str, message: str) -> None:
@@ -121,6 +129,15 @@ def numeric_args(op: str, args: Any) -> Iterator[tuple[str, Any]]:
     for key in NUMERIC.get(op, ()):
         if key in args:
             yield key, args[key]
+
+
+def text_args(op: str, args: Any) -> Iterator[tuple[str, str]]:
+    """(key, text) of each argument an effect says in words: not a reference, not an entity id."""
+    if not isinstance(args, dict):
+        return
+    for key, value in args.items():
+        if isinstance(value, str) and not is_ref(value) and key != ID_ARGS.get(op):
+            yield key, value
 
 
 def nested(op: str, args: Any, path: str) -> Iterator[tuple[str, Any]]:
@@ -156,37 +173,36 @@ def fill(text: str, attrs: dict[str, Any], number: Callable[[Any], str] = str) -
     return PLACEHOLDER.sub(lambda m: number(resolve(m.group(1), attrs)), text)
 
 
-def free_text(steps: Any, path: str = "effect") -> Iterator[tuple[str, str]]:
-    """(path, text) of every free-text argument of an effect: strings that are not references."""
+def free_text(steps: Any, path: str = "effect") -> list[tuple[str, str]]:
+    """(path, text) of every argument of an effect that is said in words."""
+    out: list[tuple[str, str]] = []
+
+    class Collect(EffectVisitor):
+        def text(self, value, path, op):
+            out.append((path, value))
+    Collect().visit(steps or [], path)
+    return out
+
+
+def _mapped(steps: Any, leaf: Callable[[Any], Any]) -> Any:
+    """A copy of the effect tree with `leaf` applied to every value that is not a list or mapping."""
     if isinstance(steps, list):
-        for n, s in enumerate(steps):
-            yield from free_text(s, f"{path}[{n}]")
-    elif isinstance(steps, dict):
-        for k, v in steps.items():
-            yield from free_text(v, f"{path}.{k}")
-    elif isinstance(steps, str) and not is_ref(steps):
-        yield path, steps
+        return [_mapped(s, leaf) for s in steps]
+    if isinstance(steps, dict):
+        return {k: _mapped(v, leaf) for k, v in steps.items()}
+    return leaf(steps)
 
 
 def resolved(steps: Any, attrs: dict[str, Any]) -> Any:
     """A copy of the effect with every reference replaced by the number it names."""
-    if isinstance(steps, list):
-        return [resolved(s, attrs) for s in steps]
-    if isinstance(steps, dict):
-        return {k: resolved(v, attrs) for k, v in steps.items()}
-    return resolve(steps, attrs)
+    return _mapped(steps, lambda v: resolve(v, attrs))
 
 
 def spelled_out(steps: Any, attrs: dict[str, Any]) -> Any:
     """The effect as the engine reads it: references resolved and the placeholders of free text
-    filled in (in English; the renderer fills them after translating)."""
-    if isinstance(steps, list):
-        return [spelled_out(s, attrs) for s in steps]
-    if isinstance(steps, dict):
-        return {k: spelled_out(v, attrs) for k, v in steps.items()}
-    if isinstance(steps, str) and not is_ref(steps):
-        return fill(steps, attrs)
-    return resolve(steps, attrs)
+    filled in (in English; the renderer fills them after translating). An id holds no placeholder,
+    so filling every string that is not a reference changes only the free text."""
+    return _mapped(steps, lambda v: fill(v, attrs) if isinstance(v, str) and not is_ref(v) else resolve(v, attrs))
 
 
 def duplicated_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any, list[str]]]:

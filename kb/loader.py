@@ -14,7 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
-from kb.effects import PLACEHOLDER, EffectVisitor, RefError, duplicated_literals, free_text, is_ref, resolve
+from kb.effects import ID_ARGS, PLACEHOLDER, EffectVisitor, RefError, duplicated_literals, is_ref, resolve
 from kb.schema import (
     KINDS, TEXT_LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
     TextItem, normalize_spans, text_items,
@@ -356,7 +356,6 @@ def _fact_source(kb: KnowledgeBase, game: str, key: str) -> str | None:
     return None
 
 
-_ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id"}
 
 
 class _EffectCheck(EffectVisitor):
@@ -398,8 +397,8 @@ class _EffectCheck(EffectVisitor):
             self.issue(f"{here}.move", f"track {args.get('track')!r} is not a track of {game.key}")
         elif op == "trigger" and isinstance(args, dict) and game and args.get("when") not in game.moments:
             self.issue(f"{here}.trigger", f"moment {args.get('when')!r} is not a moment of {game.key}")
-        if op in _ID_ARGS:
-            target = args.get(_ID_ARGS[op]) if isinstance(args, dict) else args
+        if op in ID_ARGS:
+            target = args.get(ID_ARGS[op]) if isinstance(args, dict) else args
             if target not in self.kb.records:
                 self.issue(f"{here}.{op}", f"{target!r} is not an existing id")
 
@@ -410,15 +409,16 @@ class _EffectCheck(EffectVisitor):
             except RefError as exc:
                 self.issue(path, str(exc))
 
+    def text(self, value: str, path: str, op: str) -> None:
+        for ref in PLACEHOLDER.findall(value):
+            try:
+                resolve(ref, self.rec.item.attrs)
+            except RefError as exc:
+                self.issue(path, f"{{{ref}}}: {exc}")
+
 
 def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, steps: Any, path: str) -> None:
     _EffectCheck(kb, rec, rel, game).visit(steps, path)
-    for where, text in free_text(steps, path):
-        for ref in PLACEHOLDER.findall(text):
-            try:
-                resolve(ref, rec.item.attrs)
-            except RefError as exc:
-                kb.issues.append(Issue(rel, rec.id, f"{where}: {{{ref}}}: {exc}"))
     # a constant is typed once: an effect names the attribute instead of repeating its number
     for where, value, refs in duplicated_literals(steps, rec.item.attrs):
         kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))

@@ -84,6 +84,12 @@ def test_a_reference_to_a_missing_constant_is_an_error(data):
     assert any("effect[0].pay.servant: attr.price: the entity has no attribute 'price'" in e for e in errors_of(data))
 
 
+def test_a_placeholder_in_free_text_naming_a_missing_constant_is_an_error(data):
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
+         '- condition: {if: "you hold {attr.price} servants", do: [{gain: {jade: 1}}]}')
+    assert any("condition.if: {attr.price}: attr.price: the entity has no attribute 'price'" in e for e in errors_of(data))
+
+
 def test_yaml_syntax_error_names_the_file(data):
     (data / "gugong/tile.yaml").write_text("- key: [unclosed\n", encoding="utf-8")
     assert any("gugong/tile.yaml: YAML syntax" in e for e in errors_of(data))
