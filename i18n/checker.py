@@ -25,14 +25,15 @@ from itertools import combinations
 from pathlib import Path
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
-from i18n.lexicon import CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, Analysis, Glossary, analyse
+from i18n.lexicon import CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, Analysis, Glossary, analyse, numbers
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
 
+ASIDE = re.compile(r"\([^()]*\)|\b\d+\.(?=\s*[^\W\d_A-ZĄĆĘŁŃÓŚŹŻÁČĎÉĚÍŇŘŠŤÚŮÝŽ])")  # parentheses, "2. úrovně"
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
 CLASSES = ("rule", "wording", "ocr")
-CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "sequence", "enumeration", "term",
+CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "sequence", "enumeration", "term",
           "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
 # Kept for the API's finding model: the class decides them.
 SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
@@ -189,7 +190,7 @@ class Comparer:
     def compare(self, entity_id: str, fld: str, pa: Para, pb: Para) -> list[Finding]:
         sa, sb = self.sentences(pa), self.sentences(pb)
         pairs = align(sa, sb)
-        damaged = bool(GAP.search(pa.text) or GAP.search(pb.text) or pa.repaired or pb.repaired)
+        damaged = bool(GAP.search(pa.text) or GAP.search(pb.text))
         out: list[Finding] = []
 
         def finding(check, triage, message, qa: Side, qb: Side, detail):
@@ -253,7 +254,11 @@ class Comparer:
             says = lambda vals, d: ", ".join(f"{v} {d[v]}".strip() for v in vals) or "—"
             qa, qb = quote(lambda s: any(v in self.read(s.text, pa.lang).numbers for v in only_a),
                            lambda s: any(v in self.read(s.text, pb.lang).numbers for v in only_b))
-            finding("numbers", "rule",
+            # a number the other text does not contradict, stated only in an aside or as a level's name
+            # ("(30 VB)", "dekret 2. úrovně"), restates; a value against another value changes a rule
+            aside = not (only_a and only_b) and not any(
+                set(only) & set(numbers(ASIDE.sub(" ", p.text), p.lang)) for only, p in ((only_a, pa), (only_b, pb)))
+            finding("numbers", "wording" if aside else "rule",
                     f"numbers differ: {pa.label} states {says(only_a, na)} where {pb.label} states {says(only_b, nb)}",
                     qa, qb, detail=f"{only_a}/{only_b}")
 
@@ -265,6 +270,13 @@ class Comparer:
                 if "then" in rx.markers and "and-also" in ry.markers and "then" not in ry.markers:
                     finding("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
                             "“and” (no order)", pa.side(), pb.side(), detail=x.label)
+            # "A and/or B" against "A or B": one text allows both together
+            for x, y, rx, ry in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
+                if "and-or" in rx.markers and "or" in ry.markers:
+                    finding("sequence", "wording", f"sequence: the {x.label} text says “and/or” (both together), "
+                            f"the {y.label} text “or”", *quote(lambda s: x is pa and "and-or" in self.read(s.text, pa.lang).markers,
+                                                             lambda s: x is pb and "and-or" in self.read(s.text, pb.lang).markers),
+                            detail=f"and-or:{x.label}")
             # a permission turned into a prohibition: "nie może" against "může", unless the other text
             # states the same limit another way ("at most", "only")
             for x, y, rx, ry in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
@@ -308,6 +320,23 @@ class Comparer:
                 check = "modality" if check == "must" else check
                 finding(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
                         qa, qb, detail=",".join(cats))
+
+        # "at random" / "shuffle" in one sentence of an aligned pair only, and more often in its paragraph: a
+        # setup or a choice that one text leaves to chance and the other does not (equal counts: the two
+        # texts shuffle in different sentences)
+        if self.states_rules(entity_id, fld) and ra.markers.get("random", 0) != rb.markers.get("random", 0):
+            for ia, ib in pairs:
+                if not (ia and ib):
+                    continue
+                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
+                ma, mb = self.read(xa.text, pa.lang).markers, self.read(xb.text, pb.lang).markers
+                if ("random" in ma) != ("random" in mb):
+                    has, lacks = (pa, pb) if "random" in ma else (pb, pa)
+                    if (ra if has is pa else rb).markers.get("random", 0) < (rb if has is pa else ra).markers.get("random", 0):
+                        continue
+                    finding("random", "rule", f"random: the {has.label} sentence leaves it to chance (“at random” / "
+                            f"shuffled), the {lacks.label} sentence does not", pa.side(xa.text, xa.lines),
+                            pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 
         # enumerations: how many items a list has
         ea, eb = enumeration(pa.text), enumeration(pb.text)

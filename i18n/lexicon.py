@@ -92,6 +92,7 @@ PAGE_WORDS = {"strona", "strony", "stronie", "strone", "stronach", "stron", "str
 # Words in which "one" / "first" / "second" are not counts: the indefinite article, "the other"
 # ("drugi znacznik", "druhé kritérium"), "first player" (= the starting player).
 WEAK_NUMBERS = {1}
+SECOND = {"pl": "drug", "cs": "druh"}
 
 
 def numbers(text: str, lang: str) -> dict[int, str]:
@@ -104,6 +105,9 @@ def numbers(text: str, lang: str) -> dict[int, str]:
         value = int(tok) if tok.isdigit() else lookup.get(tok)
         if value is None:
             value = next((n for p, n in prefixes.items() if tok.startswith(p)), None)
+        if value is None and tok.startswith(SECOND[lang] if lang in SECOND else "\0") and i >= 2 \
+                and toks[i - 1] in ("i", "a") and lookup.get(toks[i - 2]) == 1:
+            value = 2  # "pierwszą i drugą" = "the first two": here "second" is a count, not "the other"
         if value is None or (i and toks[i - 1] in PAGE_WORDS):
             continue
         out.setdefault(value, toks[i + 1] if i + 1 < len(toks) else "")
@@ -174,6 +178,8 @@ MARKERS: dict[str, dict[str, set[str]]] = {
         "unless": {"chyba"},
         "then": {"następnie", "potem", "najpierw", "później"},
         "and-also": {"oraz", "jednocześnie"},
+        "random": {"losowo", "losowy", "losowa", "losowe", "losowego", "losową", "losować", "wylosować", "wylosuj",
+                   "losuj", "tasować", "przetasować", "potasować", "przetasuj", "potasuj", "wymieszać", "wymieszaj"},
     },
     "cs": {
         "negation": {"ne", "nikdy", "ani", "není"},
@@ -193,6 +199,8 @@ MARKERS: dict[str, dict[str, set[str]]] = {
         "unless": {"ledaže"},
         "then": {"potom", "následně", "poté", "pak", "nejprve"},
         "and-also": {"zároveň", "současně"},
+        "random": {"náhodně", "náhodný", "náhodná", "náhodné", "náhodnou", "náhodného", "zamíchat", "zamíchejte",
+                   "promíchat", "promíchejte", "vylosovat", "vylosujte", "losovat"},
     },
 }
 MARKERS["en"] = {k: set() for k in MARKERS["pl"]}
@@ -201,13 +209,25 @@ PHRASES = {
     # "if possible", "so that he can", impersonal "one can": feasibility, not a permission
     "pl": [("jesli chcesz", "may"), ("jesli chcesz", "-if"), ("jesli to konieczne", "-if"),
            ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
-           ("aby moc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"), ("jak to tylko mozliwe", "-may"),
-           ("o ile", "if"), ("pod warunkiem", "if"), ("chyba ze", "unless"), ("po czym", "then"),
+           ("aby moc", "-may"), ("moze to byc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"), ("jak to tylko mozliwe", "-may"),
+           ("o ile", "if"), ("pod warunkiem", "if"), ("przy zalozeniu", "if"), ("jak gdyby", "-if"),
+           ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"), ("chyba ze", "unless"), ("po czym", "then"),
            ("bez limitu", "at-most"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any")],
     "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),
            ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"), ("je mozne", "-may"),
+           ("muze to byt", "-may"), ("za predpokladu", "if"), ("jako kdyby", "-if"), ("nesmi prekrocit", "at-most"),
+           ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"),
            ("bez omezeni", "at-most"), ("libovolny pocet", "any")],
 }
+# A "may" inside a relative clause describes a thing ("three ships, which he may use repeatedly"), it
+# does not grant a permission: the other language often says it with an adjective or "je možné".
+RELATIVE = {"pl": {"który", "która", "które", "którego", "której", "któremu", "którym", "których", "którymi", "którą"},
+            "cs": {"který", "která", "které", "kterého", "kterému", "kterým", "kterou", "kteří", "kterých", "kterými",
+                   "jenž", "jež", "jehož", "jíž", "nějž"}}
+# "and/or": both choices allowed together, where a plain "or" may be read as one of them
+AND_OR = re.compile(r"\b(?:i/lub|lub/i|albo/i|i/albo|a/nebo|nebo/a|i/nebo|(?:lub|albo) (?:oba|obydwa|obie)|"
+                    r"(?:případně|nebo|anebo|či) (?:obojí|oba|obě))\b", re.IGNORECASE)
+OR = {"pl": {"lub", "albo", "bądź"}, "cs": {"nebo", "anebo", "či"}}
 MODALITY = ("may", "must", "may-not", "must-not")
 QUANTIFIERS = ("all", "both", "any", "none", "at-most", "at-least", "only")
 CONDITIONS = ("if", "when", "unless")
@@ -239,6 +259,8 @@ def analyse(text: str, lang: str) -> Analysis:
                 cats = [c for c in cats if c != "may"] + ["may-not"]
             if lem in table["must"]:
                 cats = [c for c in cats if c != "must"] + ["must-not"]
+        if "may" in cats and RELATIVE.get(lang, set()) & {t.lower() for t in toks[max(0, i - 3):i]}:
+            cats.remove("may")
         if ("may" in cats or "must" in cats) and i and toks[i - 1].lower() in ("nie", "není", "ne"):
             cats = [("may-not" if c == "may" else "must-not" if c == "must" else c) for c in cats]
         if low in ("nie", "ani") and lang == "pl":
@@ -252,6 +274,10 @@ def analyse(text: str, lang: str) -> Analysis:
             counts[cat[1:]] = counts.get(cat[1:], 0) - n
         elif n:
             counts[cat] = counts.get(cat, 0) + n
+    if AND_OR.search(text):
+        counts["and-or"] = len(AND_OR.findall(text))
+    elif OR.get(lang, set()) & {t.lower() for t in toks}:
+        counts["or"] = 1
     return Analysis(text, lang, lems, {k: v for k, v in counts.items() if v > 0}, numbers(text, lang))
 
 

@@ -122,7 +122,7 @@ def test_precision_and_recall_from_the_committed_labels_and_ground_truth(finding
                 if group != "all":
                     figures.append(f"    {group}: {p.real[group]} real, {p.triage[group]} right class")
             assert not p.missing, f"labelled findings no longer reported: {p.missing}"
-            assert p.real["all"].value >= 0.75
+            assert p.real["all"].value >= 0.8
     r = recall(findings, TRUTH["items"])
     figures.append(f"  recall without hand notes: tuning {r['tuning']}, held-out {r['held-out']}, all {r['all']} "
                    f"(rule {r['class rule']}, wording {r['class wording']}, ocr {r['class ocr']})")
