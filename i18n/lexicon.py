@@ -226,7 +226,7 @@ RELATIVE = {"pl": {"który", "która", "które", "którego", "której", "którem
                    "jenž", "jež", "jehož", "jíž", "nějž"}}
 # "and/or": both choices allowed together, where a plain "or" may be read as one of them
 AND_OR = re.compile(r"\b(?:i/lub|lub/i|albo/i|i/albo|a/nebo|nebo/a|i/nebo|(?:lub|albo) (?:oba|obydwa|obie)|"
-                    r"(?:případně|nebo|anebo|či) (?:obojí|oba|obě))\b", re.IGNORECASE)
+                    r"(?:případně|nebo|anebo|či) (?:obojí|oba|obě)|a případně|a možná|i ewentualnie)\b", re.IGNORECASE)
 OR = {"pl": {"lub", "albo", "bądź"}, "cs": {"nebo", "anebo", "či"}}
 MODALITY = ("may", "must", "may-not", "must-not")
 QUANTIFIERS = ("all", "both", "any", "none", "at-most", "at-least", "only")
