@@ -25,7 +25,8 @@ from itertools import combinations
 from pathlib import Path
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
-from i18n.lexicon import CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, Analysis, Glossary, analyse, numbers
+from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
+                          analyse, numbers)
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -33,7 +34,7 @@ from kb.schema import Entity, Example, TextItem, text_items
 ASIDE = re.compile(r"\([^()]*\)|\b\d+\.(?=\s*[^\W\d_A-ZĄĆĘŁŃÓŚŹŻÁČĎÉĚÍŇŘŠŤÚŮÝŽ])")  # parentheses, "2. úrovně"
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
 CLASSES = ("rule", "wording", "ocr")
-CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "sequence", "enumeration", "term",
+CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "sequence", "enumeration", "term",
           "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
 # Kept for the API's finding model: the class decides them.
 SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
@@ -53,6 +54,9 @@ FAMILIES = (
     ("quantifier", ("at-least",), "rule"),
     ("condition", ("if", "unless"), "rule"),
 )
+# Checked sentence by sentence: what a sentence says when it has the marker
+SENTENCE_MARKERS = {"random": "leaves it to chance (“at random” / shuffled)",
+                    "timing": "fixes the moment (“after doing …”, “only after …”)"}
 # Glossary terms that name game objects and places; a rule naming one in one language only may send the
 # player somewhere else.
 OBJECT_TERMS = {"great-wall", "grand-canal", "ship", "port", "decree", "jade"}
@@ -321,22 +325,25 @@ class Comparer:
                 finding(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
                         qa, qb, detail=",".join(cats))
 
-        # "at random" / "shuffle" in one sentence of an aligned pair only, and more often in its paragraph: a
-        # setup or a choice that one text leaves to chance and the other does not (equal counts: the two
-        # texts shuffle in different sentences)
-        if self.states_rules(entity_id, fld) and ra.markers.get("random", 0) != rb.markers.get("random", 0):
+        # a marker in one sentence of an aligned pair only, and more often in its paragraph: "at random" (a
+        # setup or choice one text leaves to chance), "after doing X" (a moment one text fixes). Equal counts
+        # in the paragraphs: the two texts say it in different sentences.
+        for check, says in SENTENCE_MARKERS.items():
+            ca, cb = ra.markers.get(check, 0), rb.markers.get(check, 0)
+            if ca == cb or not self.states_rules(entity_id, fld):
+                continue
             for ia, ib in pairs:
                 if not (ia and ib):
                     continue
                 xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
                 ma, mb = self.read(xa.text, pa.lang).markers, self.read(xb.text, pb.lang).markers
-                if ("random" in ma) != ("random" in mb):
-                    has, lacks = (pa, pb) if "random" in ma else (pb, pa)
-                    if (ra if has is pa else rb).markers.get("random", 0) < (rb if has is pa else ra).markers.get("random", 0):
-                        continue
-                    finding("random", "rule", f"random: the {has.label} sentence leaves it to chance (“at random” / "
-                            f"shuffled), the {lacks.label} sentence does not", pa.side(xa.text, xa.lines),
-                            pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
+                if (check in ma) != (check in mb) and (check in ma) == (ca > cb):
+                    has, lacks = (pa, pb) if check in ma else (pb, pa)
+                    other = xb if has is pa else xa
+                    if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
+                        continue  # the other sentence says when in its own words
+                    finding(check, "rule", f"{check}: the {has.label} sentence {says}, the {lacks.label} sentence does not",
+                            pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 
         # enumerations: how many items a list has
         ea, eb = enumeration(pa.text), enumeration(pb.text)

@@ -227,6 +227,12 @@ RELATIVE = {"pl": {"który", "która", "które", "którego", "której", "którem
 # "and/or": both choices allowed together, where a plain "or" may be read as one of them
 AND_OR = re.compile(r"\b(?:i/lub|lub/i|albo/i|i/albo|a/nebo|nebo/a|i/nebo|(?:lub|albo) (?:oba|obydwa|obie)|"
                     r"(?:případně|nebo|anebo|či) (?:obojí|oba|obě)|a případně|a možná|i ewentualnie)\b", re.IGNORECASE)
+# "after doing X" (a verbal noun after "po") and "only after": a moment a rule fixes. "After the end of" is
+# left out (the other language says "at the end of" as often), and so is "before": "przed" is also "against".
+TIMING = {"pl": re.compile(r"\b(?:dopiero po\s+\w+|po\s+(?!zakończ|ukończ|skończ)\w+(?:niu|ciu))\b", re.IGNORECASE),
+          "cs": re.compile(r"\b(?:až po\s+\w+|po\s+(?!skonč|ukonč|dokonč)\w+(?:ní|tí))\b", re.IGNORECASE)}
+# Words that place a sentence in time: a sentence with one of them already says when
+WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"}, "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
 OR = {"pl": {"lub", "albo", "bądź"}, "cs": {"nebo", "anebo", "či"}}
 MODALITY = ("may", "must", "may-not", "must-not")
 QUANTIFIERS = ("all", "both", "any", "none", "at-most", "at-least", "only")
@@ -274,6 +280,8 @@ def analyse(text: str, lang: str) -> Analysis:
             counts[cat[1:]] = counts.get(cat[1:], 0) - n
         elif n:
             counts[cat] = counts.get(cat, 0) + n
+    if lang in TIMING and TIMING[lang].search(text):
+        counts["timing"] = len(TIMING[lang].findall(text))
     if AND_OR.search(text):
         counts["and-or"] = len(AND_OR.findall(text))
     elif OR.get(lang, set()) & {t.lower() for t in toks}:

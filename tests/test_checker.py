@@ -85,6 +85,27 @@ def test_negation_modality_and_conditions_are_read_through_the_lemmatizer(text, 
     assert marker in analyse(text, lang).markers
 
 
+@pytest.mark.parametrize("text, lang, marker", [
+    ("Każdy gracz ma trzy Statki, których może użyć wielokrotnie.", "pl", "may"),   # a relative clause describes
+    ("karty, které může použít k výměně", "cs", "may"),
+    ("(może to być właśnie policzony wojownik)", "pl", "may"),                      # "it may be", no permission
+    ("provádějte spodní akci, jako kdyby zvolil variantu B", "cs", "if"),           # "as if" compares
+])
+def test_words_that_only_look_like_a_rule_marker_are_not_one(text, lang, marker):
+    assert marker not in analyse(text, lang).markers
+
+
+@pytest.mark.parametrize("entity, check, side", [
+    ("gugong/setup-step/first-player", "random", "pl"),      # first player at random / who last met an official
+    ("gugong/rule/solo-setup-focus", "random", "cs"),        # only the Czech places the seven cards at random
+    ("gugong/rule/wall-completion", "timing", "cs"),         # only the Czech checks the wall after the action
+    ("gugong/rule/canal-adding-servants", "sequence", "pl"),  # "albo/i" (and/or) against "nebo" (or)
+])
+def test_a_sentence_that_says_more_in_one_language_is_found_with_both_quotes(real_kb, entity, check, side):
+    fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs") if f.entity_id == entity and f.check == check]
+    assert fs and f"the {side} " in fs[0].message and fs[0].a.lines and fs[0].b.lines
+
+
 def test_dictionary_words_that_begin_like_a_negation_are_not_negations():
     assert "negation" not in analyse("Získáte nefrit nebo několik bodů.", "cs").markers
 
