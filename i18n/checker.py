@@ -226,10 +226,14 @@ class Comparer:
             if not ia or not ib or len(ia) + len(ib) != 3 or fld == "summary" or entity_id.split("/")[1:2] == ["example"]:
                 continue  # side-bar summaries and worked examples are re-cut freely between versions
             one, two, p_one, p_two = (sa[ia[0]], [sb[i] for i in ib], pa, pb) if len(ia) == 1 else (sb[ib[0]], [sa[i] for i in ia], pb, pa)
-            if sum(s.words for s in two) < 1.8 * max(one.words, 1):
-                continue
             extra = min(two, key=lambda s: similarity(one, s))
-            if extra.words < 8 or not self.adds(extra, p_two, p_one):
+            # a short sentence that negates what the other text never negates ("ships are not moved") is
+            # a rule of its own; otherwise only a long one is, not a clause the other text put elsewhere
+            negates = extra.words >= 4 and "negation" in self.read(extra.text, p_two.lang).markers \
+                and not {"negation", "none"} & set(self.read(p_one.text, p_one.lang).markers)
+            if not negates and (sum(s.words for s in two) < 1.8 * max(one.words, 1) or extra.words < 8):
+                continue
+            if not self.adds(extra, p_two, p_one):
                 continue
             an = self.read(extra.text, p_two.lang)
             triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"

@@ -211,12 +211,12 @@ PHRASES = {
            ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
            ("aby moc", "-may"), ("moze to byc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"), ("jak to tylko mozliwe", "-may"),
            ("o ile", "if"), ("pod warunkiem", "if"), ("przy zalozeniu", "if"), ("jak gdyby", "-if"),
-           ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"), ("chyba ze", "unless"), ("po czym", "then"),
+           ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"), ("lub wiecej", "at-least"), ("i wiecej", "at-least"), ("chyba ze", "unless"), ("po czym", "then"),
            ("bez limitu", "at-most"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any")],
     "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),
            ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"), ("je mozne", "-may"),
            ("muze to byt", "-may"), ("za predpokladu", "if"), ("jako kdyby", "-if"), ("nesmi prekrocit", "at-most"),
-           ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"),
+           ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"), ("nebo vice", "at-least"), ("ci vice", "at-least"), ("a vice", "at-least"),
            ("bez omezeni", "at-most"), ("libovolny pocet", "any")],
 }
 # A "may" inside a relative clause describes a thing ("three ships, which he may use repeatedly"), it
@@ -234,6 +234,7 @@ TIMING = {"pl": re.compile(r"\b(?:dopiero po\s+\w+|po\s+(?!zakończ|ukończ|sko�
 # Words that place a sentence in time: a sentence with one of them already says when
 WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"}, "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
 OR = {"pl": {"lub", "albo", "bądź"}, "cs": {"nebo", "anebo", "či"}}
+UNTIL = {"dokud", "dopóki"}
 MODALITY = ("may", "must", "may-not", "must-not")
 QUANTIFIERS = ("all", "both", "any", "none", "at-most", "at-least", "only")
 CONDITIONS = ("if", "when", "unless")
@@ -254,28 +255,28 @@ def analyse(text: str, lang: str) -> Analysis:
     lems = [lemma(t, lang) for t in toks]
     table = MARKERS.get(lang, MARKERS["en"])
     counts: dict[str, int] = {}
-    negated_at = set()
     for i, (tok, lem) in enumerate(zip(toks, lems)):
         low = tok.lower()
         cats = [c for c, ws in table.items() if low in ws or lem in ws]
         if negated(tok, lang):
             cats.append("negation")
-            negated_at.add(i)
             if lem in table["may"]:
                 cats = [c for c in cats if c != "may"] + ["may-not"]
             if lem in table["must"]:
                 cats = [c for c in cats if c != "must"] + ["must-not"]
-        if "may" in cats and RELATIVE.get(lang, set()) & {t.lower() for t in toks[max(0, i - 3):i]}:
+        before = {t.lower() for t in toks[max(0, i - 3):i]}
+        if "may" in cats and RELATIVE.get(lang, set()) & before:
             cats.remove("may")
+        # "karty, które nie zostały użyte" describes the cards; Czech "dokud ... ne-" means "until"
+        if "negation" in cats and (RELATIVE.get(lang, set()) | UNTIL) & before:
+            cats.remove("negation")
         if ("may" in cats or "must" in cats) and i and toks[i - 1].lower() in ("nie", "není", "ne"):
             cats = [("may-not" if c == "may" else "must-not" if c == "must" else c) for c in cats]
-        if low in ("nie", "ani") and lang == "pl":
-            negated_at.add(i)
         for c in cats:
             counts[c] = counts.get(c, 0) + 1
     folded = " ".join(words(text))
     for phrase, cat in PHRASES.get(lang, ()):
-        n = folded.count(phrase)
+        n = f" {folded} ".count(f" {phrase} ")
         if n and cat.startswith("-"):  # the phrase is not what its word says: "jeśli chcesz" is not a condition
             counts[cat[1:]] = counts.get(cat[1:], 0) - n
         elif n:
