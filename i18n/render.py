@@ -158,8 +158,11 @@ class Renderer:
                      effect=self.inner(args.get("do", [])))
         if op == "modify":
             by = int(args.get("by", 0))
-            return t(L, "%(what)s: %(change)s", what=self.msg(str(args.get("what", "")), "what"),
-                     change=format_decimal(by, locale=LOCALES[L], format="+#;-#") if by else "±0")
+            if "to" in args:
+                change = format_decimal(int(args["to"]), locale=LOCALES[L])
+            else:
+                change = format_decimal(by, locale=LOCALES[L], format="+#;-#") if by else "±0"
+            return t(L, "%(what)s: %(change)s", what=self.msg(str(args.get("what", "")), "what"), change=change)
         if op == "condition":
             return t(L, "if %(condition)s: %(effect)s", condition=self.msg(str(args.get("if", "")), "if"),
                      effect=self.inner(args.get("do", [])))

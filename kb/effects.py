@@ -17,7 +17,7 @@ REF = "attr."
 # where a nested effect sits inside each op's arguments
 NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "trigger": "do", "condition": "do"}
 # arguments that are numbers (or references to numbers), per op; gain/pay/lose: every value
-NUMERIC = {"move": ("steps",), "place": ("count",), "repeat": ("times",), "per": ("max",), "modify": ("by",)}
+NUMERIC = {"move": ("steps",), "place": ("count",), "repeat": ("times",), "per": ("max",), "modify": ("by", "to")}
 AMOUNT_OPS = ("gain", "pay", "lose")
 # the argument of each op that names an entity by id (a rule, an action, what a modifier changes)
 ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id"}
@@ -223,16 +223,32 @@ def duplicated_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, An
     return out
 
 
+def attr_keys(attrs: dict[str, Any]) -> set[int]:
+    """The numbers that name keys of an entity's mappings: the 2 of `vp_by_wall_space_lines: {2: 3}`."""
+    out: set[int] = set()
+
+    def walk(value: Any):
+        if isinstance(value, dict):
+            out.update(int(k) for k in value if str(k).isdigit())
+            for v in value.values():
+                walk(v)
+    walk(attrs)
+    return out
+
+
 def free_text_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
     """(path, number, references it could be) for each number typed inside free text that equals one
-    of the entity's attributes (0 and 1 exempt, as for literals): a candidate for a placeholder."""
+    of the entity's attributes (0 and 1 exempt, as for literals): a candidate for a placeholder. A
+    number that names a key of one of the entity's mappings ("the 2-line space", "rounds 3 and 4") is
+    the name of an entry, not a copy of its value: a placeholder can only name values."""
     by_value: dict[Any, list[str]] = {}
     for ref, value in attr_numbers(attrs):
         by_value.setdefault(value, []).append(ref)
+    keys = attr_keys(attrs)
     out = []
     for path, text in free_text(steps):
         for number in re.findall(r"(?<![\w.{])\d+(?![\w}])", PLACEHOLDER.sub("", text)):
-            if int(number) > 1 and int(number) in by_value:
+            if int(number) > 1 and int(number) in by_value and int(number) not in keys:
                 out.append((path, number, by_value[int(number)]))
     return out
 

@@ -14,7 +14,8 @@ import yaml
 from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
-from kb.effects import ID_ARGS, PLACEHOLDER, EffectVisitor, RefError, duplicated_literals, is_ref, resolve
+from kb.effects import (ID_ARGS, PLACEHOLDER, EffectVisitor, RefError, duplicated_literals, free_text_literals, is_ref,
+                        resolve)
 from kb.schema import (
     KINDS, TEXT_LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
     TextItem, normalize_spans, text_items,
@@ -422,3 +423,6 @@ def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, s
     # a constant is typed once: an effect names the attribute instead of repeating its number
     for where, value, refs in duplicated_literals(steps, rec.item.attrs):
         kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))
+    for where, number, refs in free_text_literals(steps, rec.item.attrs):
+        kb.issues.append(Issue(rel, rec.id, f"{where}: {number} in the text repeats {' or '.join(refs)}; "
+                                            f"write the placeholder {{{refs[0]}}} instead"))

@@ -177,8 +177,8 @@ def probe_gugong_token_choice(game, rules, eid):
 
 def probe_gugong_double_token(game, rules, eid):
     """The double token, exchanged with plain tokens for each reward of the exchange rule: how many
-    tokens it stood for (the reward's price less the plain tokens it took) against the one token
-    any token counts as, raised by the effect."""
+    tokens it stood for (the reward's price less the plain tokens it took) against the number the
+    effect says it counts as."""
     steps = rules.effect(eid)
     if len(steps) != 1 or "modify" not in steps[0] or steps[0]["modify"]["target"] != "gugong/rule/travel-token-exchange":
         return None
@@ -194,7 +194,7 @@ def probe_gugong_double_token(game, rules, eid):
         s2, _ = game.apply(s, exchange)
         plain_used = need - s2["players"][name]["tokens"].count("travel-vp")
         observed[kind] = need - plain_used
-        expected[kind] = 1 + steps[0]["modify"]["by"]
+        expected[kind] = steps[0]["modify"]["to"]
     return observed, expected
 
 

@@ -79,6 +79,13 @@ def test_an_effect_literal_repeating_a_constant_is_an_error(data):
                for e in errors_of(data))
 
 
+def test_a_number_typed_in_effect_free_text_repeating_a_constant_is_an_error(data):
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
+         '- condition: {if: "you hold 5 servants", do: [{gain: {jade: 1}}]}')
+    assert any("condition.if: 5 in the text repeats attr.market_price; write the placeholder {attr.market_price}" in e
+               for e in errors_of(data))
+
+
 def test_a_reference_to_a_missing_constant_is_an_error(data):
     edit(data / "gugong/location.yaml", "- pay: {servant: attr.market_price}", "- pay: {servant: attr.price}")
     assert any("effect[0].pay.servant: attr.price: the entity has no attribute 'price'" in e for e in errors_of(data))
