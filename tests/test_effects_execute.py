@@ -21,6 +21,7 @@ from engine.core.game import Rules, get_game
 from engine.core.scenario import load_file
 from engine.gugong import common as gc
 from engine.gugong import locations
+from engine.zhanguo import movement
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
 SCOPE = {"card", "card-ability", "tile", "token", "event", "decree", "reward"}
@@ -394,10 +395,13 @@ def probe_dragon_privilege(game, rules, eid):
     return observed, expected
 
 
-def zhanguo_counters(player: dict) -> dict[str, int]:
-    """A ZhanGuo player's counters: points, and the pieces they have on the boards."""
+def zhanguo_counters(state: dict, name: str) -> dict[str, int]:
+    """A ZhanGuo player's counters: points, the pieces they have on the boards, and the movement
+    points waiting to be spent (a movement ability or bonus grants them as a pending decision)."""
+    player = state["players"][name]
     regions = player["regions"].values()
-    return {"vp": player["vp"], "official": sum(sum(r["gov"].values()) for r in regions),
+    return {"movement": sum(x["left"] for x in state["pending"] if x["kind"] == "move" and x["player"] == name),
+            "vp": player["vp"], "official": sum(sum(r["gov"].values()) for r in regions),
             "worker": sum(r["workers"] for r in regions), "governor": -player["governors"],
             "palace": -player["palaces"], "wall": -player["walls"], "unrest": sum(r["unrest"] for r in regions),
             "unification_marker": sum(player["m1"].values())}
@@ -433,6 +437,8 @@ def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None,
         elif op == "condition" and court_action and "the court action" in args["if"]:
             named = args["if"].split("the court action ", 1)[1]
             taken = COURT_ACTION_NAMES[court_action] in named.split(" or ")
+        elif op == "repeat" and args["do"] == [{"optional": {"do": [{"rule": {"id": "zhanguo/rule/movement-point"}}]}}]:
+            out["movement"] = out.get("movement", 0) + args["times"]  # up to `times` movement points to spend
         elif op == "repeat":  # repeated steps that change no counter themselves (points spent under a rule)
             inner = zhanguo_plan(args["do"], player, state, card, court_action)
             if inner is None or any(inner[0].values()):
@@ -478,13 +484,13 @@ def zhanguo_positions(game, options: dict):
             state, _ = game.apply(state, chooser.choice(legal))
 
 
-def zhanguo_outcome(planned, then: dict, now: dict, ignore: tuple[str, ...] = ()):
-    """(observed, expected) change of one player's counters from `then` to `now` against a plan of
-    zhanguo_plan (only the counters it names when it defers to another rule); None for no plan."""
+def zhanguo_outcome(planned, then: dict, now: dict, name: str, ignore: tuple[str, ...] = ()):
+    """(observed, expected) change of one player's counters from state `then` to state `now` against a
+    plan of zhanguo_plan (only the counters it names when it defers to another rule); None for no plan."""
     if planned is None:
         return None
     plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
-    a, b = zhanguo_counters(then), zhanguo_counters(now)
+    a, b = zhanguo_counters(then, name), zhanguo_counters(now, name)
     return {k: b[k] - a[k] for k in a if b[k] != a[k] and (complete or k in plan) and k not in ignore}, plan
 
 
@@ -498,6 +504,8 @@ def probe_zhanguo_governor_bonus(game, rules, eid):
                       and a.get("space") is not None and game.consts.bonus_spaces[a["space"]] == key):
             name = court["player"]
             with_bonus, _ = game.apply(state, court)
+            if not movement.move_opts(game, with_bonus, name, {"left": 1, "spent": 0, "min": 0}, any_only=True):
+                continue  # nothing to move: movement points would have nothing to spend on
             decision = next((a for a in game.legal_actions(with_bonus) if a["type"] == "official"), None)
             if decision is not None:
                 with_bonus, _ = game.apply(with_bonus, decision)
@@ -507,7 +515,7 @@ def probe_zhanguo_governor_bonus(game, rules, eid):
                       if all(x["space"] != i for x in taken)]
             without, _ = game.apply(plain, {**court, "space": None})
             return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state),
-                                   without["players"][name], with_bonus["players"][name])
+                                   without, with_bonus, name)
     return None
 
 
@@ -523,7 +531,7 @@ def probe_zhanguo_reward(game, rules, eid):
                 name = action["player"]
                 # the markers handed back are the price of any reward (the rewards phase's rule)
                 return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state),
-                                       state["players"][name], after["players"][name], ignore=("unification_marker",))
+                                       state, after, name, ignore=("unification_marker",))
     return None
 
 
@@ -544,20 +552,25 @@ def probe_zhanguo_card_ability(game, rules, eid):
             after, _ = game.apply(state, action)
             name = action["player"]
             return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state, cards[action["card"]]),
-                                   state["players"][name], after["players"][name])
+                                   state, after, name)
     return None
 
 
 def probe_zhanguo_board_ability(game, rules, eid):
     """A B-side board's ability, in a seeded game with B sides: the court action it follows, then the
     board's activation, against the same court action by the same player on an A side. The
-    difference is the ability's (the extra worker of Hire Workers is counted in the action itself)."""
+    difference is the ability's (the extra worker of Hire Workers is counted in the action itself).
+    An ability whose parts follow different court actions is probed after each action it names."""
     key = eid.rsplit("/", 1)[1]
+    # an ability that names court actions is probed after each of them
+    said = " or ".join(m.split("\"")[0].split("'")[0] for m in str(rules.effect(eid)).split("the court action ")[1:])
+    named = {a for a, n in COURT_ACTION_NAMES.items() if n in said.split(" or ")}
+    observed, expected = {}, {}
     for state, legal in zhanguo_positions(game, {"sides": "B"}):
         for court in (a for a in legal if a["type"] == "court"):
             name = court["player"]
             player = state["players"][name]
-            if player["side"] == "A" or game.consts.b_ability.get(player["board"]) != key:
+            if player["side"] == "A" or game.consts.b_ability.get(player["board"]) != key or court["action"] in observed:
                 continue
             after, _ = game.apply(state, court)
             board = next((a for a in game.legal_actions(after) if a["type"] == "activate" and a.get("board")), None)
@@ -567,9 +580,14 @@ def probe_zhanguo_board_ability(game, rules, eid):
             plain = st.copy(state)
             plain["players"][name]["side"] = "A"
             without, _ = game.apply(plain, court)
-            return zhanguo_outcome(zhanguo_plan(rules.effect(eid), player, state, court_action=court["action"]),
-                                   without["players"][name], with_ability["players"][name])
-    return None
+            result = zhanguo_outcome(zhanguo_plan(rules.effect(eid), player, state, court_action=court["action"]),
+                                     without, with_ability, name)
+            if result is None:
+                return None
+            observed[court["action"]], expected[court["action"]] = result
+            if not named - set(observed):
+                return observed, expected
+    return (observed, expected) if named & set(observed) else None
 
 
 def _zhanguo_regions_where(each: str, player: dict, colour_of) -> int | None:
