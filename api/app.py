@@ -41,8 +41,8 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         """The session store, opened on first use (creating its tables) by one thread."""
         with store_lock:
             if not stores:
-                stores.append(Store(open_store(settings.sessions_url), idle_seconds=settings.session_idle_seconds,
-                                    max_sessions=settings.max_sessions))
+                stores.append(Store(open_store(settings.sessions_url), rules_url=reader.url,
+                                    idle_seconds=settings.session_idle_seconds, max_sessions=settings.max_sessions))
             return stores[0]
 
     @asynccontextmanager
@@ -115,7 +115,7 @@ class WarmUp:
         try:
             for key in list(ENGINES):
                 try:
-                    get_game(key)
+                    get_game(key, self.reader.url)
                 except EngineError:  # reported when a request needs it
                     pass
             try:

@@ -219,8 +219,9 @@ class Viewer:
 
 
 class Store:
-    def __init__(self, engine: Engine, *, idle_seconds: int, max_sessions: int):
+    def __init__(self, engine: Engine, *, rules_url: str | None = None, idle_seconds: int, max_sessions: int):
         self.engine, self.idle_seconds, self.max_sessions = engine, idle_seconds, max_sessions
+        self.rules_url = rules_url  # the database whose rule sets the engines read (the one the API serves)
         # SQLite has one writer at a time. Threads of this process queue on a lock and wake as soon
         # as it is free; left to SQLite's busy handler they would poll with sleeps of up to 100 ms,
         # which is what made the slowest moves at 8 clients take half a second. Other processes
@@ -233,10 +234,9 @@ class Store:
         with self._write_lock, Session(self.engine, expire_on_commit=False) as db, db.begin():
             yield db
 
-    @staticmethod
-    def game(key: str) -> Game:
+    def game(self, key: str) -> Game:
         try:
-            return get_game(key)
+            return get_game(key, self.rules_url)
         except EngineError:
             from engine.core.game import ENGINES
 

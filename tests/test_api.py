@@ -1,5 +1,8 @@
 """The HTTP API: lookups, search, languages and problem+json errors."""
+from pathlib import Path
+
 import pytest
+import yaml
 from fastapi.testclient import TestClient
 
 from api.app import create_app
@@ -148,3 +151,31 @@ def test_streamed_bodies_are_limited_too(client):
             yield b"x" * 8192
     r = client.post("/api/v1/scenarios/run", content=chunks(), headers={"content-type": "application/json"})
     assert r.status_code == 413
+
+
+def test_the_engines_read_the_rule_set_of_the_database_the_api_serves(tmp_path, rules_database):
+    """An app serving another database (create_app's database_url, not RULEKB_DATABASE_URL) runs its
+    scenarios and sessions over that database's rule set: here one whose small privilege costs 3."""
+    import shutil
+    import sqlite3
+    from contextlib import closing
+
+    from kb import ruleset
+    from kb.db import sqlite_path
+
+    other = tmp_path / "other.db"
+    shutil.copy(sqlite_path(rules_database), other)
+    with closing(sqlite3.connect(other)) as conn:
+        doc = ruleset.loads(conn.execute("SELECT document FROM ruleset WHERE game_id = 'dragon'").fetchone()[0])
+        doc["entities"]["dragon/action/privilege"]["attrs"]["small_price"] = 3
+        conn.execute("UPDATE ruleset SET document = ? WHERE game_id = 'dragon'", (ruleset.dumps(doc),))
+        conn.commit()
+    scenario = yaml.safe_load((Path(__file__).parent.parent / "kb/data/dragon/scenarios/privilege-one-per-action.yaml")
+                              .read_text(encoding="utf-8"))
+    yuan = {}
+    for name, url in (("served by default", rules_database), ("other", f"sqlite:///{other}")):
+        c = TestClient(create_app(url, site_dir=None, sessions_url=f"sqlite:///{tmp_path / (name + '.db')}"))
+        r = c.post("/api/v1/scenarios/run", json={**scenario, "expect": []})
+        assert r.status_code == 200, r.text
+        yuan[name] = r.json()["state_after"]["players"]["Anna"]["yuan"]
+    assert yuan == {"served by default": 7, "other": 6}

@@ -14,9 +14,9 @@ from kb import queries
 router = make_router(prefix="/games", tags=["games"])
 
 
-def with_play(game: dict[str, Any]) -> dict[str, Any]:
+def with_play(game: dict[str, Any], url: str) -> dict[str, Any]:
     try:
-        game["play"] = get_game(game["id"]).game_type.describe()
+        game["play"] = get_game(game["id"], url).game_type.describe()
     except EngineError:  # a game without an engine is still a reference
         pass
     return game
@@ -24,10 +24,10 @@ def with_play(game: dict[str, Any]) -> dict[str, Any]:
 
 @router.get("", responses=responses(304), summary="All games with editions, sources, counts and declared options")
 def list_games(request: Request, kb: KbDep, reader: ReaderDep) -> out.GameList:
-    games = [with_play(g) for g in queries.list_games(kb)]
+    games = [with_play(g, reader.url) for g in queries.list_games(kb)]
     return envelope(request, games, len(games), len(games) or 1, 0)
 
 
 @router.get("/{game}", responses=responses(304, 404), summary="One game")
-def get_one(game: str, kb: KbDep) -> out.GameOut:
-    return with_play(queries.get_game(kb, game))
+def get_one(game: str, kb: KbDep, reader: ReaderDep) -> out.GameOut:
+    return with_play(queries.get_game(kb, game), reader.url)

@@ -22,6 +22,7 @@ from engine.core.errors import EngineError, IllegalAction, MalformedAction
 from engine.core.gametype import GameType
 from engine.core.rng import Rng
 from kb import ruleset
+from kb.db import database_url
 from kb.effects import spelled_out
 
 Action = dict[str, Any]
@@ -75,6 +76,11 @@ class Game(ABC):
 
     def __init__(self, rules: Rules | None = None):
         self.rules = rules or Rules.load(self.key)
+
+    @classmethod
+    def over(cls, url: str | None = None) -> "Game":
+        """The engine over the rule set compiled into the database at `url`."""
+        return cls(Rules.load(cls.key, url))
 
     # ---- creating and inspecting states
     @cached_property
@@ -191,23 +197,25 @@ ENGINES = {
 }
 
 
-def get_game(key: str) -> Game:
-    """The game's engine, built once per process (engines keep no per-game-state data)."""
+def get_game(key: str, url: str | None = None) -> Game:
+    """The game's engine over the rule set of the database at `url` (default: RULEKB_DATABASE_URL,
+    else var/rulekb.db), built once per process and database (engines keep no per-game-state data)."""
     if key not in ENGINES:
         raise EngineError(f"unknown game {key!r}; engines: {', '.join(ENGINES)}")
     with _BUILDING:
-        return _get_game(key, ENGINES[key])
+        return _get_game(key, ENGINES[key], database_url(url))  # one engine per database, however named
 
 
 _BUILDING = threading.RLock()
 
 
 @lru_cache(maxsize=None)
-def _get_game(key: str, where: str) -> Game:
+def _get_game(key: str, where: str, url: str | None) -> Game:
     module, cls = where.split(":")
     try:
-        return getattr(importlib.import_module(module), cls)()
+        engine_class = getattr(importlib.import_module(module), cls)
     except ModuleNotFoundError as exc:
         if module.startswith(str(exc.name)):  # the game's own package is missing, not a dependency
             raise EngineError(f"the {key} engine is not implemented yet") from exc
         raise
+    return engine_class.over(url)

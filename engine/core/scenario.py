@@ -184,9 +184,9 @@ def _number(v: Any) -> bool:
 
 
 # ------------------------------------------------------------------ running
-def run(doc: dict[str, Any], source: str | None = None) -> Outcome:
+def run(doc: dict[str, Any], source: str | None = None, url: str | None = None) -> Outcome:
     """Run one scenario document (never a path: the API passes documents). `source` (a file name)
-    prefixes error messages."""
+    prefixes error messages; `url` names the database whose rule set the engine reads."""
     sid = str(doc.get("id") or "scenario")
     prefix = f"{source}: " if source else ""
     if not doc.get("steps") and not doc.get("expect"):
@@ -194,7 +194,7 @@ def run(doc: dict[str, Any], source: str | None = None) -> Outcome:
     try:
         _validate(doc)
         seeds = _seeds(doc)
-        game = get_game(str(doc.get("game")))
+        game = get_game(str(doc.get("game")), url)
     except EngineError as exc:
         return Outcome(sid, "ERROR", message=prefix + str(exc))
     follows = str(doc["follows"]) if doc.get("follows") is not None else None
