@@ -27,7 +27,6 @@ The build fails when an interface string has no translation or an attribute has 
 from __future__ import annotations
 
 import html
-import inspect
 import json
 import re
 import sys
@@ -240,10 +239,7 @@ class Site:
         if not entity.get("effect"):
             return ""
         renderer = Renderer(entity["game"], lang, lambda eid, _l: self.entity_md(path, eid))
-        if "attrs" in inspect.signature(renderer.render).parameters:  # effects that name their constants
-            text = renderer.render(entity["effect"], entity["attrs"] or {})
-        else:
-            text = renderer.render(entity["effect"])
+        text = renderer.render(entity["effect"], entity["attrs"] or {})  # effects name their constants
         return text[:1].upper() + text[1:] + "."
 
     # -- pages
