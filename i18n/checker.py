@@ -54,6 +54,8 @@ FAMILIES = (
     ("quantifier", ("at-least",), "rule"),
     ("condition", ("if", "unless"), "rule"),
 )
+# A sentence whose content words are this share of those of another field counts as moved there
+MOVED_SHARE = 0.6
 # Checked sentence by sentence: what a sentence says when it has the marker
 SENTENCE_MARKERS = {"random": "leaves it to chance (“at random” / shuffled)",
                     "timing": "fixes the moment (“after doing …”, “only after …”)"}
@@ -438,7 +440,10 @@ class Checker:
                     findings += cmp.compare(rec.id, fld, Para(a, src_a, lang_a, ia.text, _lines(ia), bool(ia.repair)),
                                             Para(b, src_b, lang_b, ib.text, _lines(ib), bool(ib.repair)))
                 elif (ia or ib) and fld != "name":
-                    findings.append(self._one_sided(cmp, rec, fld, mode, a, b, ia, ib, lang_a if ia else lang_b))
+                    lacking = src_b if ia else src_a
+                    elsewhere = [i.text for f in rec.item.texts if f != fld for s, i in _source_items(rec, f).items() if s == lacking]
+                    if not (cmp.same_language and moved(cmp, (ia or ib).text, elsewhere, lang_a)):
+                        findings.append(self._one_sided(cmp, rec, fld, mode, a, b, ia, ib, lang_a if ia else lang_b))
                 if fld in ("note", "difference") and not items:
                     findings.append(self._hand_recorded(rec, fld))
             if isinstance(rec.item, Example):
@@ -518,6 +523,15 @@ class Checker:
             if item.src == src and want & {n for x, y in item.lines for n in range(x, y + 1)}:
                 return item.text
         return self.kb.sources[src].span_text(spans).strip()
+
+
+def moved(cmp: Comparer, text: str, elsewhere: list[str], lang: str) -> bool:
+    """Whether each sentence of a text one edition states in a field of its own is said in another field
+    of the same entity by the other edition (same language: most of its content words are there)."""
+    theirs = {w for t in elsewhere for w in cmp.read(t, lang).lemmas if len(w) > 3}
+    mine = [{w for w in cmp.read(s.text, lang).lemmas if len(w) > 3} for s in paragraph_sentences(text, None)]
+    mine = [m for m in mine if len(m) >= 3]  # not "Uwaga!"
+    return bool(theirs and mine) and all(len(m & theirs) >= MOVED_SHARE * len(m) for m in mine)
 
 
 def _lines(item: TextItem) -> list[list[int]]:

@@ -93,6 +93,8 @@ PAGE_WORDS = {"strona", "strony", "stronie", "strone", "stronach", "stron", "str
 # ("drugi znacznik", "druhé kritérium"), "first player" (= the starting player).
 WEAK_NUMBERS = {1}
 SECOND = {"pl": "drug", "cs": "druh"}
+# "na 1 z 2 sposobów": how many ways the sentence goes on to list, not a number of the game
+WAYS = ("sposob", "zpusob")
 
 
 def numbers(text: str, lang: str) -> dict[int, str]:
@@ -108,7 +110,7 @@ def numbers(text: str, lang: str) -> dict[int, str]:
         if value is None and tok.startswith(SECOND[lang] if lang in SECOND else "\0") and i >= 2 \
                 and toks[i - 1] in ("i", "a") and lookup.get(toks[i - 2]) == 1:
             value = 2  # "pierwszą i drugą" = "the first two": here "second" is a count, not "the other"
-        if value is None or (i and toks[i - 1] in PAGE_WORDS):
+        if value is None or (i and toks[i - 1] in PAGE_WORDS) or toks[i + 1:i + 2] and toks[i + 1].startswith(WAYS):
             continue
         out.setdefault(value, toks[i + 1] if i + 1 < len(toks) else "")
     return out

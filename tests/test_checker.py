@@ -69,6 +69,8 @@ def test_every_finding_is_reviewable(findings):
     ("(zobacz stronę 14)", "(viz strana 9)"),
     ("rozgrywce dwuosobowej", "hru 2 hráčů"),
     ("pięciu Służących", "s 5 kartami"),
+    ("piętra na 1 z 2 sposobów", "patra jedním ze 2 způsobů"),      # how many ways follow, not a game number
+    ("Za pierwszą i drugą nagrodę", "Jako první dvě odměny"),         # "first and second" counts two
 ])
 def test_inflected_number_words_ordinals_and_page_references_are_not_differences(pl, cs):
     assert set(numbers(pl, "pl")) == set(numbers(cs, "cs"))
