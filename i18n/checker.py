@@ -8,9 +8,10 @@ different things — a reviewer's list, every item quoting both sides with their
    A text outside the KB (`check_text`) is aligned sentence by sentence against a whole source.
 2. Checks on each aligned pair (i18n/lexicon.py gives the words): `numbers` (with their nouns),
    `negation`, `modality` (may / must / may not), `quantifier` (all, both, any, none, at most, at least,
-   only), `condition` (if, when, unless), `sequence` ("and" against "and then"), `enumeration` (count of
-   listed items), `term` (glossary terms, lemmatized), `gap` (text the OCR lost); `example` (a fact of a
-   worked example stated in one version only) and `edition-value` (an attribute that differs by edition).
+   only), `condition` (if, when, unless), `random` ("at random", "shuffle"), `timing` ("after doing X"),
+   `sequence` ("and" against "and then", "and/or" against "or"), `enumeration` (count of listed items),
+   `term` (glossary terms, lemmatized), `gap` (text the OCR lost); `example` (a fact of a worked example
+   stated in one version only) and `edition-value` (an attribute that differs by edition).
 3. Triage: every finding has a class — `rule` (changes play), `wording` (changes nothing in play) or
    `ocr` (damage in the source) — and a one-line explanation. Differences the transcribers recorded by
    hand (a `note` / `difference` field written for the project) are listed as `noted`, marked
