@@ -27,7 +27,7 @@ from pathlib import Path
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
 from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
-                          analyse, numbers)
+                          analyse, numbers, time_units)
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -351,6 +351,17 @@ class Comparer:
                         continue  # the other sentence says when in its own words
                     finding(check, "rule", f"{check}: the {has.label} sentence {says}, the {lacks.label} sentence does not",
                             pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
+
+        # a rule bounded by a different time unit: "in the given turn" against "in the current round"
+        if self.states_rules(entity_id, fld):
+            for ia, ib in pairs:
+                if ia and ib:
+                    xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
+                    ua, ub = time_units(xa.text, pa.lang), time_units(xb.text, pb.lang)
+                    if ua - ub and ub - ua:
+                        finding("term", "rule", f"time unit: the {pa.label} sentence speaks of the {' / '.join(sorted(ua))}, "
+                                f"the {pb.label} sentence of the {' / '.join(sorted(ub))}", pa.side(xa.text, xa.lines),
+                                pb.side(xb.text, xb.lines), detail=f"time:{sorted(ua)}/{sorted(ub)}")
 
         # enumerations: how many items a list has
         ea, eb = enumeration(pa.text), enumeration(pb.text)

@@ -235,6 +235,22 @@ TIMING = {"pl": re.compile(r"\b(?:dopiero po\s+\w+|po\s+(?!zakończ|ukończ|sko�
           "cs": re.compile(r"\b(?:až po\s+\w+|po\s+(?!skonč|ukonč|dokonč)\w+(?:ní|tí))\b", re.IGNORECASE)}
 # Words that place a sentence in time: a sentence with one of them already says when
 WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"}, "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
+# The time units a rule is bounded by. Phase names ("Faza Dnia", "denní fáze") and "kolem stolu" (around
+# the table) are not units.
+TIME_UNITS = {
+    "pl": {"turn": re.compile(r"\btur(?:a|y|ze|ę|ami|ach|om)?\b"), "round": re.compile(r"\brund(?:a|y|zie|ę|ami|ach|om)?\b"),
+           "day": re.compile(r"\b(?:dzień|dnia|dniu|dni|dniach)\b")},
+    "cs": {"turn": re.compile(r"\b(?:tah|tahu|tahem|tahy|tahů|tazích)\b"), "round": re.compile(r"\b(?:kolo|kola|kole|kolu|kol)\b"),
+           "day": re.compile(r"\b(?:den|dne|dni|dnů|dny|dnech)\b")},
+}
+NOT_UNITS = re.compile(r"\bfaz[aiyę] dnia\b|\bdenní fáz\w*|\bkolem stolu\b")
+
+
+def time_units(text: str, lang: str) -> set[str]:
+    low = NOT_UNITS.sub(" ", text.lower())
+    return {unit for unit, pattern in TIME_UNITS.get(lang, {}).items() if pattern.search(low)}
+
+
 OR = {"pl": {"lub", "albo", "bądź"}, "cs": {"nebo", "anebo", "či"}}
 UNTIL = {"dokud", "dopóki"}
 MODALITY = ("may", "must", "may-not", "must-not")
