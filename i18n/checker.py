@@ -27,7 +27,7 @@ from pathlib import Path
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
 from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
-                          analyse, numbers, time_units)
+                          alternatives, analyse, numbers, time_units)
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -351,6 +351,17 @@ class Comparer:
                         continue  # the other sentence says when in its own words
                     finding(check, "rule", f"{check}: the {has.label} sentence {says}, the {lacks.label} sentence does not",
                             pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
+
+        # a choice of numbers in one text, one of them in the other: "once or twice" against "twice"
+        for ia, ib in pairs:
+            if ia and ib:
+                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
+                for x, y, px, py in ((xa, xb, pa, pb), (xb, xa, pb, pa)):
+                    for n1, n2 in alternatives(x.text, px.lang):
+                        if not alternatives(y.text, py.lang) and not {n1, n2} <= set(numbers(y.text, py.lang)):
+                            finding("numbers", "rule", f"numbers: the {px.label} text allows {n1} or {n2}, the {py.label} "
+                                    "text states one number", pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines),
+                                    detail=f"or:{px.label}:{n1}/{n2}")
 
         # a rule bounded by a different time unit: "in the given turn" against "in the current round"
         if self.states_rules(entity_id, fld):

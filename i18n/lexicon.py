@@ -116,6 +116,28 @@ def numbers(text: str, lang: str) -> dict[int, str]:
     return out
 
 
+def alternatives(text: str, lang: str) -> list[tuple[int, int]]:
+    """Numbers a text offers as a choice: "2 lub 3", "raz lub dwukrotnie" (once or twice), "1 nebo 2"."""
+    toks = words(text)
+    lookup, prefixes = NUMBER_LOOKUP.get(lang, {}), NUMBER_PREFIXES.get(lang, {})
+
+    def value(tok: str) -> int | None:
+        if tok.isdigit():
+            return int(tok)
+        if tok in ONCE.get(lang, ()):
+            return 1
+        return lookup.get(tok, next((n for p, n in prefixes.items() if tok.startswith(p)), None))
+    out = []
+    for a, conj, b in zip(toks, toks[1:], toks[2:]):
+        if conj in OR_WORDS and value(a) is not None and value(b) is not None:
+            out.append((value(a), value(b)))
+    return out
+
+
+ONCE = {"pl": ("raz",), "cs": ("jednou",)}
+OR_WORDS = {"lub", "albo", "nebo", "ci"}
+
+
 # -- lemmas
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)

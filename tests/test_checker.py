@@ -8,7 +8,7 @@ import yaml
 
 from i18n.checker import CLASSES, Checker, check_all, check_text
 from i18n.evaluation import precision, recall
-from i18n.lexicon import analyse, numbers
+from i18n.lexicon import alternatives, analyse, numbers
 from i18n.review import page
 
 DATA = Path(__file__).parent / "data"
@@ -85,6 +85,12 @@ def test_inflected_number_words_ordinals_and_page_references_are_not_differences
 ])
 def test_negation_modality_and_conditions_are_read_through_the_lemmatizer(text, lang, marker):
     assert marker in analyse(text, lang).markers
+
+
+def test_a_choice_of_numbers_is_read_as_one():
+    assert alternatives("można wykonać daną akcję raz lub dwukrotnie", "pl") == [(1, 2)]
+    assert alternatives("získáte 2 nebo 3 body", "cs") == [(2, 3)]
+    assert alternatives("2 body a 3 karty", "cs") == []
 
 
 @pytest.mark.parametrize("text, lang, marker", [
