@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import asdict, dataclass
+from typing import Iterator
 from itertools import combinations
 from pathlib import Path
 
@@ -195,40 +196,42 @@ class Comparer:
     # -- a paragraph pair
 
     def compare(self, entity_id: str, fld: str, pa: Para, pb: Para) -> list[Finding]:
-        sa, sb = self.sentences(pa), self.sentences(pb)
-        pairs = align(sa, sb)
-        damaged = bool(GAP.search(pa.text) or GAP.search(pb.text))
-        out: list[Finding] = []
+        """Every check on one paragraph pair, in the order of the module docstring."""
+        p = Pair(self, entity_id, fld, pa, pb)
+        for check in (self._unmatched, self._merged_extra, self._numbers, self._number_choices, self._connectives,
+                      self._word_classes, self._sentence_markers, self._time_units, self._enumeration,
+                      self._object_terms, self._gap):
+            check(p)
+        return p.out
 
-        def finding(check, triage, message, qa: Side, qb: Side, detail):
-            if damaged and triage == "rule" and check not in ("example",):
-                triage = "ocr"
-            out.append(Finding(self.game, entity_id, fld, check, triage, message, qa, qb, detail=detail))
+    def triage(self, text: str, lang: str) -> str:
+        """The class of a text one side says alone: `rule` when it has a rule word or a number."""
+        an = self.read(text, lang)
+        return "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
 
-        # sentences with no counterpart
-        for ia, ib in pairs:
+    def _unmatched(self, p: Pair) -> None:
+        """Sentences with no counterpart that say something the other text does not."""
+        for ia, ib in p.pairs:
             if ia and ib:
                 continue
-            lone, has, lacks = (join([sa[i] for i in ia]), pa, pb) if ia else (join([sb[i] for i in ib]), pb, pa)
+            lone, has, lacks = (join([p.sa[i] for i in ia]), p.pa, p.pb) if ia else (join([p.sb[i] for i in ib]), p.pb, p.pa)
             if lone.words < 3 or not self.adds(lone, has, lacks):
                 continue
-            an = self.read(lone.text, has.lang)
-            triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
-            if GAP.search(lone.text) or GAP.search(lacks.text):
-                triage = "ocr"
-            qa = has.side(lone.text, lone.lines)
-            qb = lacks.side()
-            a_side, b_side = (qa, qb) if has is pa else (qb, qa)
-            out.append(Finding(self.game, entity_id, fld, "unmatched", triage,
-                               f"only the {has.label} text says this sentence; the {lacks.label} text has no counterpart",
-                               a_side, b_side, detail=f"{has.label}:{lone.text[:40]}"))
+            triage = "ocr" if GAP.search(lone.text) or GAP.search(lacks.text) else self.triage(lone.text, has.lang)
+            here, there = has.side(lone.text, lone.lines), lacks.side()
+            p.add("unmatched", triage, f"only the {has.label} text says this sentence; the {lacks.label} text has no counterpart",
+                  *((here, there) if has is p.pa else (there, here)), detail=f"{has.label}:{lone.text[:40]}", keep=True)
 
-        # a sentence the aligner merged with its neighbour but that adds content of its own: "A. B." against
-        # "A." where B is much of the merged length
-        for ia, ib in pairs:
-            if not ia or not ib or len(ia) + len(ib) != 3 or fld == "summary" or entity_id.split("/")[1:2] == ["example"]:
-                continue  # side-bar summaries and worked examples are re-cut freely between versions
-            one, two, p_one, p_two = (sa[ia[0]], [sb[i] for i in ib], pa, pb) if len(ia) == 1 else (sb[ib[0]], [sa[i] for i in ia], pb, pa)
+    def _merged_extra(self, p: Pair) -> None:
+        """A sentence the aligner merged with its neighbour but that adds content of its own: "A. B."
+        against "A." where B is much of the merged length."""
+        if p.fld == "summary" or p.entity_id.split("/")[1:2] == ["example"]:
+            return  # side-bar summaries and worked examples are re-cut freely between versions
+        for ia, ib in p.pairs:
+            if not ia or not ib or len(ia) + len(ib) != 3:
+                continue
+            one, two, p_one, p_two = ((p.sa[ia[0]], [p.sb[i] for i in ib], p.pa, p.pb) if len(ia) == 1
+                                      else (p.sb[ib[0]], [p.sa[i] for i in ia], p.pb, p.pa))
             extra = min(two, key=lambda s: similarity(one, s))
             # a short sentence that negates what the other text never negates ("ships are not moved") is
             # a rule of its own; otherwise only a long one is, not a clause the other text put elsewhere
@@ -238,177 +241,196 @@ class Comparer:
                 continue
             if not self.adds(extra, p_two, p_one):
                 continue
-            an = self.read(extra.text, p_two.lang)
-            triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
             qx, qy = p_two.side(extra.text, extra.lines), p_one.side(one.text, one.lines)
-            out.append(Finding(self.game, entity_id, fld, "unmatched", "ocr" if damaged else triage,
-                               f"only the {p_two.label} text says this sentence; the {p_one.label} text has no counterpart",
-                               *((qx, qy) if p_two is pa else (qy, qx)), detail=f"{p_two.label}:{extra.text[:40]}"))
+            p.add("unmatched", "ocr" if p.damaged else self.triage(extra.text, p_two.lang),
+                  f"only the {p_two.label} text says this sentence; the {p_one.label} text has no counterpart",
+                  *((qx, qy) if p_two is p.pa else (qy, qx)), detail=f"{p_two.label}:{extra.text[:40]}", keep=True)
 
-        ra, rb = self.read(pa.text, pa.lang), self.read(pb.text, pb.lang)
-
-        def quote(value_test_a, value_test_b) -> tuple[Side, Side]:
-            """The aligned sentence pair where the difference sits (else the whole paragraphs)."""
-            for ia, ib in pairs:
-                if not (ia and ib):
-                    continue
-                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
-                if value_test_a(xa) or value_test_b(xb):
-                    return pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines)
-            return pa.side(), pb.side()
-
-        # numbers, with the noun after each
-        na = {n: w for n, w in ra.numbers.items() if n not in WEAK_NUMBERS}
-        nb = {n: w for n, w in rb.numbers.items() if n not in WEAK_NUMBERS}
+    def _numbers(self, p: Pair) -> None:
+        """Numbers one text states and the other does not, with the noun after each."""
+        na = {n: w for n, w in p.ra.numbers.items() if n not in WEAK_NUMBERS}
+        nb = {n: w for n, w in p.rb.numbers.items() if n not in WEAK_NUMBERS}
         only_a, only_b = sorted(set(na) - set(nb)), sorted(set(nb) - set(na))
-        if only_a or only_b:
-            says = lambda vals, d: ", ".join(f"{v} {d[v]}".strip() for v in vals) or "—"
-            qa, qb = quote(lambda s: any(v in self.read(s.text, pa.lang).numbers for v in only_a),
-                           lambda s: any(v in self.read(s.text, pb.lang).numbers for v in only_b))
-            # a number the other text does not contradict, stated only in an aside or as a level's name
-            # ("(30 VB)", "dekret 2. úrovně"), restates; a value against another value changes a rule
-            aside = not (only_a and only_b) and not any(
-                set(only) & set(numbers(ASIDE.sub(" ", p.text), p.lang)) for only, p in ((only_a, pa), (only_b, pb)))
-            finding("numbers", "wording" if aside else "rule",
-                    f"numbers differ: {pa.label} states {says(only_a, na)} where {pb.label} states {says(only_b, nb)}",
-                    qa, qb, detail=f"{only_a}/{only_b}")
+        if not (only_a or only_b):
+            return
+        says = lambda vals, d: ", ".join(f"{v} {d[v]}".strip() for v in vals) or "—"  # noqa: E731
+        qa, qb = p.quote(lambda s: any(v in self.read(s.text, p.pa.lang).numbers for v in only_a),
+                         lambda s: any(v in self.read(s.text, p.pb.lang).numbers for v in only_b))
+        # a number the other text does not contradict, stated only in an aside or as a level's name
+        # ("(30 VB)", "dekret 2. úrovně"), restates; a value against another value changes a rule
+        aside = not (only_a and only_b) and not any(
+            set(only) & set(numbers(ASIDE.sub(" ", x.text), x.lang)) for only, x in ((only_a, p.pa), (only_b, p.pb)))
+        p.add("numbers", "wording" if aside else "rule",
+              f"numbers differ: {p.pa.label} states {says(only_a, na)} where {p.pb.label} states {says(only_b, nb)}",
+              qa, qb, detail=f"{only_a}/{only_b}")
 
-        # word classes that change a rule, stated on one side only (headings and labels are left alone:
-        # they paraphrase)
-        if min(len(ra.lemmas), len(rb.lemmas)) >= 6:
-            # "A oraz B" against "A a potom B": one text fixes an order the other leaves open
-            for x, y, rx, ry in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
-                if "then" in rx.markers and "and-also" in ry.markers and "then" not in ry.markers:
-                    finding("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
-                            "“and” (no order)", pa.side(), pb.side(), detail=x.label)
-            # "A and/or B" against "A or B": one text allows both together
-            for x, y, rx, ry in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
-                if "and-or" in rx.markers and "or" in ry.markers:
-                    finding("sequence", "wording", f"sequence: the {x.label} text says “and/or” (both together), "
-                            f"the {y.label} text “or”", *quote(lambda s: x is pa and "and-or" in self.read(s.text, pa.lang).markers,
-                                                             lambda s: x is pb and "and-or" in self.read(s.text, pb.lang).markers),
-                            detail=f"and-or:{x.label}")
-            # a permission turned into a prohibition: "nie może" against "může", unless the other text
-            # states the same limit another way ("at most", "only")
-            for x, y, rx, ry in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
-                if "may-not" in rx.markers and "may" in ry.markers and not ({"may-not", "negation", "at-most", "only"} & set(ry.markers)):
-                    finding("negation", "rule", f"negation: the {x.label} text says “may not”, the {y.label} text “may”",
-                            *quote(lambda s: x is pa and "may-not" in self.read(s.text, pa.lang).markers,
-                                   lambda s: x is pb and "may-not" in self.read(s.text, pb.lang).markers), detail=x.label)
-            for check, family, triage in FAMILIES:
-                ha = [c for c in family if c in ra.markers]
-                hb = [c for c in family if c in rb.markers]
-                if check == "must":
-                    # an imperative and a "must" say the same; "must" against "may" in one aligned sentence
-                    # pair does not
-                    for ia, ib in pairs:
-                        if not (ia and ib):
-                            continue
-                        xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
-                        ma, mb = self.read(xa.text, pa.lang).markers, self.read(xb.text, pb.lang).markers
-                        for mx, my, x in ((ma, mb, pa), (mb, ma, pb)):
-                            if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
-                                y = pb if x is pa else pa
-                                finding("modality", "rule", f"modality: the {x.label} text says “must”, the {y.label} text “may”",
-                                        pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
-                    continue
-                if check == "modality" and not self.states_rules(entity_id, fld):
-                    continue  # descriptions narrate ("you may find in the box..."), examples have facts
-                if check == "condition":
-                    na_, nb_ = sum(ra.markers.get(c, 0) for c in family), sum(rb.markers.get(c, 0) for c in family)
-                    if na_ and nb_ and na_ != nb_:
-                        more, fewer = (pa, pb) if na_ > nb_ else (pb, pa)
-                        finding(check, triage, f"condition: the {more.label} text states {max(na_, nb_)} conditions "
-                                f"(if), the {fewer.label} text {min(na_, nb_)}", pa.side(), pb.side(), detail=f"{na_}/{nb_}")
-                    continue
-                if bool(ha) == bool(hb):
-                    continue
-                cats, has, lacks = (ha, pa, pb) if ha else (hb, pb, pa)
-                in_a = lambda s: bool(ha) and any(c in self.read(s.text, pa.lang).markers for c in cats)
-                in_b = lambda s: bool(hb) and any(c in self.read(s.text, pb.lang).markers for c in cats)
-                qa, qb = quote(in_a, in_b)
-                said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))
-                check = "modality" if check == "must" else check
-                finding(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
-                        qa, qb, detail=",".join(cats))
+    def _number_choices(self, p: Pair) -> None:
+        """A choice of numbers in one text, one number in the other: "once or twice" against "twice"."""
+        for xa, xb in p.aligned():
+            for x, y, px, py in ((xa, xb, p.pa, p.pb), (xb, xa, p.pb, p.pa)):
+                for n1, n2 in alternatives(x.text, px.lang):
+                    if not alternatives(y.text, py.lang) and not {n1, n2} <= set(numbers(y.text, py.lang)):
+                        p.add("numbers", "rule", f"numbers: the {px.label} text allows {n1} or {n2}, the {py.label} "
+                              "text states one number", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
+                              detail=f"or:{px.label}:{n1}/{n2}")
 
-        # a marker in one sentence of an aligned pair only, and more often in its paragraph: "at random" (a
-        # setup or choice one text leaves to chance), "after doing X" (a moment one text fixes). Equal counts
-        # in the paragraphs: the two texts say it in different sentences.
-        for check, says in SENTENCE_MARKERS.items():
-            ca, cb = ra.markers.get(check, 0), rb.markers.get(check, 0)
-            if ca == cb or not self.states_rules(entity_id, fld):
+    def _connectives(self, p: Pair) -> None:
+        """"A oraz B" against "A a potom B" (one text fixes an order), "A and/or B" against "A or B" (one
+        text allows both together), and a permission turned into a prohibition ("nie może" against
+        "může", unless the other text states the same limit another way: "at most", "only")."""
+        if not p.prose:
+            return
+        for x, y, rx, ry in ((p.pa, p.pb, p.ra, p.rb), (p.pb, p.pa, p.rb, p.ra)):
+            in_x = lambda marker: (lambda s: x is p.pa and marker in self.read(s.text, p.pa.lang).markers,  # noqa: E731
+                                   lambda s: x is p.pb and marker in self.read(s.text, p.pb.lang).markers)
+            if "then" in rx.markers and "and-also" in ry.markers and "then" not in ry.markers:
+                p.add("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
+                      "“and” (no order)", p.pa.side(), p.pb.side(), detail=x.label)
+            if "and-or" in rx.markers and "or" in ry.markers:
+                p.add("sequence", "wording", f"sequence: the {x.label} text says “and/or” (both together), "
+                      f"the {y.label} text “or”", *p.quote(*in_x("and-or")), detail=f"and-or:{x.label}")
+            if "may-not" in rx.markers and "may" in ry.markers and not ({"may-not", "negation", "at-most", "only"} & set(ry.markers)):
+                p.add("negation", "rule", f"negation: the {x.label} text says “may not”, the {y.label} text “may”",
+                      *p.quote(*in_x("may-not")), detail=x.label)
+
+    def _word_classes(self, p: Pair) -> None:
+        """Word classes that change a rule (FAMILIES), stated on one side only; headings and labels are
+        left alone: they paraphrase."""
+        if not p.prose:
+            return
+        for check, family, triage in FAMILIES:
+            ha = [c for c in family if c in p.ra.markers]
+            hb = [c for c in family if c in p.rb.markers]
+            if check == "must":
+                # an imperative and a "must" say the same; "must" against "may" in one aligned sentence
+                # pair does not
+                for xa, xb in p.aligned():
+                    ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
+                    for mx, my, x, y in ((ma, mb, p.pa, p.pb), (mb, ma, p.pb, p.pa)):
+                        if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
+                            p.add("modality", "rule", f"modality: the {x.label} text says “must”, the {y.label} text “may”",
+                                  p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
                 continue
-            for ia, ib in pairs:
-                if not (ia and ib):
+            if check == "modality" and not p.rules:
+                continue  # descriptions narrate ("you may find in the box..."), examples have facts
+            if check == "condition":
+                na, nb = sum(p.ra.markers.get(c, 0) for c in family), sum(p.rb.markers.get(c, 0) for c in family)
+                if na and nb and na != nb:
+                    more, fewer = (p.pa, p.pb) if na > nb else (p.pb, p.pa)
+                    p.add(check, triage, f"condition: the {more.label} text states {max(na, nb)} conditions "
+                          f"(if), the {fewer.label} text {min(na, nb)}", p.pa.side(), p.pb.side(), detail=f"{na}/{nb}")
+                continue
+            if bool(ha) == bool(hb):
+                continue
+            cats, has, lacks = (ha, p.pa, p.pb) if ha else (hb, p.pb, p.pa)
+            qa, qb = p.quote(lambda s: bool(ha) and any(c in self.read(s.text, p.pa.lang).markers for c in cats),
+                             lambda s: bool(hb) and any(c in self.read(s.text, p.pb.lang).markers for c in cats))
+            said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))
+            p.add(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
+                  qa, qb, detail=",".join(cats))
+
+    def _sentence_markers(self, p: Pair) -> None:
+        """A marker in one sentence of an aligned pair only, and more often in its paragraph: "at
+        random" (a setup or choice one text leaves to chance), "after doing X" (a moment one text
+        fixes). Equal counts in the paragraphs: the two texts say it in different sentences."""
+        if not p.rules:
+            return
+        for check, says in SENTENCE_MARKERS.items():
+            ca, cb = p.ra.markers.get(check, 0), p.rb.markers.get(check, 0)
+            if ca == cb:
+                continue
+            for xa, xb in p.aligned():
+                ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
+                if (check in ma) == (check in mb) or (check in ma) != (ca > cb):
                     continue
-                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
-                ma, mb = self.read(xa.text, pa.lang).markers, self.read(xb.text, pb.lang).markers
-                if (check in ma) != (check in mb) and (check in ma) == (ca > cb):
-                    has, lacks = (pa, pb) if check in ma else (pb, pa)
-                    other = xb if has is pa else xa
-                    if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
-                        continue  # the other sentence says when in its own words
-                    finding(check, "rule", f"{check}: the {has.label} sentence {says}, the {lacks.label} sentence does not",
-                            pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
+                has, lacks, other = (p.pa, p.pb, xb) if check in ma else (p.pb, p.pa, xa)
+                if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
+                    continue  # the other sentence says when in its own words
+                p.add(check, "rule", f"{check}: the {has.label} sentence {says}, the {lacks.label} sentence does not",
+                      p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 
-        # a choice of numbers in one text, one of them in the other: "once or twice" against "twice"
-        for ia, ib in pairs:
-            if ia and ib:
-                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
-                for x, y, px, py in ((xa, xb, pa, pb), (xb, xa, pb, pa)):
-                    for n1, n2 in alternatives(x.text, px.lang):
-                        if not alternatives(y.text, py.lang) and not {n1, n2} <= set(numbers(y.text, py.lang)):
-                            finding("numbers", "rule", f"numbers: the {px.label} text allows {n1} or {n2}, the {py.label} "
-                                    "text states one number", pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines),
-                                    detail=f"or:{px.label}:{n1}/{n2}")
+    def _time_units(self, p: Pair) -> None:
+        """A rule bounded by a different time unit: "in the given turn" against "in the current round"."""
+        if not p.rules:
+            return
+        for xa, xb in p.aligned():
+            ua, ub = time_units(xa.text, p.pa.lang), time_units(xb.text, p.pb.lang)
+            if ua - ub and ub - ua:
+                p.add("term", "rule", f"time unit: the {p.pa.label} sentence speaks of the {' / '.join(sorted(ua))}, "
+                      f"the {p.pb.label} sentence of the {' / '.join(sorted(ub))}", p.pa.side(xa.text, xa.lines),
+                      p.pb.side(xb.text, xb.lines), detail=f"time:{sorted(ua)}/{sorted(ub)}")
 
-        # a rule bounded by a different time unit: "in the given turn" against "in the current round"
-        if self.states_rules(entity_id, fld):
-            for ia, ib in pairs:
-                if ia and ib:
-                    xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
-                    ua, ub = time_units(xa.text, pa.lang), time_units(xb.text, pb.lang)
-                    if ua - ub and ub - ua:
-                        finding("term", "rule", f"time unit: the {pa.label} sentence speaks of the {' / '.join(sorted(ua))}, "
-                                f"the {pb.label} sentence of the {' / '.join(sorted(ub))}", pa.side(xa.text, xa.lines),
-                                pb.side(xb.text, xb.lines), detail=f"time:{sorted(ua)}/{sorted(ub)}")
-
-        # enumerations: how many items a list has
-        ea, eb = enumeration(pa.text), enumeration(pb.text)
+    def _enumeration(self, p: Pair) -> None:
+        """How many items a list has."""
+        ea, eb = enumeration(p.pa.text), enumeration(p.pb.text)
         if ea and eb and ea != eb:
-            finding("enumeration", "rule", f"the lists differ in length: {pa.label} has {ea} items, {pb.label} {eb}",
-                    pa.side(), pb.side(), detail=f"{ea}/{eb}")
+            p.add("enumeration", "rule", f"the lists differ in length: {p.pa.label} has {ea} items, {p.pb.label} {eb}",
+                  p.pa.side(), p.pb.side(), detail=f"{ea}/{eb}")
 
-        # game objects (glossary terms) a rule names on one side only: "the Great Wall or a ship" against
-        # "a ship". Terms that structure every sentence (servant, round, player board...) are paraphrased
-        # too freely to compare.
-        if not self.same_language and min(len(ra.lemmas), len(rb.lemmas)) >= 6 and self.states_rules(entity_id, fld):
-            reported = set()
-            for ia, ib in pairs:
-                if not (ia and ib):
+    def _object_terms(self, p: Pair) -> None:
+        """Game objects (glossary terms) a rule names on one side only: "the Great Wall or a ship"
+        against "a ship". Terms that structure every sentence (servant, round, player board...) are
+        paraphrased too freely to compare."""
+        if self.same_language or not p.prose or not p.rules:
+            return
+        reported = set()
+        for xa, xb in p.aligned():
+            if min(xa.words, xb.words) < 8 or PAGE_WORDS & set(words(xa.text + " " + xb.text)):
+                continue  # a short sentence refers back ("he chooses one"); a page pointer is no rule
+            ta = {t for t in self.glossary.named(self.read(xa.text, p.pa.lang).lemmas, p.pa.lang) if t.split("/")[-1] in OBJECT_TERMS}
+            tb = {t for t in self.glossary.named(self.read(xb.text, p.pb.lang).lemmas, p.pb.lang) if t.split("/")[-1] in OBJECT_TERMS}
+            for term in sorted((ta ^ tb) - reported):
+                if not (p.pa.lang in self.glossary.terms[term] and p.pb.lang in self.glossary.terms[term]):
                     continue
-                xa, xb = join([sa[i] for i in ia]), join([sb[i] for i in ib])
-                if min(xa.words, xb.words) < 8 or PAGE_WORDS & set(words(xa.text + " " + xb.text)):
-                    continue  # a short sentence refers back ("he chooses one"); a page pointer is no rule
-                ta = {t for t in self.glossary.named(self.read(xa.text, pa.lang).lemmas, pa.lang) if t.split("/")[-1] in OBJECT_TERMS}
-                tb = {t for t in self.glossary.named(self.read(xb.text, pb.lang).lemmas, pb.lang) if t.split("/")[-1] in OBJECT_TERMS}
-                for term in sorted((ta ^ tb) - reported):
-                    if not (pa.lang in self.glossary.terms[term] and pb.lang in self.glossary.terms[term]):
-                        continue
-                    reported.add(term)
-                    has, lacks = (pa, pb) if term in ta else (pb, pa)
-                    finding("term", "rule", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
-                            f"the {lacks.label} sentence does not", pa.side(xa.text, xa.lines), pb.side(xb.text, xb.lines),
-                            detail=term)
+                reported.add(term)
+                has, lacks = (p.pa, p.pb) if term in ta else (p.pb, p.pa)
+                p.add("term", "rule", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
+                      f"the {lacks.label} sentence does not", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
+                      detail=term)
 
-        # text lost in the source
-        ga, gb = bool(GAP.search(pa.text)), bool(GAP.search(pb.text))
+    def _gap(self, p: Pair) -> None:
+        """Text lost in the source on one side."""
+        ga, gb = bool(GAP.search(p.pa.text)), bool(GAP.search(p.pb.text))
         if ga != gb:
-            lost = pa.label if ga else pb.label
-            out.append(Finding(self.game, entity_id, fld, "gap", "ocr",
-                               f"part of the {lost} text is lost in the source (marked …)", pa.side(), pb.side(), detail=lost))
-        return out
+            lost = p.pa.label if ga else p.pb.label
+            p.add("gap", "ocr", f"part of the {lost} text is lost in the source (marked …)", p.pa.side(), p.pb.side(),
+                  detail=lost, keep=True)
+
+
+class Pair:
+    """One paragraph pair as the checks read it: its sentences, their alignment, both readings, and the
+    findings so far."""
+
+    def __init__(self, cmp: Comparer, entity_id: str, fld: str, pa: Para, pb: Para):
+        self.entity_id, self.fld, self.pa, self.pb, self.game = entity_id, fld, pa, pb, cmp.game
+        self.sa, self.sb = cmp.sentences(pa), cmp.sentences(pb)
+        self.pairs = align(self.sa, self.sb)
+        self.ra, self.rb = cmp.read(pa.text, pa.lang), cmp.read(pb.text, pb.lang)
+        self.damaged = bool(GAP.search(pa.text) or GAP.search(pb.text))
+        self.rules = cmp.states_rules(entity_id, fld)  # a rule, not a description or a worked example
+        self.prose = min(len(self.ra.lemmas), len(self.rb.lemmas)) >= 6  # not a heading or a label
+        self.out: list[Finding] = []
+
+    def aligned(self) -> Iterator[tuple[Sentence, Sentence]]:
+        """Each pair of counterparts (a sentence, or two the other text says as one)."""
+        for ia, ib in self.pairs:
+            if ia and ib:
+                yield join([self.sa[i] for i in ia]), join([self.sb[i] for i in ib])
+
+    def quote(self, in_a, in_b) -> tuple[Side, Side]:
+        """The aligned sentence pair where the difference sits (else the whole paragraphs)."""
+        for xa, xb in self.aligned():
+            if in_a(xa) or in_b(xb):
+                return self.pa.side(xa.text, xa.lines), self.pb.side(xb.text, xb.lines)
+        return self.pa.side(), self.pb.side()
+
+    def add(self, check: str, triage: str, message: str, qa: Side | None, qb: Side | None, detail: str,
+            keep: bool = False) -> None:
+        """A finding; in a paragraph the OCR damaged, a rule difference is classed `ocr` unless `keep`
+        (the caller has classed it already)."""
+        if self.damaged and triage == "rule" and not keep:
+            triage = "ocr"
+        self.out.append(Finding(self.game, self.entity_id, self.fld, check, triage, message, qa, qb, detail=detail))
 
 
 _ITEM = re.compile(r"(?:^|\s)[•·►](?=\s)")  # bullets; numbered headings ("2. faza") are not list items
@@ -492,8 +514,7 @@ class Checker:
         has, item = (a, ia) if ia else (b, ib)
         lacks = b if ia else a
         what = "edition" if mode == "editions" else "rulebook"
-        an = cmp.read(item.text, lang)
-        triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+        triage = cmp.triage(item.text, lang)
         if GAP.search(item.text):
             triage = "ocr"
         side = _side(has, item)
@@ -661,8 +682,7 @@ def check_text(kb: KnowledgeBase, path: Path, lang: str, against: str) -> list[F
 
 def _lone(cmp, meta, s: Sentence, label, src, lang, new_side: bool, path: Path, entity="", fld="") -> list[Finding]:
     """A sentence of one text with no counterpart in the other."""
-    an = cmp.read(s.text, lang)
-    triage = "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+    triage = cmp.triage(s.text, lang)
     side = Side(label, src, s.lines, s.text)
     return [Finding(meta.game, entity or f"{path.name}:{s.lines[0][0] if s.lines else 0}", fld or "text", "unmatched",
                     triage, f"only the {label} text says this sentence; no counterpart found",
