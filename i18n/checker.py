@@ -36,8 +36,8 @@ from kb.schema import Entity, Example, TextItem, text_items
 ASIDE = re.compile(r"\([^()]*\)|\b\d+\.(?=\s*[^\W\d_A-ZĄĆĘŁŃÓŚŹŻÁČĎÉĚÍŇŘŠŤÚŮÝŽ])")  # parentheses, "2. úrovně"
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
 CLASSES = ("rule", "wording", "ocr")
-CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "sequence", "enumeration", "term",
-          "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
+CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "sequence", "enumeration",
+          "term", "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
 # Kept for the API's finding model: the class decides them.
 SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
 ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact"}
@@ -486,7 +486,8 @@ class Checker:
                                             Para(b, src_b, lang_b, ib.text, _lines(ib), bool(ib.repair)))
                 elif (ia or ib) and fld != "name":
                     lacking = src_b if ia else src_a
-                    elsewhere = [i.text for f in rec.item.texts if f != fld for s, i in _source_items(rec, f).items() if s == lacking]
+                    elsewhere = [i.text for f in rec.item.texts if f != fld
+                                 for s, i in _source_items(rec, f).items() if s == lacking]
                     if not (cmp.same_language and moved(cmp, (ia or ib).text, elsewhere, lang_a)):
                         findings.append(self._one_sided(cmp, rec, fld, mode, a, b, ia, ib, lang_a if ia else lang_b))
                 if fld in ("note", "difference") and not items:

@@ -230,18 +230,23 @@ MARKERS: dict[str, dict[str, set[str]]] = {
 MARKERS["en"] = {k: set() for k in MARKERS["pl"]}
 # Multi-word markers, matched on the folded text
 PHRASES = {
-    # "if possible", "so that he can", impersonal "one can": feasibility, not a permission
+    # "if possible", "so that he can", impersonal "one can", "it may be (the warrior)": feasibility or
+    # possibility, not a permission; "as if" compares; "not more than", "or more": limits
     "pl": [("jesli chcesz", "may"), ("jesli chcesz", "-if"), ("jesli to konieczne", "-if"),
            ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
-           ("aby moc", "-may"), ("moze to byc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"), ("jak to tylko mozliwe", "-may"),
+           ("aby moc", "-may"), ("moze to byc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"),
+           ("jak to tylko mozliwe", "-may"),
            ("o ile", "if"), ("pod warunkiem", "if"), ("przy zalozeniu", "if"), ("jak gdyby", "-if"),
-           ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"), ("lub wiecej", "at-least"), ("i wiecej", "at-least"), ("chyba ze", "unless"), ("po czym", "then"),
-           ("bez limitu", "at-most"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any")],
+           ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"),
+           ("bez limitu", "at-most"), ("lub wiecej", "at-least"), ("i wiecej", "at-least"),
+           ("chyba ze", "unless"), ("po czym", "then"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any")],
     "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),
            ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"), ("je mozne", "-may"),
-           ("muze to byt", "-may"), ("za predpokladu", "if"), ("jako kdyby", "-if"), ("nesmi prekrocit", "at-most"),
-           ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"), ("nebo vice", "at-least"), ("ci vice", "at-least"), ("a vice", "at-least"),
-           ("bez omezeni", "at-most"), ("libovolny pocet", "any")],
+           ("muze to byt", "-may"),
+           ("za predpokladu", "if"), ("jako kdyby", "-if"),
+           ("nesmi prekrocit", "at-most"), ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"),
+           ("bez omezeni", "at-most"), ("nebo vice", "at-least"), ("ci vice", "at-least"), ("a vice", "at-least"),
+           ("libovolny pocet", "any")],
 }
 # A "may" inside a relative clause describes a thing ("three ships, which he may use repeatedly"), it
 # does not grant a permission: the other language often says it with an adjective or "je možné".
@@ -253,16 +258,20 @@ AND_OR = re.compile(r"\b(?:i/lub|lub/i|albo/i|i/albo|a/nebo|nebo/a|i/nebo|(?:lub
                     r"(?:případně|nebo|anebo|či) (?:obojí|oba|obě)|a případně|a možná|i ewentualnie)\b", re.IGNORECASE)
 # "after doing X" (a verbal noun after "po") and "only after": a moment a rule fixes. "After the end of" is
 # left out (the other language says "at the end of" as often), and so is "before": "przed" is also "against".
-TIMING = {"pl": re.compile(r"\b(?:dopiero po\s+\w+|po\s+(?!zakończ|ukończ|skończ)\w+(?:niu|ciu))\b", re.IGNORECASE),
+TIMING = {"pl": re.compile(r"\b(?:dopiero po\s+\w+|po\s+(?!zakończ|ukończ|skończ)\w+(?:niu|ciu))\b",
+                           re.IGNORECASE),
           "cs": re.compile(r"\b(?:až po\s+\w+|po\s+(?!skonč|ukonč|dokonč)\w+(?:ní|tí))\b", re.IGNORECASE)}
 # Words that place a sentence in time: a sentence with one of them already says when
-WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"}, "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
+WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"},
+              "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
 # The time units a rule is bounded by. Phase names ("Faza Dnia", "denní fáze") and "kolem stolu" (around
 # the table) are not units.
 TIME_UNITS = {
-    "pl": {"turn": re.compile(r"\btur(?:a|y|ze|ę|ami|ach|om)?\b"), "round": re.compile(r"\brund(?:a|y|zie|ę|ami|ach|om)?\b"),
+    "pl": {"turn": re.compile(r"\btur(?:a|y|ze|ę|ami|ach|om)?\b"),
+           "round": re.compile(r"\brund(?:a|y|zie|ę|ami|ach|om)?\b"),
            "day": re.compile(r"\b(?:dzień|dnia|dniu|dni|dniach)\b")},
-    "cs": {"turn": re.compile(r"\b(?:tah|tahu|tahem|tahy|tahů|tazích)\b"), "round": re.compile(r"\b(?:kolo|kola|kole|kolu|kol)\b"),
+    "cs": {"turn": re.compile(r"\b(?:tah|tahu|tahem|tahy|tahů|tazích)\b"),
+           "round": re.compile(r"\b(?:kolo|kola|kole|kolu|kol)\b"),
            "day": re.compile(r"\b(?:den|dne|dni|dnů|dny|dnech)\b")},
 }
 NOT_UNITS = re.compile(r"\bfaz[aiyę] dnia\b|\bdenní fáz\w*|\bkolem stolu\b")
