@@ -22,9 +22,9 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import asdict, dataclass
-from typing import Iterator
 from itertools import combinations
 from pathlib import Path
+from typing import Iterator
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
 from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
@@ -119,7 +119,6 @@ class Para:
     lang: str
     text: str
     lines: list[list[int]] | None
-    repaired: bool = False
 
     def side(self, text: str | None = None, lines=None) -> Side:
         return Side(self.label, self.source, lines if lines is not None else self.lines, self.text if text is None else text)
@@ -482,8 +481,8 @@ class Checker:
                 items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
                 if ia and ib:
-                    findings += cmp.compare(rec.id, fld, Para(a, src_a, lang_a, ia.text, _lines(ia), bool(ia.repair)),
-                                            Para(b, src_b, lang_b, ib.text, _lines(ib), bool(ib.repair)))
+                    findings += cmp.compare(rec.id, fld, Para(a, src_a, lang_a, ia.text, _lines(ia)),
+                                            Para(b, src_b, lang_b, ib.text, _lines(ib)))
                 elif (ia or ib) and fld != "name":
                     lacking = src_b if ia else src_a
                     elsewhere = [i.text for f in rec.item.texts if f != fld

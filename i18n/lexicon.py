@@ -97,18 +97,26 @@ SECOND = {"pl": "drug", "cs": "druh"}
 WAYS = ("sposob", "zpusob")
 
 
+def number_value(tok: str, lang: str) -> int | None:
+    """The number one folded word states: digits, a number word, an ordinal or a compound."""
+    if tok.isdigit():
+        return int(tok)
+    value = NUMBER_LOOKUP.get(lang, {}).get(tok)
+    if value is None:
+        value = next((n for p, n in NUMBER_PREFIXES.get(lang, {}).items() if tok.startswith(p)), None)
+    return value
+
+
 def numbers(text: str, lang: str) -> dict[int, str]:
     """Numeric values a text states (digits, number words, ordinals, compounds), each with the word after
     it (its noun, for the report); page references left out."""
     toks = words(text)
     out: dict[int, str] = {}
-    lookup, prefixes = NUMBER_LOOKUP.get(lang, {}), NUMBER_PREFIXES.get(lang, {})
+    second = SECOND.get(lang)
     for i, tok in enumerate(toks):
-        value = int(tok) if tok.isdigit() else lookup.get(tok)
-        if value is None:
-            value = next((n for p, n in prefixes.items() if tok.startswith(p)), None)
-        if value is None and tok.startswith(SECOND[lang] if lang in SECOND else "\0") and i >= 2 \
-                and toks[i - 1] in ("i", "a") and lookup.get(toks[i - 2]) == 1:
+        value = number_value(tok, lang)
+        if value is None and second and tok.startswith(second) and i >= 2 \
+                and toks[i - 1] in ("i", "a") and NUMBER_LOOKUP[lang].get(toks[i - 2]) == 1:
             value = 2  # "pierwszą i drugą" = "the first two": here "second" is a count, not "the other"
         if value is None or (i and toks[i - 1] in PAGE_WORDS) or toks[i + 1:i + 2] and toks[i + 1].startswith(WAYS):
             continue
@@ -119,23 +127,13 @@ def numbers(text: str, lang: str) -> dict[int, str]:
 def alternatives(text: str, lang: str) -> list[tuple[int, int]]:
     """Numbers a text offers as a choice: "2 lub 3", "raz lub dwukrotnie" (once or twice), "1 nebo 2"."""
     toks = words(text)
-    lookup, prefixes = NUMBER_LOOKUP.get(lang, {}), NUMBER_PREFIXES.get(lang, {})
-
-    def value(tok: str) -> int | None:
-        if tok.isdigit():
-            return int(tok)
-        if tok in ONCE.get(lang, ()):
-            return 1
-        return lookup.get(tok, next((n for p, n in prefixes.items() if tok.startswith(p)), None))
-    out = []
-    for a, conj, b in zip(toks, toks[1:], toks[2:]):
-        if conj in OR_WORDS and value(a) is not None and value(b) is not None:
-            out.append((value(a), value(b)))
-    return out
+    once, ors = ONCE.get(lang, ()), {fold(w) for w in OR.get(lang, ())}
+    value = lambda tok: 1 if tok in once else number_value(tok, lang)  # noqa: E731
+    return [(value(a), value(b)) for a, conj, b in zip(toks, toks[1:], toks[2:])
+            if conj in ors and value(a) is not None and value(b) is not None]
 
 
 ONCE = {"pl": ("raz",), "cs": ("jednou",)}
-OR_WORDS = {"lub", "albo", "nebo", "ci"}
 
 
 # -- lemmas

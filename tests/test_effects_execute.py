@@ -22,6 +22,7 @@ from engine.core.scenario import load_file
 from engine.gugong import common as gc
 from engine.gugong import locations
 from engine.zhanguo import movement
+from kb.effects import free_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
 SCOPE = {"card", "card-ability", "tile", "token", "event", "decree", "reward"}
@@ -563,8 +564,9 @@ def probe_zhanguo_board_ability(game, rules, eid):
     An ability whose parts follow different court actions is probed after each action it names."""
     key = eid.rsplit("/", 1)[1]
     # an ability that names court actions is probed after each of them
-    said = " or ".join(m.split("\"")[0].split("'")[0] for m in str(rules.effect(eid)).split("the court action ")[1:])
-    named = {a for a, n in COURT_ACTION_NAMES.items() if n in said.split(" or ")}
+    said = [t.split("the court action ", 1)[1].split(" or ") for _, t in free_text(rules.effect(eid))
+            if "the court action " in t]
+    named = {a for a, n in COURT_ACTION_NAMES.items() if any(n in names for names in said)}
     observed, expected = {}, {}
     for state, legal in zhanguo_positions(game, {"sides": "B"}):
         for court in (a for a in legal if a["type"] == "court"):
