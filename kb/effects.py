@@ -205,13 +205,19 @@ def spelled_out(steps: Any, attrs: dict[str, Any]) -> Any:
     return _mapped(steps, lambda v: fill(v, attrs) if isinstance(v, str) and not is_ref(v) else resolve(v, attrs))
 
 
+def _refs_by_value(attrs: dict[str, Any]) -> dict[Any, list[str]]:
+    """Each number among an entity's attributes, with the references that name it."""
+    by_value: dict[Any, list[str]] = {}
+    for ref, value in attr_numbers(attrs):
+        by_value.setdefault(value, []).append(ref)
+    return by_value
+
+
 def duplicated_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any, list[str]]]:
     """(path, literal, references it could be) for each literal that equals one of the entity's own
     attributes. 1 is exempt: it is the unit count (one tile, one step) and collides with any
     attribute that happens to be 1. A negative literal repeats the attribute it negates."""
-    by_value: dict[Any, list[str]] = {}
-    for ref, value in attr_numbers(attrs):
-        by_value.setdefault(value, []).append(ref)
+    by_value = _refs_by_value(attrs)
     out = []
     for path, v in numbers(steps):
         if is_ref(v) or isinstance(v, bool) or not isinstance(v, (int, float)) or abs(v) == 1:
@@ -241,10 +247,7 @@ def free_text_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, str
     of the entity's attributes (0 and 1 exempt, as for literals): a candidate for a placeholder. A
     number that names a key of one of the entity's mappings ("the 2-line space", "rounds 3 and 4") is
     the name of an entry, not a copy of its value: a placeholder can only name values."""
-    by_value: dict[Any, list[str]] = {}
-    for ref, value in attr_numbers(attrs):
-        by_value.setdefault(value, []).append(ref)
-    keys = attr_keys(attrs)
+    by_value, keys = _refs_by_value(attrs), attr_keys(attrs)
     out = []
     for path, text in free_text(steps):
         for number in re.findall(r"(?<![\w.{])\d+(?![\w}])", PLACEHOLDER.sub("", text)):

@@ -9,7 +9,6 @@ from sqlmodel import Session, select
 
 from api import models as out
 from api.deps import KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
-from api.knowledge import KbReader
 from i18n.catalog import N_
 from api.problems import ApiError, responses
 from api.store import js_safe
@@ -42,11 +41,11 @@ def result(outcome) -> dict[str, Any]:
                     "state_before": outcome.before, "state_after": outcome.state})
 
 
-def run(doc: dict[str, Any], reader: KbReader) -> dict[str, Any]:
-    """The outcome of a scenario, run over the served database's rule set; a scenario the engine
-    cannot even start is a 422, never a 500."""
+def run(doc: dict[str, Any], url: str) -> dict[str, Any]:
+    """The outcome of a scenario, run over the rule set of the served database at `url`; a scenario
+    the engine cannot even start is a 422, never a 500."""
     try:
-        outcome = scenario.run(doc, url=reader.url)
+        outcome = scenario.run(doc, url=url)
     except (EngineError, KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
         raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": str(exc) or type(exc).__name__})
     if outcome.status == "ERROR":  # malformed: the engine never got to check anything
@@ -72,10 +71,10 @@ def run_example(example_id: str, kb: KbDep, reader: ReaderDep) -> out.ScenarioRe
     entity = queries.get_entity(kb, example_id)
     if entity["kind"] != "example":
         raise queries.NotFound("example", example_id)
-    return run({"id": entity["id"], "game": entity["game"], **entity["attrs"]}, reader)
+    return run({"id": entity["id"], "game": entity["game"], **entity["attrs"]}, reader.url)
 
 
 @router.post("/scenarios/run", tags=["scenarios"], responses=responses(400),
              summary="Run a scenario document (never a file path)")
 def run_scenario(doc: Annotated[ScenarioDoc, Body()], reader: ReaderDep) -> out.ScenarioResult:
-    return run(doc.model_dump(exclude_none=True), reader)
+    return run(doc.model_dump(exclude_none=True), reader.url)

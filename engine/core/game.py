@@ -210,7 +210,7 @@ _BUILDING = threading.RLock()
 
 
 @lru_cache(maxsize=None)
-def _get_game(key: str, where: str, url: str | None) -> Game:
+def _get_game(key: str, where: str, url: str) -> Game:
     module, cls = where.split(":")
     try:
         engine_class = getattr(importlib.import_module(module), cls)
