@@ -28,7 +28,7 @@ from typing import Iterator
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
 from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
-                          alternatives, analyse, numbers, time_units)
+                          alternatives, analyse, numbers, per_kind, ranks, time_units)
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -182,12 +182,13 @@ class Comparer:
 
     def adds(self, s: Sentence, has: Para, lacks: Para) -> bool:
         """Whether a sentence without a counterpart says something the other text does not: a rule word
-        (condition, modality, negation, limit) or a number that its text has more of than the other.
+        (condition, permission, negation, limit) or a number that its text has more of than the other.
+        Not "must": a rulebook states a duty as plainly with an indicative or an imperative.
         Without that, an "unmatched" sentence is nearly always one the other language split or merged
         differently (measured on the labelled sample)."""
         mine, theirs = self.read(has.text, has.lang), self.read(lacks.text, lacks.lang)
         here = self.read(s.text, has.lang)
-        for cat in RULE_MARKERS | {"must"}:
+        for cat in RULE_MARKERS - {"must"}:
             if cat in here.markers and mine.markers.get(cat, 0) > theirs.markers.get(cat, 0):
                 return True
         return bool((set(here.numbers) - WEAK_NUMBERS) - set(theirs.numbers))
@@ -252,6 +253,12 @@ class Comparer:
         only_a, only_b = sorted(set(na) - set(nb)), sorted(set(nb) - set(na))
         if not (only_a or only_b):
             return
+        for only, other, x in ((only_a, only_b, p.pa), (only_b, only_a, p.pb)):
+            if only and not other and set(only) <= ranks(x.text, x.lang):
+                return  # "the third, the fourth" against "then ... then": one order, counted in one text only
+            if only and other and all(any(n % k == 0 and n > k for k in per_kind(x.text, x.lang) & set(only))
+                                      for n in other):
+                return  # "10 of each of the 9 types" against "all 90": the same tiles, counted per kind
         says = lambda vals, d: ", ".join(f"{v} {d[v]}".strip() for v in vals) or "—"  # noqa: E731
         qa, qb = p.quote(lambda s: any(v in self.read(s.text, p.pa.lang).numbers for v in only_a),
                          lambda s: any(v in self.read(s.text, p.pb.lang).numbers for v in only_b))

@@ -77,7 +77,8 @@ def _ordinal_forms(lang: str) -> dict[str, int]:
     return out
 
 
-NUMBER_LOOKUP = {lang: {**_ordinal_forms(lang), **{fold(w): n for n, ws in table.items() for w in ws.split()}}
+ORDINAL_LOOKUP = {lang: _ordinal_forms(lang) for lang in ORDINALS}
+NUMBER_LOOKUP = {lang: {**ORDINAL_LOOKUP[lang], **{fold(w): n for n, ws in table.items() for w in ws.split()}}
                  for lang, table in NUMBER_WORDS.items()}
 # Compounds that carry a number: "dwuosobowej" (two-player), "dwukrotnie" (twice), "dvakrát".
 NUMBER_PREFIXES = {
@@ -122,6 +123,24 @@ def numbers(text: str, lang: str) -> dict[int, str]:
             continue
         out.setdefault(value, toks[i + 1] if i + 1 < len(toks) else "")
     return out
+
+
+def ranks(text: str, lang: str) -> set[int]:
+    """Values a text states only as ordinal words ("trzeci", "čtvrtý"): places in an order, which the
+    other language may give with "then" and no number at all."""
+    toks = words(text)
+    ordinal = {v for t in toks if (v := ORDINAL_LOOKUP.get(lang, {}).get(t)) is not None}
+    return ordinal - {number_value(t, lang) for t in toks if t not in ORDINAL_LOOKUP.get(lang, {})}
+
+
+EACH = {"pl": "kazd", "cs": "kazd"}  # "z każdego typu", "od každého druhu" (folded)
+
+
+def per_kind(text: str, lang: str) -> set[int]:
+    """Numbers a text gives per kind ("10 żetonów z każdego typu"): the other text may state the total."""
+    toks, each = words(text), EACH.get(lang)
+    return {v for i, t in enumerate(toks) if (v := number_value(t, lang)) is not None
+            and each and any(w.startswith(each) for w in toks[i + 1:i + 5])}
 
 
 def alternatives(text: str, lang: str) -> list[tuple[int, int]]:
@@ -249,8 +268,15 @@ PHRASES = {
 # A "may" inside a relative clause describes a thing ("three ships, which he may use repeatedly"), it
 # does not grant a permission: the other language often says it with an adjective or "je možné".
 RELATIVE = {"pl": {"który", "która", "które", "którego", "której", "któremu", "którym", "których", "którymi", "którą"},
-            "cs": {"který", "která", "které", "kterého", "kterému", "kterým", "kterou", "kteří", "kterých", "kterými",
+            "cs": {"který", "která", "které", "kterého", "kterému", "kterém", "kterým", "kterou", "kteří", "kterých", "kterými",
                    "jenž", "jež", "jehož", "jíž", "nějž"}}
+# "może się zdarzyć" (it may happen), "może rozpocząć się kolejna" (the next may begin): a "may" before a
+# verb of happening, beginning, ending, being somewhere, having, containing or consisting of says what
+# is possible ("pałace mogą mieć maksymalnie 3 piętra": a capacity); it grants no one a choice
+EVENTS = {"pl": {"zdarzyć", "zdarzać", "rozpocząć", "rozpoczynać", "zacząć", "zaczynać", "skończyć", "kończyć",
+                 "znajdować", "składać", "mieć", "zawierać"},
+          "cs": {"stát", "stávat", "nastat", "nastávat", "začít", "začínat", "skončit", "končit", "nacházet", "skládat",
+                 "mít", "obsahovat"}}
 # "and/or": both choices allowed together, where a plain "or" may be read as one of them
 AND_OR = re.compile(r"\b(?:i/lub|lub/i|albo/i|i/albo|a/nebo|nebo/a|i/nebo|(?:lub|albo) (?:oba|obydwa|obie)|"
                     r"(?:případně|nebo|anebo|či) (?:obojí|oba|obě)|a případně|a možná|i ewentualnie)\b", re.IGNORECASE)
@@ -312,7 +338,8 @@ def analyse(text: str, lang: str) -> Analysis:
             if lem in table["must"]:
                 cats = [c for c in cats if c != "must"] + ["must-not"]
         before = {t.lower() for t in toks[max(0, i - 3):i]}
-        if "may" in cats and RELATIVE.get(lang, set()) & before:
+        verb = [lem for lem in lems[i + 1:i + 3] if lem not in ("się", "se")][:1]
+        if "may" in cats and (RELATIVE.get(lang, set()) & before or EVENTS.get(lang, set()) & set(verb)):
             cats.remove("may")
         # "karty, które nie zostały użyte" describes the cards; Czech "dokud ... ne-" means "until"
         if "negation" in cats and (RELATIVE.get(lang, set()) | UNTIL) & before:

@@ -8,7 +8,7 @@ import yaml
 
 from i18n.checker import CLASSES, Checker, check_all, check_text
 from i18n.evaluation import precision, recall
-from i18n.lexicon import alternatives, analyse, numbers
+from i18n.lexicon import alternatives, analyse, numbers, per_kind, ranks
 from i18n.review import page
 
 DATA = Path(__file__).parent / "data"
@@ -87,6 +87,24 @@ def test_negation_modality_and_conditions_are_read_through_the_lemmatizer(text, 
     assert marker in analyse(text, lang).markers
 
 
+def test_an_order_told_with_ordinals_or_a_count_per_kind_is_not_a_number_difference(real_kb):
+    """"Yellow is first, blue third, purple fourth" against "first yellow, then ..."; "all 10 tiles of
+    each type" against "all 90 tiles": one order, one set of tiles."""
+    assert ranks("gracz niebieski jest trzeci, gracz fioletowy czwarty", "pl") == {3, 4}
+    assert ranks("3 gracze, trzeci z nich", "pl") == set()  # 3 is also a count here
+    assert per_kind("wszystkie 10 żetonów postaci z każdego typu", "pl") == {10}
+    fs = Checker(real_kb, "dragon").run("editions", "2007", "2017")
+    assert not [f for f in fs if f.check == "numbers" and f.entity_id in (
+        "dragon/example/turn-order-stack", "dragon/setup-step/person-tiles-by-player-count")]
+
+
+def test_a_lone_sentence_that_only_says_must_adds_nothing(real_kb):
+    """2017's "the player with fewest helmets must dismiss a person" against 2007's side bar "... discards
+    a person" (its sentence boundary lost in the print): a duty stated either way, no missing rule."""
+    fs = Checker(real_kb, "dragon").run("editions", "2007", "2017")
+    assert not [f for f in fs if f.check == "unmatched" and "musi zwolnić" in (f.b.text if f.b else "")]
+
+
 def test_a_choice_of_numbers_is_read_as_one():
     assert alternatives("można wykonać daną akcję raz lub dwukrotnie", "pl") == [(1, 2)]
     assert alternatives("získáte 2 nebo 3 body", "cs") == [(2, 3)]
@@ -98,6 +116,9 @@ def test_a_choice_of_numbers_is_read_as_one():
     ("karty, které může použít k výměně", "cs", "may"),
     ("(może to być właśnie policzony wojownik)", "pl", "may"),                      # "it may be", no permission
     ("provádějte spodní akci, jako kdyby zvolil variantu B", "cs", "if"),           # "as if" compares
+    ("Runda została zakończona, może rozpocząć się kolejna.", "pl", "may"),        # an event, no one's choice
+    ("Může se stát, že tutéž kostku otočí více hráčů.", "cs", "may"),
+    ("Pałac może mieć maksymalnie 3 piętra.", "pl", "may"),                        # a capacity
 ])
 def test_words_that_only_look_like_a_rule_marker_are_not_one(text, lang, marker):
     assert marker not in analyse(text, lang).markers
