@@ -439,7 +439,9 @@ class Pair:
         self.out.append(Finding(self.game, self.entity_id, self.fld, check, triage, message, qa, qb, detail=detail))
 
 
-_ITEM = re.compile(r"(?:^|\s)[•·►](?=\s)")  # bullets; numbered headings ("2. faza") are not list items
+# bullets, and dashes that open an item after a colon or a semicolon ("kolorze: - 1 Znacznik ...; - 1 Smoka");
+# numbered headings ("2. faza") are not list items, nor is a dash inside a sentence
+_ITEM = re.compile(r"(?:^|\s)[•·►](?=\s)|(?<=[:;])\s*[-–—](?=\s)")
 _SLASH_LIST = re.compile(r"\d+(?:/\d+){2,}")
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from i18n.checker import CLASSES, Checker, check_all, check_text
+from i18n.checker import CLASSES, Checker, check_all, check_text, enumeration
 from i18n.evaluation import precision, recall
 from i18n.lexicon import alternatives, analyse, numbers, per_kind, ranks
 from i18n.review import page
@@ -103,6 +103,17 @@ def test_a_lone_sentence_that_only_says_must_adds_nothing(real_kb):
     a person" (its sentence boundary lost in the print): a duty stated either way, no missing rule."""
     fs = Checker(real_kb, "dragon").run("editions", "2007", "2017")
     assert not [f for f in fs if f.check == "unmatched" and "musi zwolnić" in (f.b.text if f.b else "")]
+
+
+def test_a_list_is_counted_whether_bulleted_or_dashed(real_kb):
+    """2007 lists five components per player after a colon with dashes, 2017 four (no rules summary
+    card); a dash inside a sentence opens no item."""
+    assert enumeration("elementy: - 1 Znacznik; - 1 Smoka; - 11 kart") == 3
+    assert enumeration("· znacznik postaci, · smoka, · 11 kart") == 3
+    assert enumeration("Gracz – jeśli chce – bierze kartę.") == 0
+    fs = Checker(real_kb, "dragon").run("editions", "2007", "2017")
+    assert [f.message for f in fs if f.check == "enumeration" and f.entity_id == "dragon/setup-step/player-components"] \
+        == ["the lists differ in length: 2007 has 5 items, 2017 4"]
 
 
 def test_a_choice_of_numbers_is_read_as_one():
