@@ -9,9 +9,10 @@ different things — a reviewer's list, every item quoting both sides with their
 2. Checks on each aligned pair (i18n/lexicon.py gives the words): `numbers` (with their nouns),
    `negation`, `modality` (may / must / may not), `quantifier` (all, both, any, none, at most, at least,
    only), `condition` (if, when, unless), `random` ("at random", "shuffle"), `timing` ("after doing X"),
-   `sequence` ("and" against "and then", "and/or" against "or"), `enumeration` (count of listed items),
-   `term` (glossary terms, lemmatized), `gap` (text the OCR lost); `example` (a fact of a worked example
-   stated in one version only) and `edition-value` (an attribute that differs by edition).
+   `free` ("for free"), `sequence` ("and" against "and then", "and/or" against "or"), `enumeration`
+   (count of listed items), `term` (glossary terms, lemmatized), `gap` (text the OCR lost); `example` (a
+   fact of a worked example stated in one version only) and `edition-value` (an attribute that differs by
+   edition).
 3. Triage: every finding has a class — `rule` (changes play), `wording` (changes nothing in play) or
    `ocr` (damage in the source) — and a one-line explanation. Differences the transcribers recorded by
    hand (a `note` / `difference` field written for the project) are listed as `noted`, marked
@@ -36,8 +37,8 @@ from kb.schema import Entity, Example, TextItem, text_items
 ASIDE = re.compile(r"\([^()]*\)|\b\d+\.(?=\s*[^\W\d_A-ZĄĆĘŁŃÓŚŹŻÁČĎÉĚÍŇŘŠŤÚŮÝŽ])")  # parentheses, "2. úrovně"
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
 CLASSES = ("rule", "wording", "ocr")
-CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "sequence", "enumeration",
-          "term", "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
+CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "free", "sequence",
+          "enumeration", "term", "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
 # Kept for the API's finding model: the class decides them.
 SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
 ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact"}
@@ -60,7 +61,8 @@ FAMILIES = (
 MOVED_SHARE = 0.6
 # Checked sentence by sentence: what a sentence says when it has the marker
 SENTENCE_MARKERS = {"random": "leaves it to chance (“at random” / shuffled)",
-                    "timing": "fixes the moment (“after doing …”, “only after …”)"}
+                    "timing": "fixes the moment (“after doing …”, “only after …”)",
+                    "free": "makes it free of cost (“za darmo”, “zdarma”, “volný pohyb”)"}
 # Glossary terms that name game objects and places; a rule naming one in one language only may send the
 # player somewhere else.
 OBJECT_TERMS = {"great-wall", "grand-canal", "ship", "port", "decree", "jade"}

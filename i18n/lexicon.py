@@ -285,6 +285,11 @@ AND_OR = re.compile(r"\b(?:i/lub|lub/i|albo/i|i/albo|a/nebo|nebo/a|i/nebo|(?:lub
 TIMING = {"pl": re.compile(r"\b(?:dopiero po\s+\w+|po\s+(?!zakończ|ukończ|skończ)\w+(?:niu|ciu))\b",
                            re.IGNORECASE),
           "cs": re.compile(r"\b(?:až po\s+\w+|po\s+(?!skonč|ukonč|dokonč)\w+(?:ní|tí))\b", re.IGNORECASE)}
+# "For free": an action or a move that costs nothing ("porusza się za darmo", "volné dva pohyby"). Czech
+# "volný" is free of cost only before a move; "volný služebník" is an unemployed servant.
+FREE = {"pl": re.compile(r"\b(?:darmow\w*|bezpłatn\w*|za darmo|bez opłat\w*|bez koszt\w*)", re.IGNORECASE),
+        "cs": re.compile(r"\b(?:zdarma|zadarmo|bezplatn\w*|voln\w+ (?:\w+ )?(?:pohyb|cestován|postup|krok)\w*)",
+                         re.IGNORECASE)}
 # Words that place a sentence in time: a sentence with one of them already says when
 WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"},
               "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
@@ -357,6 +362,8 @@ def analyse(text: str, lang: str) -> Analysis:
             counts[cat] = counts.get(cat, 0) + n
     if lang in TIMING and TIMING[lang].search(text):
         counts["timing"] = len(TIMING[lang].findall(text))
+    if lang in FREE and FREE[lang].search(text):
+        counts["free"] = len(FREE[lang].findall(text))
     if AND_OR.search(text):
         counts["and-or"] = len(AND_OR.findall(text))
     elif OR.get(lang, set()) & {t.lower() for t in toks}:

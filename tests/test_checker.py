@@ -141,6 +141,7 @@ def test_words_that_only_look_like_a_rule_marker_are_not_one(text, lang, marker)
     ("gugong/rule/wall-completion", "timing", "cs"),         # only the Czech checks the wall after the action
     ("gugong/rule/canal-adding-servants", "sequence", "pl"),  # "albo/i" (and/or) against "nebo" (or)
     ("gugong/action-option/intrigue-a", "term", "pl"),        # "in the given turn" against "in the current round"
+    ("gugong/rule/solo-jade-dusk", "free", "cs"),             # only the Czech makes Meng's dusk travel free
 ])
 def test_a_sentence_that_says_more_in_one_language_is_found_with_both_quotes(real_kb, entity, check, side):
     fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs") if f.entity_id == entity and f.check == check]
