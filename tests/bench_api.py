@@ -9,7 +9,9 @@ stop. Timings are printed, never asserted (the suite checks behaviour, not speed
 Rows: "warm" repeats a fixed set of requests (what an app looking up the same entries sees: the
 per-build response cache answers); "cold" asks a new server (warmed up, /ready) for every entity
 once and runs every query of the search query set once, alone and filtered by each game, so each
-answer is computed.
+answer is computed. "route floor" asks the same new queries of a server whose ranking is replaced by
+one stored answer of the usual size: what the framework, the parameters, the envelope, the JSON and
+the gzip of a search answer cost before any searching, the ceiling of the cold search row.
 """
 from __future__ import annotations
 
@@ -129,6 +131,18 @@ def cold_start(db: str, sessions: str) -> dict:
     return out
 
 
+# The ranking replaced by one stored answer (a Polish name query: 20 hits with snippets)
+STORED_ANSWER = """
+import api.routes.search as route
+_search, _stored = route.run_search, []
+def _stored_answer(engine, q, **kw):
+    if not _stored:
+        _stored.append(_search(engine, "służący", limit=20))
+    return _stored[0]
+route.run_search = _stored_answer
+"""
+
+
 def bench_backend(label: str, db: str, sessions: str) -> None:
     server = Server(db, sessions)
     try:
@@ -164,12 +178,19 @@ def bench_backend(label: str, db: str, sessions: str) -> None:
             base = measure(fresh.url, ["/api/v1/health"], threads)
             cold = measure(fresh.url, cold_entities, threads, len(cold_entities))
             cold_search = measure(fresh.url, uncached_searches, threads, len(uncached_searches))
-            for name, r in (("entity lookup (cold: each entity once)", cold),
-                            (f"search (cold: {len(uncached_searches)} queries, each once)", cold_search)):
-                print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
-                      f"{r['rps'] / base['rps']:>10.2f}x")
         finally:
             fresh.stop()
+        floor = Server(db, sessions, prelude=STORED_ANSWER)
+        try:
+            floor_base = measure(floor.url, ["/api/v1/health"], threads)
+            route_floor = measure(floor.url, uncached_searches, threads, len(uncached_searches))
+        finally:
+            floor.stop()
+        for name, r, b in (("entity lookup (cold: each entity once)", cold, base),
+                           (f"search (cold: {len(uncached_searches)} queries, each once)", cold_search, base),
+                           ("  search route floor (stored answer)", route_floor, floor_base)):
+            print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
+                  f"{r['rps'] / b['rps']:>10.2f}x")
 
 
 def main() -> int:

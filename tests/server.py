@@ -12,6 +12,7 @@ LAUNCH = """
 import sys, uvicorn
 from engine.core import game
 game.ENGINES.update({extra!r})
+{prelude}
 from api.app import create_app
 from pathlib import Path
 site = Path({site!r}) if {site!r} else None
@@ -28,9 +29,11 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, db: str, sessions: str, extra_engines: dict[str, str] | None = None, site: str | None = None,
-                 wait_for: str = "ready"):
+                 wait_for: str = "ready", prelude: str = ""):
+        """`prelude`: Python run in the server process before the app is built (a benchmark's stand-in)."""
         self.port = free_port()
-        code = LAUNCH.format(extra=extra_engines or {}, db=db, sessions=sessions, port=self.port, site=site or "")
+        code = LAUNCH.format(extra=extra_engines or {}, db=db, sessions=sessions, port=self.port, site=site or "",
+                             prelude=prelude)
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         self.url = f"http://127.0.0.1:{self.port}"
