@@ -39,3 +39,17 @@ def assert_illegal(game, state: dict, action: dict, rule: str | None = None) -> 
     if rule:
         assert err.value.rule == rule, err.value.rule
     return err.value
+
+
+def gugong_tokens_a_double_stands_for(game, kind: str) -> int:
+    """Gugong's double travel token exchanged, with more plain tokens than the price in hand, for one
+    reward of the exchange rule: how many tokens it stood for (the price less the plain tokens taken)."""
+    need = game.k.token_rates[kind][0]
+    s = game.new_state(["A", "B"], {}, 1)
+    name = game.legal_actions(s)[0]["player"]  # the player deciding now may exchange
+    p = s["players"][name]
+    p["tokens"] = ["travel-double"] + ["travel-vp"] * need
+    p["supply"] = max(p["supply"], 3)
+    exchange = next(a for a in game.legal_actions(s) if a["type"] == "tokens" and a["for"] == kind and a["doubles"] == 1)
+    s2, _ = game.apply(s, exchange)
+    return s2["players"][name]["tokens"].count("travel-vp")

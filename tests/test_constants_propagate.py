@@ -16,6 +16,7 @@ from engine.gugong.game import Gugong
 from engine.zhanguo.game import ZhanGuo
 from i18n.derived import rendered_effects
 from kb import ruleset
+from tests.engine_checks import gugong_tokens_a_double_stands_for
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
 
@@ -81,16 +82,8 @@ def gugong_cards_for_jade(r: Rules) -> int:
 
 
 def gugong_double_token_worth(r: Rules) -> int:
-    """How many plain travel tokens the double token stands in for when exchanged for VP: with one
-    plain token per token of the price in hand, the plain tokens the exchange left."""
-    g = Gugong(r)
-    need = g.k.token_rates["vp"][0]
-    s = g.new_state(["A", "B"], {}, 1)
-    name = g.legal_actions(s)[0]["player"]
-    s["players"][name]["tokens"] = ["travel-double"] + ["travel-vp"] * need
-    exchange = next(a for a in g.legal_actions(s) if a["type"] == "tokens" and a["for"] == "vp" and a["doubles"] == 1)
-    s2, _ = g.apply(s, exchange)
-    return s2["players"][name]["tokens"].count("travel-vp")
+    """How many plain travel tokens the double token stands in for when exchanged for VP."""
+    return gugong_tokens_a_double_stands_for(Gugong(r), "vp")
 
 
 def _set(path, value):

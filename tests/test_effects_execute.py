@@ -23,6 +23,7 @@ from engine.gugong import common as gc
 from engine.gugong import locations
 from engine.zhanguo import movement
 from kb.effects import free_text
+from tests.engine_checks import gugong_tokens_a_double_stands_for
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
 SCOPE = {"card", "card-ability", "tile", "token", "event", "decree", "reward"}
@@ -184,20 +185,8 @@ def probe_gugong_double_token(game, rules, eid):
     steps = rules.effect(eid)
     if len(steps) != 1 or "modify" not in steps[0] or steps[0]["modify"]["target"] != "gugong/rule/travel-token-exchange":
         return None
-    observed, expected = {}, {}
-    for kind, (need, _) in game.k.token_rates.items():
-        s = game.new_state(["A", "B"], {}, 1)
-        name = game.legal_actions(s)[0]["player"]  # the player deciding now may exchange
-        p = s["players"][name]
-        p["tokens"] = ["travel-double"] + ["travel-vp"] * need  # more plain tokens than the price
-        p["supply"] = max(p["supply"], 3)
-        exchange = next(a for a in game.legal_actions(s) if a["type"] == "tokens" and a["for"] == kind
-                        and a["doubles"] == 1)
-        s2, _ = game.apply(s, exchange)
-        plain_used = need - s2["players"][name]["tokens"].count("travel-vp")
-        observed[kind] = need - plain_used
-        expected[kind] = steps[0]["modify"]["to"]
-    return observed, expected
+    observed = {kind: gugong_tokens_a_double_stands_for(game, kind) for kind in game.k.token_rates}
+    return observed, dict.fromkeys(observed, steps[0]["modify"]["to"])
 
 
 def probe_gugong_card_token(game, rules, eid):
