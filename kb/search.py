@@ -31,6 +31,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 from kb.db import RECHECK_SECONDS
 from kb.fold import fold, words
@@ -93,7 +94,7 @@ def _phrases(name: str, forms: list[str]) -> str:
 
 
 def create_index(conn: Connection) -> None:
-    docs = conn.execute(text("SELECT id, entity_id, lang, name, body FROM searchdoc")).fetchall()
+    docs = conn.execute(text("SELECT id, entity_id, game_id, kind, lang, name, body FROM searchdoc")).fetchall()
     forms: dict[tuple[str, str], list[str]] = {}
     for eid, lang, form in conn.execute(text("SELECT entity_id, lang, form FROM termform ORDER BY id")):
         forms.setdefault((eid, lang), []).append(form)
@@ -107,7 +108,8 @@ def create_index(conn: Connection) -> None:
         pair_df.update({f"{a} {b}" for a, b in zip(body, body[1:])})
         seen: dict = {}
         fs = forms.get((d.entity_id, d.lang), [])
-        row = dict(id=d.id, name=_lex(d.name, d.lang, seen), forms=_lex(" ".join(fs), d.lang, seen),
+        row = dict(id=d.id, game_id=d.game_id, kind=d.kind, lang=d.lang,
+                   name=_lex(d.name, d.lang, seen), forms=_lex(" ".join(fs), d.lang, seen),
                    body=_lex(d.body, d.lang, seen), phrases=_phrases(d.name, fs))
         row["words"] = " ".join(sorted(set(f"{row['name']} {row['forms']} {row['body']}".split())))
         rows.append(row)
@@ -130,14 +132,17 @@ def create_index(conn: Connection) -> None:
             conn.execute(text("INSERT INTO search_fts(rowid, name, forms, body) VALUES (:id, :name, :forms, :body)"),
                          rows)
     else:
-        # tsv_names, the names alone, indexed apart: a name query then neither rechecks nor ranks long texts
-        conn.execute(text("CREATE TABLE search_tsv (id INTEGER PRIMARY KEY, tsv tsvector NOT NULL, "
-                          "tsv_names tsvector NOT NULL)"))
+        # tsv_names, the names alone, indexed apart: a name query then neither rechecks nor ranks long texts.
+        # The filters (game, language, kind) are copied beside the vectors: a filtered query then reads no
+        # other table for each match (the join to searchdoc doubled its time).
+        conn.execute(text("CREATE TABLE search_tsv (id INTEGER PRIMARY KEY, game_id TEXT NOT NULL, lang TEXT NOT NULL, "
+                          "kind TEXT NOT NULL, tsv tsvector NOT NULL, tsv_names tsvector NOT NULL)"))
         names = "setweight(to_tsvector('simple', :name), 'A') || setweight(to_tsvector('simple', :forms), 'B')"
         # The text's words once each: ranking reads the vector of every match, and the positions of
         # repeated words made it half as long again without changing which words match.
         if rows:
-            conn.execute(text(f"INSERT INTO search_tsv (id, tsv, tsv_names) VALUES (:id, "
+            conn.execute(text(f"INSERT INTO search_tsv (id, game_id, lang, kind, tsv, tsv_names) VALUES (:id, :game_id, "
+                              f":lang, :kind, "
                               f"{names} || setweight(to_tsvector('simple', :distinct), 'D'), {names})"),
                          [{**r, "distinct": " ".join(dict.fromkeys(r["body"].split()))} for r in rows])
         # Indexed after the rows are in: GIN indexes filled row by row keep a pending list that every
@@ -468,29 +473,31 @@ def _candidates(conn: Connection, v: Vocab, terms: list[Term], game, lang, kind)
     Two steps: the index orders the matching rows by its own relevance and keeps the best ids (no
     text is read for the thousands of rows a common word matches), then the texts of those few
     rows are read for the ranking here."""
+    sqlite = conn.dialect.name == "sqlite"
+    # Straight to the driver, in its own parameter style: SQLAlchemy's statement handling around a
+    # sub-millisecond index query was a third of a cold search
+    bind = (lambda name: f":{name}") if sqlite else (lambda name: f"%({name})s")  # noqa: E731
     where, params = "", {}
     for col, val in (("game_id", game), ("lang", lang), ("kind", kind)):
         if val:
-            where += f" AND d.{col} = :{col}"
+            where += f" AND {'d' if sqlite else 'x'}.{col} = {bind(col)}"
             params[col] = val
-    sqlite = conn.dialect.name == "sqlite"
 
     def best(names_only: bool) -> str:
         if sqlite:  # the query names the columns (see _match_expr)
             join = " JOIN searchdoc d ON d.id = search_fts.rowid" if where else ""
             return (f"SELECT search_fts.rowid FROM search_fts{join} WHERE search_fts MATCH :q{where} "
                     "ORDER BY bm25(search_fts, 10.0, 6.0, 1.0) LIMIT :n")
-        join = " JOIN searchdoc d ON d.id = x.id" if where else ""
         tsv = "x.tsv_names" if names_only else "x.tsv"
-        return (f"SELECT x.id FROM search_tsv x{join} WHERE {tsv} @@ to_tsquery('simple', :q){where} "
-                f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', :q)) DESC LIMIT :n")
+        return (f"SELECT x.id FROM search_tsv x WHERE {tsv} @@ to_tsquery('simple', %(q)s){where} "
+                f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', %(q)s)) DESC LIMIT %(n)s")
 
     def ids(q: str, names_only: bool) -> list[int]:
-        values = {**params, "q": q, "n": CANDIDATES}
-        if sqlite:  # straight to sqlite3 (named parameters are its own style): a third of a cold search was
-            # SQLAlchemy's statement handling around a sub-millisecond index query
-            return [i for (i,) in conn.connection.driver_connection.execute(best(names_only), values)]
-        return [i for (i,) in conn.execute(text(best(names_only)), values)]
+        sql, values = best(names_only), {**params, "q": q, "n": CANDIDATES}
+        try:
+            return [i for (i,) in conn.connection.driver_connection.execute(sql, values)]
+        except conn.dialect.loaded_dbapi.Error as exc:  # SQLAlchemy's wrapper, as every other query raises
+            raise DBAPIError.instance(sql, values, exc, conn.dialect.loaded_dbapi.Error, dialect=conn.dialect) from exc
 
     def read(found_ids: list[int]) -> list[Doc]:  # in the index's order: it breaks ties between languages
         return v.documents(conn, list(dict.fromkeys(found_ids)))

@@ -1,11 +1,14 @@
 """The HTTP API: lookups, search, languages and problem+json errors."""
+import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 from api.app import create_app
+from cli.build import build
 from i18n.locale import negotiate
 
 PROBLEM = "application/problem+json"
@@ -73,6 +76,35 @@ def test_missing_database_is_a_503_problem(tmp_path):
     c = TestClient(create_app(f"sqlite:///{tmp_path / 'none.db'}", site_dir=None))
     r = c.get("/api/v1/games")
     assert r.status_code == 503 and "rulekb build" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_search_index_that_cannot_be_read_is_a_503_problem(backend, tmp_path, request, fixture_kb):
+    """The index queries go straight to the driver (kb/search.py); its errors still reach the client
+    as the database's 503, never a 500."""
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'kb.db'}"
+        shutil.copy(request.getfixturevalue("fixture_db").removeprefix("sqlite:///"), tmp_path / "kb.db")
+        table = "search_fts"
+    else:
+        url = request.getfixturevalue("pg_schema_url").replace("options=-csearch_path%3D", "options=-csearch_path%3Dbroken_")
+        schema = url.split("search_path%3D")[1]
+        admin = create_engine(url.split("?")[0])
+        with admin.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        build(url, kb=fixture_kb)
+        table = "search_tsv"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f"DROP TABLE {table}"))
+    engine.dispose()
+    try:
+        r = TestClient(create_app(url, site_dir=None)).get("/api/v1/search?q=servant")
+        assert r.status_code == 503 and r.headers["content-type"] == PROBLEM
+    finally:
+        if backend == "postgresql":
+            with admin.begin() as conn:
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
 
 
 def test_error_messages_follow_the_language(client):
