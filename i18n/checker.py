@@ -340,7 +340,8 @@ class Comparer:
     def _sentence_markers(self, p: Pair) -> None:
         """A marker in one sentence of an aligned pair only, and more often in its paragraph: "at
         random" (a setup or choice one text leaves to chance), "after doing X" (a moment one text
-        fixes). Equal counts in the paragraphs: the two texts say it in different sentences."""
+        fixes), "for free" (a cost one text waives). Equal counts in the paragraphs: the two texts
+        say it in different sentences."""
         if not p.rules:
             return
         for check, says in SENTENCE_MARKERS.items():

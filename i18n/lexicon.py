@@ -128,9 +128,9 @@ def numbers(text: str, lang: str) -> dict[int, str]:
 def ranks(text: str, lang: str) -> set[int]:
     """Values a text states only as ordinal words ("trzeci", "čtvrtý"): places in an order, which the
     other language may give with "then" and no number at all."""
-    toks = words(text)
-    ordinal = {v for t in toks if (v := ORDINAL_LOOKUP.get(lang, {}).get(t)) is not None}
-    return ordinal - {number_value(t, lang) for t in toks if t not in ORDINAL_LOOKUP.get(lang, {})}
+    toks, forms = words(text), ORDINAL_LOOKUP.get(lang, {})
+    ordinal = {forms[t] for t in toks if t in forms}
+    return ordinal - {number_value(t, lang) for t in toks if t not in forms}
 
 
 EACH = {"pl": "kazd", "cs": "kazd"}  # "z każdego typu", "od každého druhu" (folded)
@@ -277,6 +277,14 @@ EVENTS = {"pl": {"zdarzyć", "zdarzać", "rozpocząć", "rozpoczynać", "zaczą�
                  "znajdować", "składać", "mieć", "zawierać"},
           "cs": {"stát", "stávat", "nastat", "nastávat", "začít", "začínat", "skončit", "končit", "nacházet", "skládat",
                  "mít", "obsahovat"}}
+
+
+def _before_event(following: list[str], lang: str) -> bool:
+    """Whether the verb after a "may" (past a reflexive "się" / "se") is one of EVENTS."""
+    verb = next((lem for lem in following if lem not in ("się", "se")), None)
+    return verb in EVENTS.get(lang, ())
+
+
 # "and/or": both choices allowed together, where a plain "or" may be read as one of them
 AND_OR = re.compile(r"\b(?:i/lub|lub/i|albo/i|i/albo|a/nebo|nebo/a|i/nebo|(?:lub|albo) (?:oba|obydwa|obie)|"
                     r"(?:případně|nebo|anebo|či) (?:obojí|oba|obě)|a případně|a možná|i ewentualnie)\b", re.IGNORECASE)
@@ -343,8 +351,7 @@ def analyse(text: str, lang: str) -> Analysis:
             if lem in table["must"]:
                 cats = [c for c in cats if c != "must"] + ["must-not"]
         before = {t.lower() for t in toks[max(0, i - 3):i]}
-        verb = [lem for lem in lems[i + 1:i + 3] if lem not in ("się", "se")][:1]
-        if "may" in cats and (RELATIVE.get(lang, set()) & before or EVENTS.get(lang, set()) & set(verb)):
+        if "may" in cats and (RELATIVE.get(lang, set()) & before or _before_event(lems[i + 1:i + 3], lang)):
             cats.remove("may")
         # "karty, które nie zostały użyte" describes the cards; Czech "dokud ... ne-" means "until"
         if "negation" in cats and (RELATIVE.get(lang, set()) | UNTIL) & before:

@@ -477,20 +477,22 @@ def _candidates(conn: Connection, v: Vocab, terms: list[Term], game, lang, kind)
     # Straight to the driver, in its own parameter style: SQLAlchemy's statement handling around a
     # sub-millisecond index query was a third of a cold search
     bind = (lambda name: f":{name}") if sqlite else (lambda name: f"%({name})s")  # noqa: E731
+    filtered = "d" if sqlite else "x"  # the FTS5 table holds no filters; search_tsv does
     where, params = "", {}
     for col, val in (("game_id", game), ("lang", lang), ("kind", kind)):
         if val:
-            where += f" AND {'d' if sqlite else 'x'}.{col} = {bind(col)}"
+            where += f" AND {filtered}.{col} = {bind(col)}"
             params[col] = val
+    q, n = bind("q"), bind("n")
 
     def best(names_only: bool) -> str:
         if sqlite:  # the query names the columns (see _match_expr)
             join = " JOIN searchdoc d ON d.id = search_fts.rowid" if where else ""
-            return (f"SELECT search_fts.rowid FROM search_fts{join} WHERE search_fts MATCH :q{where} "
-                    "ORDER BY bm25(search_fts, 10.0, 6.0, 1.0) LIMIT :n")
+            return (f"SELECT search_fts.rowid FROM search_fts{join} WHERE search_fts MATCH {q}{where} "
+                    f"ORDER BY bm25(search_fts, 10.0, 6.0, 1.0) LIMIT {n}")
         tsv = "x.tsv_names" if names_only else "x.tsv"
-        return (f"SELECT x.id FROM search_tsv x WHERE {tsv} @@ to_tsquery('simple', %(q)s){where} "
-                f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', %(q)s)) DESC LIMIT %(n)s")
+        return (f"SELECT x.id FROM search_tsv x WHERE {tsv} @@ to_tsquery('simple', {q}){where} "
+                f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', {q})) DESC LIMIT {n}")
 
     def ids(q: str, names_only: bool) -> list[int]:
         sql, values = best(names_only), {**params, "q": q, "n": CANDIDATES}
