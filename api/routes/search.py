@@ -8,8 +8,9 @@ from typing import Annotated, Optional
 from fastapi import Query, Request, Response
 
 from api import models as out
-from api.deps import KbDep, Lang, MessageLangDep, ReaderDep, check_filters, envelope, make_router
-from api.problems import responses
+from api.deps import Lang, check_filters, envelope, make_router
+from api.knowledge import KbReader
+from api.problems import request_lang, responses
 from i18n.catalog import t
 from kb.search import search as run_search
 
@@ -18,17 +19,24 @@ router = make_router(prefix="/search", tags=["search"])
 
 @router.get("", response_model=out.SearchOut, responses=responses(304),
             summary="Ranked, diacritic-insensitive search")
-def search(request: Request, kb: KbDep, reader: ReaderDep, messages: MessageLangDep,
-           q: Annotated[str, Query(min_length=1, max_length=500)], game: Optional[str] = None,
-           lang: Optional[Lang] = None, kind: Optional[str] = None,
-           limit: Annotated[int, Query(ge=1, le=100)] = 20,
-           offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
-           explain: Annotated[bool, Query(description="add to each hit the parts of its score")] = False
-           ) -> Response:
-    check_filters(reader, game=game, kind=kind)
+async def search(request: Request, q: Annotated[str, Query(min_length=1, max_length=500)],
+                 game: Optional[str] = None, lang: Optional[Lang] = None, kind: Optional[str] = None,
+                 limit: Annotated[int, Query(ge=1, le=100)] = 20,
+                 offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
+                 explain: Annotated[bool, Query(description="add to each hit the parts of its score")] = False
+                 ) -> Response:
+    # `async def` without dependencies: see ARCHITECTURE.md, "API"
+    reader: KbReader = request.app.state.kb
     query = unicodedata.normalize("NFC", q)  # keyboards that send NFD ("z" + combining caron) find the same
-    result = run_search(kb, query, game=game, lang=lang, kind=kind, limit=limit, offset=offset, explain=explain)
+
+    def ranked():
+        check_filters(reader, game=game, kind=kind)
+        return run_search(reader.engine(), query, game=game, lang=lang, kind=kind, limit=limit, offset=offset,
+                          explain=explain)
+
+    result = await reader.run(ranked)
     hits = [{k: v for k, v in h.__dict__.items() if explain or k != "explain"} for h in result.hits]
+    messages = request_lang(request)
     page = envelope(request, hits, result.total, limit, offset, query=result.query, tokens=result.tokens,
                     warnings=[t(messages, w) for w in result.warnings], suggestion=result.suggestion)
     # Encoded here rather than validated against SearchOut and encoded again: a search answer is
