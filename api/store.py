@@ -24,9 +24,10 @@ import time
 from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, create_engine, delete, event, func, text, update
+from sqlalchemy import JSON, Column, create_engine, delete, event, func, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, select
@@ -82,6 +83,7 @@ class PlayRequest(SQLModel, table=True):
 
 
 TABLES = [PlaySession.__table__, PlayAction.__table__, PlayRequest.__table__]
+_SESSION, _ACTION = PlaySession.__table__, PlayAction.__table__
 
 
 class SessionError(ApiError):
@@ -131,6 +133,9 @@ def sessions_url(url: str | None = None) -> str:
     return url or os.environ.get("RULEKB_SESSIONS_URL") or f"sqlite:///{default_sqlite_path().with_name('sessions.db')}"
 
 
+WRITE = "rulekb_write"  # execution option of the store's write transactions
+
+
 def open_store(url: str | None = None) -> Engine:
     url = sessions_url(url)
     if is_sqlite(url):
@@ -147,8 +152,10 @@ def open_store(url: str | None = None) -> Engine:
             dbapi_conn.execute("PRAGMA busy_timeout=30000")
 
         @event.listens_for(engine, "begin")
-        def _begin(conn):  # take the write lock at once: no two writers interleave
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        def _begin(conn):
+            # A write takes the write lock at once, so no two writers interleave; a read begins a
+            # plain snapshot, which in WAL mode never waits for a writer nor makes one wait.
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
     else:
         engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=56)
     try:
@@ -227,11 +234,12 @@ class Store:
         # which is what made the slowest moves at 8 clients take half a second. Other processes
         # still meet the busy handler; PostgreSQL locks the session's row instead.
         self._write_lock = threading.Lock() if is_sqlite(str(engine.url)) else nullcontext()
+        self._writer = engine.execution_options(**{WRITE: True})  # the same pool; see open_store
 
     @contextmanager
     def _writing(self):
         """One write transaction (BEGIN IMMEDIATE on SQLite, see open_store)."""
-        with self._write_lock, Session(self.engine, expire_on_commit=False) as db, db.begin():
+        with self._write_lock, Session(self._writer, expire_on_commit=False) as db, db.begin():
             yield db
 
     def game(self, key: str) -> Game:
@@ -306,19 +314,19 @@ class Store:
                        {"n": self.max_sessions}, headers={"Retry-After": str(wait)})
 
     # ---- who is asking
-    def _row(self, db: Session, sid: str, *, touch: bool = False) -> PlaySession:
-        row = db.get(PlaySession, sid)
-        if row is None:
+    def _row(self, db: Session, sid: str) -> SimpleNamespace:
+        """The session's row as plain values (the ORM's instance tracking cost more than the read)."""
+        found = db.connection().execute(select(_SESSION).where(_SESSION.c.id == sid)).first()
+        if found is None:
             raise NotFoundError(N_("There is no game session with this id."), id=sid)
+        row = SimpleNamespace(**found._mapping)
         if row.touched < time.time() - self.idle_seconds:
             raise Expired(N_("This game session expired after %(n)d seconds without a request."),
                           {"n": self.idle_seconds}, id=sid)
-        if touch:
-            row.touched = time.time()
         return row
 
     @staticmethod
-    def viewer(row: PlaySession, token: str | None) -> Viewer:
+    def viewer(row: SimpleNamespace, token: str | None) -> Viewer:
         if token is None:
             return Viewer("public")
         digest = _hash(token)
@@ -343,7 +351,7 @@ class Store:
                                                                    actions) == row.state
             return out
 
-    def _view(self, row: PlaySession, who: Viewer) -> dict:
+    def _view(self, row: SimpleNamespace, who: Viewer) -> dict:
         g = self.game(row.game)
         terminal = g.is_terminal(row.state)
         current = g.current_player(row.state)
@@ -388,7 +396,7 @@ class Store:
         storable(action, "action", from_client=True)
         try:
             with self._writing() as db:
-                row = self._row(db, sid, touch=True)
+                row = self._row(db, sid)
                 who = self.viewer(row, token)
                 if idempotency_key is not None:
                     done = db.get(PlayRequest, (sid, idempotency_key))
@@ -412,7 +420,7 @@ class Store:
                 cur = _Current(row)
                 self._apply_one(db, cur, g, action, "human")
                 self._run_agents(db, cur, g)
-                db.flush()
+                row.state, row.version, row.updated_at, row.touched = cur.state, cur.version, cur.at, cur.touched
                 if idempotency_key is not None:  # the stored answer commits with the move
                     out = self._view(row, who)
                     db.add(PlayRequest(session_id=sid, key=idempotency_key, request_hash=request_hash, response=out))
@@ -446,15 +454,17 @@ class Store:
                            field="action") from None
         storable(new_state, "state")
         storable(events, "events")
-        done = db.execute(update(PlaySession).where(PlaySession.id == cur.id, PlaySession.version == cur.version)
-                          .values(state=new_state, version=cur.version + 1, agent_rng=str(cur.agent_rng),
-                                  updated_at=_now(), touched=time.time()))
+        # Plain statements on the transaction's connection, not the ORM's unit of work: its change
+        # tracking, flushes and identity-map updates were most of a move's time under the write lock.
+        conn, at, touched = db.connection(), _now(), time.time()
+        done = conn.execute(_SESSION.update().where(_SESSION.c.id == cur.id, _SESSION.c.version == cur.version)
+                            .values(state=new_state, version=cur.version + 1, agent_rng=str(cur.agent_rng),
+                                    updated_at=at, touched=touched))
         if done.rowcount != 1:  # someone else applied an action in between
             raise Conflict(N_("Another action was applied to this session at the same time; reload and retry."))
-        cur.state, cur.version = new_state, cur.version + 1
-        db.add(PlayAction(session_id=cur.id, seq=cur.version, player=action.get("player"), by=by,
-                          action=action, events=events, at=_now()))
-        db.flush()
+        cur.state, cur.version, cur.at, cur.touched = new_state, cur.version + 1, at, touched
+        conn.execute(_ACTION.insert().values(session_id=cur.id, seq=cur.version, player=action.get("player"), by=by,
+                                             action=action, events=events, at=at))
 
     def _run_agents(self, db: Session, cur: "_Current", g: Game) -> None:
         """Let the computer seats move until a human is to play or the game ends."""
@@ -489,6 +499,7 @@ class Store:
 class _Current:
     """The session's live values inside one transaction (the ORM row is only read)."""
 
-    def __init__(self, row: PlaySession):
+    def __init__(self, row: PlaySession | SimpleNamespace):
         self.id, self.agents = row.id, dict(row.agents)
         self.state, self.version, self.agent_rng = row.state, row.version, int(row.agent_rng)
+        self.at, self.touched = row.updated_at, row.touched

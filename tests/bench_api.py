@@ -40,24 +40,26 @@ SEARCHES = ["sluzacy", "podroz", "nefryt", "jade", "privilege", "smok", "palác"
 
 
 def clients(url: str, threads: int, work) -> dict:
-    """Run `work(client, n, timed)` in `threads` client threads at once; `timed(send)` times one
-    request. Throughput and latency percentiles over every timed request."""
-    latencies: list[float] = []
+    """Run `work(client, n, timed)` in `threads` client threads at once; `timed(send, row)` times one
+    request of a row. Throughput and latency percentiles over every timed request of each row (the
+    first row's are also the top level of the answer)."""
+    latencies: dict[str, list[float]] = {}
     lock = threading.Lock()
 
     def worker(n: int):
-        local: list[float] = []
+        local: dict[str, list[float]] = {}
 
-        def timed(send):
+        def timed(send, row="main"):
             t0 = time.perf_counter()
             response = send()
-            local.append(time.perf_counter() - t0)
+            local.setdefault(row, []).append(time.perf_counter() - t0)
             return response
 
         with httpx.Client(base_url=url, timeout=60) as client:
             work(client, n, timed)
         with lock:
-            latencies.extend(local)
+            for row, values in local.items():
+                latencies.setdefault(row, []).extend(values)
 
     pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
     start = time.perf_counter()
@@ -66,8 +68,11 @@ def clients(url: str, threads: int, work) -> dict:
     for th in pool:
         th.join()
     elapsed = time.perf_counter() - start
-    qs = statistics.quantiles(latencies, n=100)
-    return {"rps": len(latencies) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
+    rows = {}
+    for row, values in latencies.items():
+        qs = statistics.quantiles(values, n=100)
+        rows[row] = {"rps": len(values) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
+    return {**next(iter(rows.values())), "rows": rows}
 
 
 def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> dict:
@@ -90,7 +95,9 @@ def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> 
 def moves(url: str, threads: int, total: int = 480) -> dict:
     """Post moves in Gugong sessions, one session per client thread, every seat played by the
     client with its own token (the view it reads back carries the legal actions). At least 40
-    moves per thread, and enough in all that the p99 is not simply the slowest move."""
+    moves per thread, and enough in all that the p99 is not simply the slowest move. The reads of
+    the next seat's view are timed as their own row: a store that made readers wait would look
+    fast on moves alone."""
     per_thread = max(40, total // threads)
 
     def work(client, n, timed):
@@ -110,7 +117,8 @@ def moves(url: str, threads: int, total: int = 480) -> dict:
                 raise RuntimeError(f"move refused: {r.status_code} {r.text[:200]}")
             view = r.json()
             if "legal" not in view and not view["terminal"]:  # the next seat reads its own view
-                view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[view["current_player"]]).json()
+                view = timed(lambda: client.get(f"/api/v1/sessions/{s['id']}",
+                                                headers=tokens[view["current_player"]]), "view").json()
 
     return clients(url, threads, work)
 
@@ -223,8 +231,10 @@ def main() -> int:
     try:
         print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
         for threads in (1, 8, 32):
-            r = moves(server.url, threads)
-            print(f"{'POST /sessions/{sid}/actions':<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f}")
+            rows = moves(server.url, threads)["rows"]
+            for name, row in (("POST /sessions/{sid}/actions", "main"), ("  GET /sessions/{sid} (the next seat's view)", "view")):
+                r = rows[row]
+                print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f}")
     finally:
         server.stop()
 

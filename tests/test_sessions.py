@@ -3,8 +3,10 @@ import threading
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
 from api.app import create_app
+from api.store import PlaySession
 from engine.core import game as core_game
 
 
@@ -112,6 +114,22 @@ def test_two_concurrent_actions_never_both_apply(fixture_db, sessions_url):
             th.join()
         assert sorted(results) == [200, 409], results
         assert c.get(f"/api/v1/sessions/{s['id']}").json()["version"] == 1
+
+
+def test_a_read_in_progress_never_holds_up_a_move(fixture_db, sessions_url):
+    """A client reading a session (its transaction open) does not make another client's move wait:
+    on SQLite a read begins a plain snapshot, not the write lock."""
+    app = create_app(fixture_db, site_dir=None, sessions_url=sessions_url)
+    c = TestClient(app)
+    s = new(c)
+    with Session(app.state.store().engine) as reading:
+        assert reading.get(PlaySession, s["id"]).version == 0
+        answers: list[int] = []
+        mover = threading.Thread(target=lambda: answers.append(act(c, s, "A", 1).status_code))
+        mover.start()
+        mover.join(10)  # a held write lock would keep it waiting for the 30 s busy timeout
+        assert answers == [200]
+    assert c.get(f"/api/v1/sessions/{s['id']}").json()["version"] == 1
 
 
 def test_many_sessions_played_at_once_keep_every_move(fixture_db, sessions_url):
