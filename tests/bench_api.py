@@ -232,8 +232,8 @@ def main() -> int:
         print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
         for threads in (1, 8, 32):
             rows = moves(server.url, threads)["rows"]
-            for name, row in (("POST /sessions/{sid}/actions", "main"), ("  GET /sessions/{sid} (the next seat's view)", "view")):
-                r = rows[row]
+            for name, r in (("POST /sessions/{sid}/actions", rows["main"]),
+                            ("  GET /sessions/{sid} (the next seat's view)", rows["view"])):
                 print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f}")
     finally:
         server.stop()
