@@ -82,6 +82,7 @@ def test_inflected_number_words_ordinals_and_page_references_are_not_differences
     ("Při této variantě lodi neposouváte.", "cs", "negation"),
     ("V každé ranní fázi můžete vyměnit jednu kartu", "cs", "may"),
     ("Jeżeli podmieniłeś kartę z ręki, weź nową kartę", "pl", "if"),
+    ("Po zbytek hry budete mít v každém kole jednu kartu k odehrání navíc.", "cs", "may"),  # a card to play
 ])
 def test_negation_modality_and_conditions_are_read_through_the_lemmatizer(text, lang, marker):
     assert marker in analyse(text, lang).markers
@@ -130,6 +131,9 @@ def test_a_choice_of_numbers_is_read_as_one():
     ("Runda została zakończona, może rozpocząć się kolejna.", "pl", "may"),        # an event, no one's choice
     ("Může se stát, že tutéž kostku otočí více hráčů.", "cs", "may"),
     ("Pałac może mieć maksymalnie 3 piętra.", "pl", "may"),                        # a capacity
+    ("żaden z nich nie powinien mieć już kart do zagrania", "pl", "may"),          # nothing left to play
+    ("Wartości na kartach nie mają znaczenia.", "pl", "negation"),                 # "does not matter"
+    ("Na pořadí nezáleží.", "cs", "negation"),
 ])
 def test_words_that_only_look_like_a_rule_marker_are_not_one(text, lang, marker):
     assert marker not in analyse(text, lang).markers
