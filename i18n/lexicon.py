@@ -282,10 +282,18 @@ EVENTS = {"pl": {"zdarzyć", "zdarzać", "rozpocząć", "rozpoczynać", "zaczą�
                  "mít", "obsahovat"}}
 
 
-def _before_event(following: list[str], lang: str) -> bool:
-    """Whether the verb after a "may" (past a reflexive "się" / "se") is one of EVENTS."""
-    verb = next((lem for lem in following if lem not in ("się", "se")), None)
-    return verb in EVENTS.get(lang, ())
+# A "may" that changes no play against a plain statement: before a verb of disregarding ("dolną część
+# karty można na razie zignorować" = "zatím ignorujte": the thing does not matter yet) or of taking up a
+# benefit ("mohou uplatnit výhody" = "otrzymują nagrody": a benefit is the holder's to take up either way).
+# Still a "may" (the texts do differ), and also "may-moot", which the checker classes `wording`.
+MOOT = {"pl": {"ignorować", "zignorować", "skorzystać", "korzystać"},
+        "cs": {"ignorovat", "uplatnit", "uplatňovat", "využít", "využívat"}}
+INFINITIVE = {"pl": ("ć",), "cs": ("t", "ci")}
+
+
+def _governed(toks: list[str], lems: list[str], lang: str) -> str | None:
+    """The verb a "may" governs: the first infinitive of the words after it ("można na razie zignorować")."""
+    return next((lem for tok, lem in zip(toks, lems) if tok.lower().endswith(INFINITIVE.get(lang, ("-",)))), None)
 
 
 # "and/or": both choices allowed together, where a plain "or" may be read as one of them
@@ -368,8 +376,12 @@ def analyse(text: str, lang: str) -> Analysis:
             if lem in table["must"]:
                 cats = [c for c in cats if c != "must"] + ["must-not"]
         before = {t.lower() for t in toks[max(0, i - 3):i]}
-        if "may" in cats and (RELATIVE.get(lang, set()) & before or _before_event(lems[i + 1:i + 3], lang)):
-            cats.remove("may")
+        if "may" in cats:
+            verb = _governed(toks[i + 1:i + 5], lems[i + 1:i + 5], lang)
+            if RELATIVE.get(lang, set()) & before or verb in EVENTS.get(lang, ()):
+                cats.remove("may")
+            elif verb in MOOT.get(lang, ()):
+                cats.append("may-moot")
         # "karty, które nie zostały użyte" describes the cards; Czech "dokud ... ne-" means "until"
         if "negation" in cats and (RELATIVE.get(lang, set()) | UNTIL) & before:
             cats.remove("negation")

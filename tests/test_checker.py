@@ -152,6 +152,21 @@ def test_a_sentence_that_says_more_in_one_language_is_found_with_both_quotes(rea
     assert fs and f"the {side} " in fs[0].message and fs[0].a.lines and fs[0].b.lines
 
 
+@pytest.mark.parametrize("text, lang", [
+    ("Dolną część Karty Automy można na razie zignorować.", "pl"),   # = "zatím ignorujte"
+    ("Potom mohou hráči uplatnit výhody z intrik.", "cs"),          # = "gracze otrzymują nagrody"
+])
+def test_a_may_that_changes_no_play_is_still_read_but_marked_moot(text, lang):
+    markers = analyse(text, lang).markers
+    assert markers.get("may") and markers.get("may-moot") == markers["may"]
+
+
+def test_may_ignore_against_ignore_is_a_wording_difference(real_kb):
+    fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs")
+          if f.entity_id == "gugong/rule/solo-day-step-1" and f.check == "modality"]
+    assert fs and {f.triage for f in fs} == {"wording"}
+
+
 def test_dictionary_words_that_begin_like_a_negation_are_not_negations():
     assert "negation" not in analyse("Získáte nefrit nebo několik bodů.", "cs").markers
 
