@@ -331,6 +331,9 @@ class Comparer:
             if bool(ha) == bool(hb):
                 continue
             cats, has, lacks = (ha, p.pa, p.pb) if ha else (hb, p.pb, p.pa)
+            said_by = p.ra if ha else p.rb
+            if check == "modality" and said_by.markers.get("may-moot", 0) >= said_by.markers["may"]:
+                triage = "wording"  # every "may" of the text is one that changes no play ("may ignore")
             qa, qb = p.quote(lambda s: bool(ha) and any(c in self.read(s.text, p.pa.lang).markers for c in cats),
                              lambda s: bool(hb) and any(c in self.read(s.text, p.pb.lang).markers for c in cats))
             said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))

@@ -248,7 +248,8 @@ MARKERS["en"] = {k: set() for k in MARKERS["pl"]}
 # Multi-word markers, matched on the folded text
 PHRASES = {
     # "if possible", "so that he can", impersonal "one can", "it may be (the warrior)": feasibility or
-    # possibility, not a permission; "as if" compares; "not more than", "or more": limits
+    # possibility, not a permission; "as if" compares; "not more than", "or more": limits; "does not matter"
+    # ("nie ma znaczenia", "nezáleží") adds no rule: the other text says it by making nothing depend on it
     "pl": [("jesli chcesz", "may"), ("jesli chcesz", "-if"), ("jesli to konieczne", "-if"),
            ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
            ("aby moc", "-may"), ("moze to byc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"),
@@ -256,14 +257,16 @@ PHRASES = {
            ("o ile", "if"), ("pod warunkiem", "if"), ("przy zalozeniu", "if"), ("jak gdyby", "-if"),
            ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"),
            ("bez limitu", "at-most"), ("lub wiecej", "at-least"), ("i wiecej", "at-least"),
-           ("chyba ze", "unless"), ("po czym", "then"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any")],
+           ("chyba ze", "unless"), ("po czym", "then"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any"),
+           ("nie ma znaczenia", "-negation"), ("nie maja znaczenia", "-negation"), ("nie ma wplywu", "-negation")],
     "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),
            ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"), ("je mozne", "-may"),
            ("muze to byt", "-may"),
            ("za predpokladu", "if"), ("jako kdyby", "-if"),
            ("nesmi prekrocit", "at-most"), ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"),
            ("bez omezeni", "at-most"), ("nebo vice", "at-least"), ("ci vice", "at-least"), ("a vice", "at-least"),
-           ("libovolny pocet", "any")],
+           ("libovolny pocet", "any"), ("nezalezi", "-negation"), ("nehraje roli", "-negation"),
+           ("nehraji roli", "-negation"), ("nema vliv", "-negation")],
 }
 # A "may" inside a relative clause describes a thing ("three ships, which he may use repeatedly"), it
 # does not grant a permission: the other language often says it with an adjective or "je možné".
@@ -279,10 +282,18 @@ EVENTS = {"pl": {"zdarzyć", "zdarzać", "rozpocząć", "rozpoczynać", "zaczą�
                  "mít", "obsahovat"}}
 
 
-def _before_event(following: list[str], lang: str) -> bool:
-    """Whether the verb after a "may" (past a reflexive "się" / "se") is one of EVENTS."""
-    verb = next((lem for lem in following if lem not in ("się", "se")), None)
-    return verb in EVENTS.get(lang, ())
+# A "may" that changes no play against a plain statement: before a verb of disregarding ("dolną część
+# karty można na razie zignorować" = "zatím ignorujte": the thing does not matter yet) or of taking up a
+# benefit ("mohou uplatnit výhody" = "otrzymują nagrody": a benefit is the holder's to take up either way).
+# Still a "may" (the texts do differ), and also "may-moot", which the checker classes `wording`.
+MOOT = {"pl": {"ignorować", "zignorować", "skorzystać", "korzystać"},
+        "cs": {"ignorovat", "uplatnit", "uplatňovat", "využít", "využívat"}}
+INFINITIVE = {"pl": ("ć",), "cs": ("t", "ci")}
+
+
+def _governed(toks: list[str], lems: list[str], lang: str) -> str | None:
+    """The verb a "may" governs: the first infinitive of the words after it ("można na razie zignorować")."""
+    return next((lem for tok, lem in zip(toks, lems) if tok.lower().endswith(INFINITIVE.get(lang, ("-",)))), None)
 
 
 # "and/or": both choices allowed together, where a plain "or" may be read as one of them
@@ -298,6 +309,20 @@ TIMING = {"pl": re.compile(r"\b(?:dopiero po\s+\w+|po\s+(?!zakończ|ukończ|sko�
 FREE = {"pl": re.compile(r"\b(?:darmow\w*|bezpłatn\w*|za darmo|bez opłat\w*|bez koszt\w*)", re.IGNORECASE),
         "cs": re.compile(r"\b(?:zdarma|zadarmo|bezplatn\w*|voln\w+ (?:\w+ )?(?:pohyb|cestován|postup|krok)\w*)",
                          re.IGNORECASE)}
+# "budete mít jednu kartu k odehrání" (you will have one card to play), "mieć kartę do zagrania": "to have
+# something to do" (a verbal noun after "k" / "do") says what a player may do, as "możesz zagrać" does.
+# Negated ("nie powinien mieć kart do zagrania") it says that nothing is left, no permission. Matched on
+# the folded text.
+HAVE_TO_DO = {"pl": re.compile(r"\b(?:miec|mam|masz|ma|mamy|macie|maja|mial\w*)\b(?: \w+){0,5}? do \w+(?:nia|cia)\b"),
+              "cs": re.compile(r"\b(?:mit|mam|mas|ma|mame|mate|maji|mel\w*)\b(?: \w+){0,5}? ke? \w+(?:ni|ti)\b")}
+
+
+def _have_to_do(folded: str, lang: str) -> int:
+    """How many times a folded text says "to have something to do", not negated."""
+    return sum(not {"nie", "ne"} & set(folded[:m.start()].split()[-2:])
+               for m in (HAVE_TO_DO[lang].finditer(folded) if lang in HAVE_TO_DO else ()))
+
+
 # Words that place a sentence in time: a sentence with one of them already says when
 WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"},
               "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
@@ -351,8 +376,12 @@ def analyse(text: str, lang: str) -> Analysis:
             if lem in table["must"]:
                 cats = [c for c in cats if c != "must"] + ["must-not"]
         before = {t.lower() for t in toks[max(0, i - 3):i]}
-        if "may" in cats and (RELATIVE.get(lang, set()) & before or _before_event(lems[i + 1:i + 3], lang)):
-            cats.remove("may")
+        if "may" in cats:
+            verb = _governed(toks[i + 1:i + 5], lems[i + 1:i + 5], lang)
+            if RELATIVE.get(lang, set()) & before or verb in EVENTS.get(lang, ()):
+                cats.remove("may")
+            elif verb in MOOT.get(lang, ()):
+                cats.append("may-moot")
         # "karty, które nie zostały użyte" describes the cards; Czech "dokud ... ne-" means "until"
         if "negation" in cats and (RELATIVE.get(lang, set()) | UNTIL) & before:
             cats.remove("negation")
@@ -367,6 +396,8 @@ def analyse(text: str, lang: str) -> Analysis:
             counts[cat[1:]] = counts.get(cat[1:], 0) - n
         elif n:
             counts[cat] = counts.get(cat, 0) + n
+    if n := _have_to_do(folded, lang):
+        counts["may"] = counts.get("may", 0) + n
     if lang in TIMING and TIMING[lang].search(text):
         counts["timing"] = len(TIMING[lang].findall(text))
     if lang in FREE and FREE[lang].search(text):

@@ -82,6 +82,7 @@ def test_inflected_number_words_ordinals_and_page_references_are_not_differences
     ("Při této variantě lodi neposouváte.", "cs", "negation"),
     ("V každé ranní fázi můžete vyměnit jednu kartu", "cs", "may"),
     ("Jeżeli podmieniłeś kartę z ręki, weź nową kartę", "pl", "if"),
+    ("Po zbytek hry budete mít v každém kole jednu kartu k odehrání navíc.", "cs", "may"),  # a card to play
 ])
 def test_negation_modality_and_conditions_are_read_through_the_lemmatizer(text, lang, marker):
     assert marker in analyse(text, lang).markers
@@ -130,6 +131,9 @@ def test_a_choice_of_numbers_is_read_as_one():
     ("Runda została zakończona, może rozpocząć się kolejna.", "pl", "may"),        # an event, no one's choice
     ("Může se stát, že tutéž kostku otočí více hráčů.", "cs", "may"),
     ("Pałac może mieć maksymalnie 3 piętra.", "pl", "may"),                        # a capacity
+    ("żaden z nich nie powinien mieć już kart do zagrania", "pl", "may"),          # nothing left to play
+    ("Wartości na kartach nie mają znaczenia.", "pl", "negation"),                 # "does not matter"
+    ("Na pořadí nezáleží.", "cs", "negation"),
 ])
 def test_words_that_only_look_like_a_rule_marker_are_not_one(text, lang, marker):
     assert marker not in analyse(text, lang).markers
@@ -146,6 +150,21 @@ def test_words_that_only_look_like_a_rule_marker_are_not_one(text, lang, marker)
 def test_a_sentence_that_says_more_in_one_language_is_found_with_both_quotes(real_kb, entity, check, side):
     fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs") if f.entity_id == entity and f.check == check]
     assert fs and f"the {side} " in fs[0].message and fs[0].a.lines and fs[0].b.lines
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("Dolną część Karty Automy można na razie zignorować.", "pl"),   # = "zatím ignorujte"
+    ("Potom mohou hráči uplatnit výhody z intrik.", "cs"),          # = "gracze otrzymują nagrody"
+])
+def test_a_may_that_changes_no_play_is_still_read_but_marked_moot(text, lang):
+    markers = analyse(text, lang).markers
+    assert markers.get("may") and markers.get("may-moot") == markers["may"]
+
+
+def test_may_ignore_against_ignore_is_a_wording_difference(real_kb):
+    fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs")
+          if f.entity_id == "gugong/rule/solo-day-step-1" and f.check == "modality"]
+    assert fs and {f.triage for f in fs} == {"wording"}
 
 
 def test_dictionary_words_that_begin_like_a_negation_are_not_negations():
