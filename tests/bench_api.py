@@ -12,10 +12,16 @@ once and runs every query of the search query set once, alone and filtered by ea
 answer is computed. "route floor" asks the same new queries of a server whose ranking is replaced by
 one stored answer of the usual size: what the framework, the parameters, the envelope, the JSON and
 the gzip of a search answer cost before any searching, the ceiling of the cold search row.
+
+"server cpu" and "client cpu": CPU time per request of the server process and of the client
+process (its threads share one interpreter). On a two-core machine the rate is bounded by whichever
+of them nears a core's worth: a ratio at 32 clients where the client's column is the larger one
+measures the client as much as the server.
 """
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -71,11 +77,22 @@ def clients(url: str, threads: int, work) -> dict:
     rows = {}
     for row, values in latencies.items():
         qs = statistics.quantiles(values, n=100)
-        rows[row] = {"rps": len(values) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
+        rows[row] = {"n": len(values), "rps": len(values) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
     return {**next(iter(rows.values())), "rows": rows}
 
 
-def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> dict:
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU time used so far by a process (Linux /proc), or by this one (the clients) when pid is None."""
+    if pid is None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(server: Server, paths: list[str], threads: int, total: int = REQUESTS) -> dict:
+    """Throughput and latency of GETs of `paths`, and the CPU each request cost the server process and
+    the client process: with two cores, whichever is near one core's worth per second bounds the rate."""
     errors: list[str] = []
     per_thread = max(1, total // threads)
 
@@ -86,7 +103,10 @@ def measure(url: str, paths: list[str], threads: int, total: int = REQUESTS) -> 
             if r.status_code != 200:
                 errors.append(f"{path}: {r.status_code}")
 
-    result = clients(url, threads, work)
+    server_cpu, client_cpu = cpu_seconds(server.proc.pid), cpu_seconds()
+    result = clients(server.url, threads, work)
+    result["server_ms"] = (cpu_seconds(server.proc.pid) - server_cpu) / result["n"] * 1000
+    result["client_ms"] = (cpu_seconds() - client_cpu) / result["n"] * 1000
     if errors:
         raise RuntimeError(f"{len(errors)} errors, e.g. {errors[:3]}")
     return result
@@ -151,6 +171,11 @@ route.run_search = _stored_answer
 """
 
 
+def row(name: str, threads: int, r: dict, base: dict) -> str:
+    return (f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['rps'] / base['rps']:>10.2f}x "
+            f"{r['server_ms']:>8.2f} ms {r['client_ms']:>8.2f} ms")
+
+
 def bench_backend(label: str, db: str, sessions: str) -> None:
     server = Server(db, sessions)
     try:
@@ -168,37 +193,36 @@ def bench_backend(label: str, db: str, sessions: str) -> None:
         uncached_searches = [f"/api/v1/search?q={quote(q['q'])}{f'&game={g}' if g else ''}"
                              for q in search_eval.load() for g in ("", "gugong", "dragon", "zhanguo")]
         print(f"\n## knowledge base on {label} ({len(ids)} entities)")
-        print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'vs /health':>11}")
+        print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'vs /health':>11} "
+              f"{'server cpu':>11} {'client cpu':>11}")
         for threads in CONCURRENCY:
-            measure(server.url, warm_entities + searches, threads, 200)  # fill the caches first
-            base = measure(server.url, ["/api/v1/health"], threads)
+            measure(server, warm_entities + searches, threads, 200)  # fill the caches first
+            base = measure(server, ["/api/v1/health"], threads)
             rows = [("GET /health (baseline)", base),
-                    ("entity lookup (warm)", measure(server.url, warm_entities, threads)),
-                    ("search (warm)", measure(server.url, searches, threads))]
+                    ("entity lookup (warm)", measure(server, warm_entities, threads)),
+                    ("search (warm)", measure(server, searches, threads))]
             for name, r in rows:
-                print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
-                      f"{r['rps'] / base['rps']:>10.2f}x")
+                print(row(name, threads, r, base))
     finally:
         server.stop()
     for threads in CONCURRENCY:
         fresh = Server(db, sessions)
         try:
-            base = measure(fresh.url, ["/api/v1/health"], threads)
-            cold = measure(fresh.url, cold_entities, threads, len(cold_entities))
-            cold_search = measure(fresh.url, uncached_searches, threads, len(uncached_searches))
+            base = measure(fresh, ["/api/v1/health"], threads)
+            cold = measure(fresh, cold_entities, threads, len(cold_entities))
+            cold_search = measure(fresh, uncached_searches, threads, len(uncached_searches))
         finally:
             fresh.stop()
         floor = Server(db, sessions, prelude=STORED_ANSWER)
         try:
-            floor_base = measure(floor.url, ["/api/v1/health"], threads)
-            route_floor = measure(floor.url, uncached_searches, threads, len(uncached_searches))
+            floor_base = measure(floor, ["/api/v1/health"], threads)
+            route_floor = measure(floor, uncached_searches, threads, len(uncached_searches))
         finally:
             floor.stop()
         for name, r, b in (("entity lookup (cold: each entity once)", cold, base),
                            (f"search (cold: {len(uncached_searches)} queries, each once)", cold_search, base),
                            ("  search route floor (stored answer)", route_floor, floor_base)):
-            print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
-                  f"{r['rps'] / b['rps']:>10.2f}x")
+            print(row(name, threads, r, b))
 
 
 def main() -> int:
