@@ -497,7 +497,7 @@ class Store:
 
 
 class _Current:
-    """The session's live values inside one transaction (the ORM row is only read)."""
+    """The session's live values inside one transaction (the row it starts from is only read)."""
 
     def __init__(self, row: PlaySession | SimpleNamespace):
         self.id, self.agents = row.id, dict(row.agents)
