@@ -36,7 +36,7 @@ class KbReader:
 
     def __init__(self, url: str | None = None):
         self.url = database_url(url)
-        self.local = is_sqlite(self.url)
+        self.local = is_sqlite(self.url)  # a file on this machine, not a database server
         self._engine: Engine | None = None
         self._generation: Any = None
         self._checked = float("-inf")
@@ -58,16 +58,16 @@ class KbReader:
         return self._generation
 
     def _refresh(self) -> None:
-        if is_sqlite(self.url):
+        if self.local:
             info = os.stat(sqlite_path(self.url))  # FileNotFoundError: not built (503)
             generation: Any = (info.st_ino, info.st_mtime_ns)
         if self._engine is None:
             self._engine = open_engine(self.url, readonly=True)
-        if not is_sqlite(self.url):
+        if not self.local:
             with self._engine.connect() as conn:
                 generation = conn.execute(select(m.BuildInfo.value).where(m.BuildInfo.key == "built_at")).scalar()
         if generation != self._generation:
-            if self._generation is not None and is_sqlite(self.url):
+            if self._generation is not None and self.local:
                 self._engine.dispose()  # pooled connections still read the replaced file
                 self._engine = open_engine(self.url, readonly=True)
             self._generation = generation
