@@ -45,10 +45,9 @@ SEARCHES = ["sluzacy", "podroz", "nefryt", "jade", "privilege", "smok", "palác"
             "dwór", "festiwal", "ryż", "fajerwerki", "urzędnik", "statek", "wall", "intryga", "rok", "juan"]
 
 
-def clients(url: str, threads: int, work) -> dict:
+def clients(url: str, threads: int, work) -> dict[str, dict]:
     """Run `work(client, n, timed)` in `threads` client threads at once; `timed(send, row)` times one
-    request of a row. Throughput and latency percentiles over every timed request of each row (the
-    first row's are also the top level of the answer)."""
+    request of a row. Throughput and latency percentiles over every timed request, by row."""
     latencies: dict[str, list[float]] = {}
     lock = threading.Lock()
 
@@ -78,7 +77,7 @@ def clients(url: str, threads: int, work) -> dict:
     for row, values in latencies.items():
         qs = statistics.quantiles(values, n=100)
         rows[row] = {"n": len(values), "rps": len(values) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
-    return {**next(iter(rows.values())), "rows": rows}
+    return rows
 
 
 def cpu_seconds(pid: int | None = None) -> float:
@@ -104,7 +103,7 @@ def measure(server: Server, paths: list[str], threads: int, total: int = REQUEST
                 errors.append(f"{path}: {r.status_code}")
 
     server_cpu, client_cpu = cpu_seconds(server.proc.pid), cpu_seconds()
-    result = clients(server.url, threads, work)
+    result = clients(server.url, threads, work)["main"]
     result["server_ms"] = (cpu_seconds(server.proc.pid) - server_cpu) / result["n"] * 1000
     result["client_ms"] = (cpu_seconds() - client_cpu) / result["n"] * 1000
     if errors:
@@ -112,7 +111,7 @@ def measure(server: Server, paths: list[str], threads: int, total: int = REQUEST
     return result
 
 
-def moves(url: str, threads: int, total: int = 480) -> dict:
+def moves(url: str, threads: int, total: int = 480) -> dict[str, dict]:
     """Post moves in Gugong sessions, one session per client thread, every seat played by the
     client with its own token (the view it reads back carries the legal actions). At least 40
     moves per thread, and enough in all that the p99 is not simply the slowest move. The reads of
@@ -255,7 +254,7 @@ def main() -> int:
     try:
         print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
         for threads in (1, 8, 32):
-            rows = moves(server.url, threads)["rows"]
+            rows = moves(server.url, threads)
             for name, r in (("POST /sessions/{sid}/actions", rows["main"]),
                             ("  GET /sessions/{sid} (the next seat's view)", rows["view"])):
                 print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f}")
