@@ -289,17 +289,15 @@ class Comparer:
         if not p.prose:
             return
         for x, y, rx, ry in ((p.pa, p.pb, p.ra, p.rb), (p.pb, p.pa, p.rb, p.ra)):
-            in_x = lambda marker: (lambda s: x is p.pa and marker in self.read(s.text, p.pa.lang).markers,  # noqa: E731
-                                   lambda s: x is p.pb and marker in self.read(s.text, p.pb.lang).markers)
             if "then" in rx.markers and "and-also" in ry.markers and "then" not in ry.markers:
                 p.add("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
                       "“and” (no order)", p.pa.side(), p.pb.side(), detail=x.label)
             if "and-or" in rx.markers and "or" in ry.markers:
                 p.add("sequence", "wording", f"sequence: the {x.label} text says “and/or” (both together), "
-                      f"the {y.label} text “or”", *p.quote(*in_x("and-or")), detail=f"and-or:{x.label}")
+                      f"the {y.label} text “or”", *p.quote_marked(x, ("and-or",)), detail=f"and-or:{x.label}")
             if "may-not" in rx.markers and "may" in ry.markers and not ({"may-not", "negation", "at-most", "only"} & set(ry.markers)):
                 p.add("negation", "rule", f"negation: the {x.label} text says “may not”, the {y.label} text “may”",
-                      *p.quote(*in_x("may-not")), detail=x.label)
+                      *p.quote_marked(x, ("may-not",)), detail=x.label)
 
     def _word_classes(self, p: Pair) -> None:
         """Word classes that change a rule (FAMILIES), stated on one side only; headings and labels are
@@ -334,8 +332,7 @@ class Comparer:
             said_by = p.ra if ha else p.rb
             if check == "modality" and said_by.markers.get("may-moot", 0) >= said_by.markers["may"]:
                 triage = "wording"  # every "may" of the text is one that changes no play ("may ignore")
-            qa, qb = p.quote(lambda s: bool(ha) and any(c in self.read(s.text, p.pa.lang).markers for c in cats),
-                             lambda s: bool(hb) and any(c in self.read(s.text, p.pb.lang).markers for c in cats))
+            qa, qb = p.quote_marked(has, cats)
             said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))
             p.add(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
                   qa, qb, detail=",".join(cats))
@@ -417,6 +414,7 @@ class Pair:
         self.entity_id, self.fld, self.pa, self.pb, self.game = entity_id, fld, pa, pb, cmp.game
         self.sa, self.sb = cmp.sentences(pa), cmp.sentences(pb)
         self.pairs = align(self.sa, self.sb)
+        self.read = cmp.read
         self.ra, self.rb = cmp.read(pa.text, pa.lang), cmp.read(pb.text, pb.lang)
         self.damaged = bool(GAP.search(pa.text) or GAP.search(pb.text))
         self.rules = cmp.states_rules(entity_id, fld)  # a rule, not a description or a worked example
@@ -435,6 +433,12 @@ class Pair:
             if in_a(xa) or in_b(xb):
                 return self.pa.side(xa.text, xa.lines), self.pb.side(xb.text, xb.lines)
         return self.pa.side(), self.pb.side()
+
+    def quote_marked(self, has: Para, markers) -> tuple[Side, Side]:
+        """The aligned sentence pair where `has`'s sentence carries one of the markers."""
+        def carries(side: Para):
+            return lambda s: has is side and any(m in self.read(s.text, side.lang).markers for m in markers)
+        return self.quote(carries(self.pa), carries(self.pb))
 
     def add(self, check: str, triage: str, message: str, qa: Side | None, qb: Side | None, detail: str,
             keep: bool = False) -> None:
