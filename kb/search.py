@@ -211,6 +211,7 @@ class Vocab:
     cached: dict[int, Doc] = field(default_factory=dict)
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
     pairs: dict[str, int] = field(default_factory=dict)  # "word word" -> documents holding it, as asked
+    all_pairs: bool = False  # every pair is in `pairs` (a server preloads them): none need asking
 
     def __post_init__(self):
         for w, ls in self.lemmas.items():
@@ -245,6 +246,8 @@ def preload(engine: Engine) -> None:
         ids = [i for (i,) in conn.execute(text("SELECT id FROM searchdoc"))]
         for n in range(0, len(ids), 500):
             v.documents(conn, ids[n:n + 500])
+        v.pairs = dict(conn.execute(text("SELECT pair, df FROM searchpair")).fetchall())
+        v.all_pairs = True
 
 
 def vocab(conn: Connection) -> Vocab:
@@ -354,14 +357,14 @@ def _collocations(conn: Connection, terms: list[Term], v: Vocab) -> list[Term]:
     log(1 + df(previous) / (1 + df(previous, word))), when that is less than its own idf. Otherwise
     a two-word stock phrase outweighs the one word that names the subject ("nefrit")."""
     pairs = [(a, b, f"{a.word} {b.word}") for a, b in zip(terms, terms[1:])]
-    unseen = [key for _, _, key in pairs if key not in v.pairs]
+    unseen = [] if v.all_pairs else [key for _, _, key in pairs if key not in v.pairs]
     if unseen:
         if len(v.pairs) > 50000:
             v.pairs.clear()
         v.pairs.update(dict.fromkeys(unseen, 0))
         v.pairs.update(conn.execute(_PAIRS, {"pairs": unseen}).fetchall())
     for a, b, key in pairs:
-        both, before = v.pairs[key], v.df.get(a.word, 0)
+        both, before = v.pairs.get(key, 0), v.df.get(a.word, 0)
         if both and before:
             b.idf = min(b.idf, math.log(1 + before / (1 + both)))
     return terms
@@ -501,17 +504,35 @@ def _candidates(conn: Connection, v: Vocab, terms: list[Term], game, lang, kind)
         except conn.dialect.loaded_dbapi.Error as exc:  # SQLAlchemy's wrapper, as every other query raises
             raise DBAPIError.instance(sql, values, exc, conn.dialect.loaded_dbapi.Error, dialect=conn.dialect) from exc
 
+    def named_then_mentioned(q_names: str, q_all: str) -> list[int]:
+        """The best entries the words name and, when those are fewer than the ranking takes, the best
+        that merely mention them: texts that only mention the words rank below every named entry, so
+        the index need not order the thousands it would find. PostgreSQL answers both in one round
+        trip, the second part skipped by the server when the first is full."""
+        if sqlite:
+            named = ids(q_names, True)
+            return named + (ids(q_all, False) if len(named) < CANDIDATES else [])
+        rank = "ts_rank('{0.1, 0.2, 0.6, 1.0}', %s, to_tsquery('simple', %%(q)s))"
+        sql = (f"WITH named AS (SELECT x.id, {rank % 'x.tsv_names'} AS r FROM search_tsv x "
+               f"WHERE x.tsv_names @@ to_tsquery('simple', %(q)s){where} ORDER BY r DESC LIMIT %(n)s) "
+               f"SELECT id, 0, r FROM named UNION ALL "
+               f"(SELECT x.id, 1, {rank % 'x.tsv'} FROM search_tsv x WHERE x.tsv @@ to_tsquery('simple', %(q)s){where} "
+               f"AND (SELECT COUNT(*) FROM named) < %(n)s ORDER BY 3 DESC LIMIT %(n)s)")
+        values = {**params, "q": q_all, "n": CANDIDATES}
+        try:
+            rows = conn.connection.driver_connection.execute(sql, values).fetchall()
+        except conn.dialect.loaded_dbapi.Error as exc:
+            raise DBAPIError.instance(sql, values, exc, conn.dialect.loaded_dbapi.Error, dialect=conn.dialect) from exc
+        return [i for i, _, _ in sorted(rows, key=lambda row: (row[1], -row[2]))]
+
     def read(found_ids: list[int]) -> list[Doc]:  # in the index's order: it breaks ties between languages
         return v.documents(conn, list(dict.fromkeys(found_ids)))
 
     # Every word must match, but words in one document in twenty or more ("the", "na") are left to
     # the ranking: they hardly narrow the set, and each costs the index a long list to intersect.
     needed = [t for t in terms if t.idf >= COMMON_IDF] or terms
-    named = ids(_match_expr(conn, needed, "AND", True), True)
-    # As many named entries as the ranking takes: texts that merely mention the words rank below
-    # every one of them, so the index need not order the thousands it would find.
-    mentioned = ids(_match_expr(conn, needed, "AND", False), False) if len(named) < CANDIDATES else []
-    found = {r.id: r for r in read(named + mentioned)}
+    found = {r.id: r for r in read(named_then_mentioned(_match_expr(conn, needed, "AND", True),
+                                                        _match_expr(conn, needed, "AND", False)))}
     all_words = bool(found)
     if len(terms) > 1 and len({r.entity_id for r in found.values()}) < 20:
         # a question or description: entries with some of the words, rarest words first. Words in
