@@ -58,7 +58,7 @@ class PlaySession(SQLModel, table=True):
     seat_hashes: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))  # seat -> sha256 of its token
     created_at: datetime
     updated_at: datetime
-    touched: float = Field(index=True)  # time.time() of the last request that used it (expiry)
+    touched: float = Field(index=True)  # time.time() of its last use (expiry; reads refresh it now and then)
 
 
 class PlayAction(SQLModel, table=True):
@@ -325,6 +325,18 @@ class Store:
                           {"n": self.idle_seconds}, id=sid)
         return row
 
+    def _read(self, db: Session, sid: str) -> SimpleNamespace:
+        """The session's row for a read, which counts as use: a session that players only look at
+        while they think is not idle. Its time of use is written at most once per tenth of the idle
+        time (and per minute), so reads stay reads."""
+        row = self._row(db, sid)
+        now = time.time()
+        if now - row.touched > min(60.0, self.idle_seconds / 10):
+            with self._writing() as writer:
+                writer.execute(_SESSION.update().where(_SESSION.c.id == sid).values(touched=now))
+            row.touched = now
+        return row
+
     @staticmethod
     def viewer(row: SimpleNamespace, token: str | None) -> Viewer:
         if token is None:
@@ -340,7 +352,7 @@ class Store:
     # ---- read
     def view(self, sid: str, token: str | None, *, replay: bool = False) -> dict:
         with Session(self.engine) as db:
-            row = self._row(db, sid)
+            row = self._read(db, sid)
             who = self.viewer(row, token)
             out = self._view(row, who)
             if replay:
@@ -377,7 +389,7 @@ class Store:
 
     def history(self, sid: str, token: str | None, limit: int, offset: int) -> tuple[dict, list[dict], int]:
         with Session(self.engine) as db:
-            row = self._row(db, sid)
+            row = self._read(db, sid)
             who = self.viewer(row, token)
             view = self._view(row, who)
             total = db.exec(select(func.count()).where(PlayAction.session_id == sid)).one()

@@ -246,6 +246,17 @@ def test_idle_sessions_expire_and_make_room(real_db, sessions_url):
     assert c.get(f"/api/v1/sessions/{a['id']}").status_code == 404
 
 
+def test_a_session_that_is_only_looked_at_is_not_idle(real_db, sessions_url):
+    c = make_client(real_db, sessions_url, session_idle_seconds=2)
+    s = create(c, players=("Kuba", "Ania"))
+    url = f"/api/v1/sessions/{s['id']}"
+    for _ in range(2):  # 2.4 s after its last move, read every 1.2 s
+        time.sleep(1.2)
+        assert c.get(url, headers=bearer(seat_token(s, "Ania"))).status_code == 200
+    time.sleep(2.2)  # then nobody asks for it
+    assert c.get(url).status_code == 410
+
+
 def test_gugong_solo_session_has_one_token_and_meng_plays_inside_the_engine(c):
     s = create(c, players=("Kuba",), options={"solo": "easy"})
     assert [x["name"] for x in s["seats"]] == ["Kuba"]
