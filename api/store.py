@@ -27,7 +27,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, create_engine, delete, event, func, text
+from sqlalchemy import JSON, Column, bindparam, create_engine, delete, event, func, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, select
@@ -84,6 +84,11 @@ class PlayRequest(SQLModel, table=True):
 
 TABLES = [PlaySession.__table__, PlayAction.__table__, PlayRequest.__table__]
 _SESSION, _ACTION = PlaySession.__table__, PlayAction.__table__
+# Built once: constructing a statement per request (coercing its clauses, keying it for the compiled
+# cache) cost SQLAlchemy more than running it
+_READ_ROW = select(_SESSION).where(_SESSION.c.id == bindparam("sid"))
+_MOVE = _SESSION.update().where(_SESSION.c.id == bindparam("sid"), _SESSION.c.version == bindparam("from_version"))
+_LOG = _ACTION.insert()
 
 
 class SessionError(ApiError):
@@ -316,7 +321,7 @@ class Store:
     # ---- who is asking
     def _row(self, db: Session, sid: str) -> SimpleNamespace:
         """The session's row as plain values (the ORM's instance tracking cost more than the read)."""
-        found = db.connection().execute(select(_SESSION).where(_SESSION.c.id == sid)).first()
+        found = db.connection().execute(_READ_ROW, {"sid": sid}).first()
         if found is None:
             raise NotFoundError(N_("There is no game session with this id."), id=sid)
         row = SimpleNamespace(**found._mapping)
@@ -469,14 +474,13 @@ class Store:
         # Plain statements on the transaction's connection, not the ORM's unit of work: its change
         # tracking, flushes and identity-map updates were most of a move's time under the write lock.
         conn, at, touched = db.connection(), _now(), time.time()
-        done = conn.execute(_SESSION.update().where(_SESSION.c.id == cur.id, _SESSION.c.version == cur.version)
-                            .values(state=new_state, version=cur.version + 1, agent_rng=str(cur.agent_rng),
-                                    updated_at=at, touched=touched))
+        done = conn.execute(_MOVE, dict(sid=cur.id, from_version=cur.version, state=new_state, version=cur.version + 1,
+                                        agent_rng=str(cur.agent_rng), updated_at=at, touched=touched))
         if done.rowcount != 1:  # someone else applied an action in between
             raise Conflict(N_("Another action was applied to this session at the same time; reload and retry."))
         cur.state, cur.version, cur.at, cur.touched = new_state, cur.version + 1, at, touched
-        conn.execute(_ACTION.insert().values(session_id=cur.id, seq=cur.version, player=action.get("player"), by=by,
-                                             action=action, events=events, at=at))
+        conn.execute(_LOG, dict(session_id=cur.id, seq=cur.version, player=action.get("player"), by=by,
+                                action=action, events=events, at=at))
 
     def _run_agents(self, db: Session, cur: "_Current", g: Game) -> None:
         """Let the computer seats move until a human is to play or the game ends."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Optional
 
 from fastapi import Header, Path, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from api import models as out
@@ -20,6 +21,10 @@ from i18n.catalog import N_
 from kb import queries
 
 router = make_router(prefix="/sessions", tags=["sessions"])
+# The routes are `async def` and hand the store's work to the thread pool themselves: a plain `def`
+# route makes FastAPI hop to a worker thread twice (the route, then the response's validation), and
+# the second hop cost as much CPU as reading the session. The store must stay off the event loop: a
+# move waits for the write lock and the disk.
 SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 PRIVATE = "private, no-cache"
 
@@ -59,8 +64,8 @@ SESSION_LINKS = {  # OpenAPI links: where a client (and the stateful fuzz test) 
 @router.post("", status_code=201, responses={**responses(400, 422, 503), 201: {"links": SESSION_LINKS}},
              operation_id="create_session",
              summary="Start a game session: an owner token and a token per human seat")
-def create(body: CreateSession, store: StoreDep, response: Response) -> out.SessionCreated:
-    view, _ = store.create(body.game, body.players, body.seats, body.options, body.seed)
+async def create(body: CreateSession, store: StoreDep, response: Response) -> out.SessionCreated:
+    view, _ = await run_in_threadpool(store.create, body.game, body.players, body.seats, body.options, body.seed)
     response.headers["Cache-Control"] = "no-store"  # it carries the tokens
     response.headers["ETag"] = etag(view["version"])
     return view
@@ -69,9 +74,9 @@ def create(body: CreateSession, store: StoreDep, response: Response) -> out.Sess
 @router.get("/{sid}", response_model=out.SessionOut, responses=responses(304, 401, 403, 404, 410),
             operation_id="read_session",
             summary="The session as the token's holder may see it (no token: the public view)")
-def read(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
-         replay: Annotated[bool, Query(description="owner only: replay seed + actions and compare")] = False):
-    view = store.view(sid, token, replay=replay)
+async def read(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
+               replay: Annotated[bool, Query(description="owner only: replay seed + actions and compare")] = False):
+    view = await run_in_threadpool(store.view, sid, token, replay=replay)
     if request.headers.get("if-none-match") == etag(view["version"]) and not replay:
         return Response(status_code=304, headers={"ETag": etag(view["version"]), "Cache-Control": PRIVATE,
                                                   "Vary": "Authorization"})
@@ -80,9 +85,9 @@ def read(sid: SessionId, request: Request, response: Response, store: StoreDep, 
 
 @router.get("/{sid}/actions", responses=responses(401, 403, 404, 410), operation_id="session_history",
             summary="Every action applied so far (paged), and the legal actions for the seat to act")
-def history(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
-            limit: Limit = 100, offset: Offset = 0) -> out.SessionHistory:
-    view, items, total = store.history(sid, token, limit, offset)
+async def history(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
+                  limit: Limit = 100, offset: Offset = 0) -> out.SessionHistory:
+    view, items, total = await run_in_threadpool(store.history, sid, token, limit, offset)
     extra = {"id": sid, "version": view["version"], "current_player": view["current_player"]}
     if "legal" in view:
         extra["legal"] = view["legal"]
@@ -93,19 +98,20 @@ def history(sid: SessionId, request: Request, response: Response, store: StoreDe
 @router.post("/{sid}/actions", responses=responses(400, 401, 403, 404, 409, 410, 412, 422),
              operation_id="act_in_session",
              summary="Apply an action as your seat (If-Match and Idempotency-Key make retries safe)")
-def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, token: TokenDep, reader: ReaderDep,
-        lang: MessageLangDep,
-        if_match: Annotated[Optional[str], Header(max_length=200)] = None,
-        idempotency_key: Annotated[Optional[str], Header(min_length=1, max_length=255,
-                                                         pattern=r"^[\x21-\x7e]+$")] = None) -> out.SessionOut:
+async def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, token: TokenDep,
+              reader: ReaderDep, lang: MessageLangDep,
+              if_match: Annotated[Optional[str], Header(max_length=200)] = None,
+              idempotency_key: Annotated[Optional[str], Header(min_length=1, max_length=255,
+                                                               pattern=r"^[\x21-\x7e]+$")] = None) -> out.SessionOut:
     try:
-        view = store.apply(sid, token, body.action, expected_version=body.expected_version, if_match=if_match,
-                           idempotency_key=idempotency_key)
+        view = await run_in_threadpool(store.apply, sid, token, body.action, expected_version=body.expected_version,
+                                       if_match=if_match, idempotency_key=idempotency_key)
     except Rejected as exc:
         if "rule" not in exc.extra:
             raise
+        name = await reader.run(lambda: rule_name(reader, exc.extra["rule"], lang))
         raise ApiError(422, N_("The action breaks the rule “%(name)s” (%(rule)s)."),
-                       params={"name": rule_name(reader, exc.extra["rule"], lang), "rule": exc.extra["rule"]},
+                       params={"name": name, "rule": exc.extra["rule"]},
                        rule=exc.extra["rule"], engine_message=exc.params.get("reason", "")) from None
     return _tagged(response, view)
 
@@ -121,6 +127,6 @@ def rule_name(reader, rule: str, lang: str) -> str:
 
 @router.delete("/{sid}", status_code=204, responses=responses(401, 403, 404), operation_id="delete_session",
                summary="Delete a session (owner token)")
-def remove(sid: SessionId, store: StoreDep, token: TokenDep) -> Response:
-    store.delete(sid, token)
+async def remove(sid: SessionId, store: StoreDep, token: TokenDep) -> Response:
+    await run_in_threadpool(store.delete, sid, token)
     return Response(status_code=204)
