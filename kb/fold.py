@@ -3,7 +3,7 @@
 Folding is character by character, so a folded string has the same length as the original and an
 offset found in the folded text points at the same character of the original (used for snippets).
 Unicode decomposition strips most accents, but not letters with a stroke: ł, đ, ø have no
-decomposition, so they are mapped by hand (FTS5's unicode61 tokenizer leaves ł alone too).
+decomposition, so they are mapped by hand.
 """
 from __future__ import annotations
 

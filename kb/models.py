@@ -115,8 +115,8 @@ class CoverageNote(SQLModel, table=True):
 
 
 class SearchDoc(SQLModel, table=True):
-    """One searchable document per entity and language; the full-text index is built over the
-    folded columns (SQLite FTS5 or a PostgreSQL tsvector), see kb/search.py."""
+    """One searchable document per entity and language; kb/search.py indexes its words (in memory,
+    from the table searchlex the build writes beside it)."""
     id: Optional[int] = Field(default=None, primary_key=True)
     entity_id: str = Field(foreign_key="entity.id", index=True)
     game_id: str = Field(index=True)

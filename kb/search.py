@@ -1,21 +1,24 @@
 """Search that finds the entry a player means, in Polish, Czech and English, as they type it.
 
-One ranking for the CLI, the API and the site. Two stages:
+One ranking for the CLI, the API and the site. Two stages, both in memory, so the same on SQLite
+and PostgreSQL:
 
-1. Candidates from the database's full-text index (SQLite FTS5, or a PostgreSQL tsvector with a GIN
-   index). Each indexed word is stored folded (kb.fold: case, accents, ł) together with its dictionary
-   forms (kb.lemmas), so "mnichów", "mnichy" and "monks" meet the lemma of the entry's word. A query
-   word becomes: itself as a prefix (typing "sluz" already finds "Służący"), its lemmas, and, when the
-   knowledge base has no such word, the words one edit away (two for 9+ letters) — typo tolerance.
-2. A ranking computed here, the same on both databases (the engines' own scores differ): an entity
+1. Candidates from an inverted index of the build's search documents (read once per process and
+   build: a few MB). Each word of an entry is indexed folded (kb.fold: case, accents, ł) together
+   with its dictionary forms (kb.lemmas), so "mnichów", "mnichy" and "monks" meet the lemma of the
+   entry's word. A query word becomes: itself as a prefix (typing "sluz" already finds "Służący"), its
+   lemmas, and, when the knowledge base has no such word, the words one edit away (two for 9+
+   letters) — typo tolerance. The database's own full-text search is not used: it ordered the
+   matches by a score of its own before the ranking saw them, differently on each database, and its
+   queries were half of a search's time (two thirds on PostgreSQL).
+2. A ranking computed here: an entity
    whose name or glossary form *is* the query comes first (exact > prefix > fuzzy), then names that
    contain the query, then texts that merely mention it; kinds a player looks up before long prose
    and the unknowns register; words close together count. Each query word weighs by its rarity
    (idf), less when it merely completes a stock phrase with the word before it ("end of game").
    `explain=True` returns each part.
 
-A query is never passed to the engine as syntax: words are quoted, so quotes, AND/OR/NOT, "c++" or
-"10%" are plain words and never raise a syntax error.
+A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
 """
 from __future__ import annotations
 
@@ -29,9 +32,8 @@ from dataclasses import dataclass, field, replace
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
-from sqlalchemy import bindparam, text
+from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
 
 from kb.db import RECHECK_SECONDS
 from kb.fold import fold, words
@@ -41,7 +43,7 @@ from kb.messages import N_
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
-CANDIDATES = 80  # rows taken from each index query before ranking here
+CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 OR_WORDS = 3  # a description is looked up by its rarest words (the ranking then reads all)
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
@@ -69,7 +71,7 @@ def max_edits(word: str) -> int:
 # ---------------------------------------------------------------- index (part of `rulekb build`)
 
 def _lex(text_: str, lang: str, seen: dict) -> str:
-    """Folded words followed by their lemmas: what the full-text index stores for one column."""
+    """Folded words followed by their lemmas: what the index holds for one text."""
     out = []
     for w in _WORD.findall(text_):
         f = fold(w)
@@ -108,10 +110,9 @@ def create_index(conn: Connection) -> None:
         pair_df.update({f"{a} {b}" for a, b in zip(body, body[1:])})
         seen: dict = {}
         fs = forms.get((d.entity_id, d.lang), [])
-        row = dict(id=d.id, game_id=d.game_id, kind=d.kind, lang=d.lang,
-                   name=_lex(d.name, d.lang, seen), forms=_lex(" ".join(fs), d.lang, seen),
-                   body=_lex(d.body, d.lang, seen), phrases=_phrases(d.name, fs))
-        row["words"] = " ".join(sorted(set(f"{row['name']} {row['forms']} {row['body']}".split())))
+        named = f"{_lex(d.name, d.lang, seen)} {_lex(' '.join(fs), d.lang, seen)}"
+        row = dict(id=d.id, names=" ".join(sorted(set(named.split()))), phrases=_phrases(d.name, fs))
+        row["words"] = " ".join(sorted(set(f"{named} {_lex(d.body, d.lang, seen)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
             entry = vocab.setdefault(f, [set(), Counter()])
@@ -119,36 +120,13 @@ def create_index(conn: Connection) -> None:
             entry[1].update(spellings)
             word_df[f] += 1
         lemma_df.update({l for ls, _ in seen.values() for l in ls})
-    # The ranking's own copy of each entry's words, the same on both databases; beside it the
-    # database's full-text index: an FTS5 table, or a table of tsvectors with GIN indexes. The
-    # tsvectors live apart from the wide rows: an index query that ranks thousands of matches then
-    # reads only them.
-    conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, words TEXT NOT NULL)"))
+    # Each entry's words and lemmas (those of its names and glossary forms apart), read into memory
+    # by vocab(): the index and the ranking, the same on both databases
+    conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, names TEXT NOT NULL, "
+                      "words TEXT NOT NULL)"))
     if rows:
-        conn.execute(text("INSERT INTO searchlex (id, phrases, words) VALUES (:id, :phrases, :words)"), rows)
-    if conn.dialect.name == "sqlite":
-        conn.execute(text("CREATE VIRTUAL TABLE search_fts USING fts5(name, forms, body, tokenize='unicode61')"))
-        if rows:
-            conn.execute(text("INSERT INTO search_fts(rowid, name, forms, body) VALUES (:id, :name, :forms, :body)"),
-                         rows)
-    else:
-        # tsv_names, the names alone, indexed apart: a name query then neither rechecks nor ranks long texts.
-        # The filters (game, language, kind) are copied beside the vectors: a filtered query then reads no
-        # other table for each match (the join to searchdoc doubled its time).
-        conn.execute(text("CREATE TABLE search_tsv (id INTEGER PRIMARY KEY, game_id TEXT NOT NULL, lang TEXT NOT NULL, "
-                          "kind TEXT NOT NULL, tsv tsvector NOT NULL, tsv_names tsvector NOT NULL)"))
-        names = "setweight(to_tsvector('simple', :name), 'A') || setweight(to_tsvector('simple', :forms), 'B')"
-        # The text's words once each: ranking reads the vector of every match, and the positions of
-        # repeated words made it half as long again without changing which words match.
-        if rows:
-            conn.execute(text(f"INSERT INTO search_tsv (id, game_id, lang, kind, tsv, tsv_names) VALUES (:id, :game_id, "
-                              f":lang, :kind, "
-                              f"{names} || setweight(to_tsvector('simple', :distinct), 'D'), {names})"),
-                         [{**r, "distinct": " ".join(dict.fromkeys(r["body"].split()))} for r in rows])
-        # Indexed after the rows are in: GIN indexes filled row by row keep a pending list that every
-        # query must scan until a vacuum.
-        conn.execute(text("CREATE INDEX ix_search_tsv ON search_tsv USING GIN (tsv)"))
-        conn.execute(text("CREATE INDEX ix_search_tsv_names ON search_tsv USING GIN (tsv_names)"))
+        conn.execute(text("INSERT INTO searchlex (id, phrases, names, words) VALUES (:id, :phrases, :names, :words)"),
+                     rows)
     conn.execute(text("CREATE TABLE searchvocab (word TEXT PRIMARY KEY, lemmas TEXT NOT NULL, df INTEGER NOT NULL, "
                       "spelling TEXT NOT NULL)"))
     conn.execute(text("CREATE TABLE searchlemma (lemma TEXT PRIMARY KEY, df INTEGER NOT NULL)"))
@@ -162,16 +140,16 @@ def create_index(conn: Connection) -> None:
     if pair_df:
         conn.execute(text("INSERT INTO searchpair VALUES (:p, :df)"), [dict(p=k, df=n) for k, n in pair_df.items()])
     if conn.dialect.name == "postgresql":
-        # the planner's statistics, so it chooses the GIN indexes
-        conn.execute(text("ANALYZE search_tsv, searchlex, searchdoc, searchvocab, searchlemma, searchpair"))
+        conn.execute(text("ANALYZE searchlex, searchdoc, searchvocab, searchlemma, searchpair"))
 
 
 def drop_index(conn: Connection) -> None:
+    # search_fts and search_tsv: the database full-text indexes of earlier builds
     for table in ("search_fts", "search_tsv", "searchlex", "searchvocab", "searchlemma", "searchpair"):
         conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
 
 
-# ---------------------------------------------------------------- the vocabulary, read once per build
+# ---------------------------------------------------------------- the index, read once per build
 
 @dataclass
 class Doc:
@@ -186,15 +164,23 @@ class Doc:
     folded_body: str
     phrases: list[list[str]]  # each name or glossary form, as folded words
     words: frozenset[str]  # every indexed word and lemma of the entry
+    names: frozenset[str]  # the words and lemmas of its names and glossary forms
     tokens: list[tuple[int, str]]  # (offset, folded word) of the body, in order
     body_words: frozenset[str]  # the distinct words of `tokens`
+    kind_weight: float  # what its kind adds to any score (KIND_WEIGHT)
+    length: float  # what its length takes away: a point per thousand characters, at most five
+
+    @property
+    def weight(self) -> float:
+        return self.kind_weight - self.length
 
 
 def _doc(r) -> Doc:
     tokens = [(m.start(), m.group()) for m in _WORD.finditer(r.folded_body)]
     return Doc(r.id, r.entity_id, r.game_id, r.kind, r.lang, r.name, r.body, r.folded_body,
                [p.split() for p in r.phrases.split("|")] if r.phrases else [], frozenset(r.words.split()),
-               tokens, frozenset(w for _, w in tokens))
+               frozenset(r.names.split()), tokens, frozenset(w for _, w in tokens),
+               KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0))
 
 
 @dataclass
@@ -203,70 +189,81 @@ class Vocab:
     spelling: dict[str, str]  # folded word -> its commonest spelling (for "did you mean")
     df: dict[str, int]  # folded word -> documents containing it
     lemma_df: dict[str, int]
-    docs: int
     words: list[str]  # sorted, for prefixes
+    pairs: dict[str, int]  # "word word" -> documents holding it
+    docs: dict[int, Doc]  # every search document, by id
     by_lemma: dict[str, set[str]] = field(default_factory=dict)  # folded lemma -> words that have it
-    # documents read so far, by id: the index's candidates are mostly the same few hundred, so after
-    # the first queries a search reads only ids from the database (a server preloads them all)
-    cached: dict[int, Doc] = field(default_factory=dict)
+    # the inverted index: indexed string (word or lemma) -> ids of the documents that hold it, in any
+    # text or in a name; its keys sorted, for prefixes
+    holding: dict[str, frozenset[int]] = field(default_factory=dict)
+    naming: dict[str, frozenset[int]] = field(default_factory=dict)
+    indexed: list[str] = field(default_factory=list)
+    facets: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # ("game", "gugong") -> ids
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
-    pairs: dict[str, int] = field(default_factory=dict)  # "word word" -> documents holding it, as asked
-    all_pairs: bool = False  # every pair is in `pairs` (a server preloads them): none need asking
 
     def __post_init__(self):
         for w, ls in self.lemmas.items():
             for lemma in ls:
                 self.by_lemma.setdefault(lemma, set()).add(w)
+        holding: dict[str, set[int]] = {}
+        naming: dict[str, set[int]] = {}
+        facets: dict[tuple[str, str], set[int]] = {}
+        for d in self.docs.values():
+            for w in d.words:
+                holding.setdefault(w, set()).add(d.id)
+            for w in d.names:
+                naming.setdefault(w, set()).add(d.id)
+            for facet in (("game", d.game_id), ("lang", d.lang), ("kind", d.kind)):
+                facets.setdefault(facet, set()).add(d.id)
+        self.holding = {w: frozenset(ids) for w, ids in holding.items()}
+        self.naming = {w: frozenset(ids) for w, ids in naming.items()}
+        self.facets = {f: frozenset(ids) for f, ids in facets.items()}
+        self.indexed = sorted(self.holding)
+
+    @property
+    def size(self) -> int:
+        return len(self.docs)
 
     def idf(self, n: int) -> float:
-        return math.log(1 + self.docs / (1 + n))
+        return math.log(1 + self.size / (1 + n))
 
 
-    def documents(self, conn: Connection, ids: list[int]) -> list[Doc]:
-        """The documents with these ids, in this order; read from the database once per process."""
-        missing = [i for i in ids if i not in self.cached]
-        if missing:
-            for r in conn.execute(_DETAILS, {"ids": missing}):
-                self.cached[r.id] = _doc(r)
-        return [self.cached[i] for i in ids if i in self.cached]
-
-
-_DETAILS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
-                "x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id WHERE d.id IN :ids"
-                ).bindparams(bindparam("ids", expanding=True))
+_DOCS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
+             "x.names, x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id")
 _VOCABS: dict[tuple[str, str], Vocab] = {}  # (database URL, build) -> its vocabulary
 # engine -> (when its build was last asked for, that build's vocabulary)
 _CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.WeakKeyDictionary()
 
 
 def preload(engine: Engine) -> None:
-    """Read the vocabulary and every document now (a server's warm-up), not on first use."""
-    with engine.connect() as conn:
-        v = vocab(conn)
-        ids = [i for (i,) in conn.execute(text("SELECT id FROM searchdoc"))]
-        for n in range(0, len(ids), 500):
-            v.documents(conn, ids[n:n + 500])
-        v.pairs = dict(conn.execute(text("SELECT pair, df FROM searchpair")).fetchall())
-        v.all_pairs = True
+    """Read the index now (a server's warm-up), not on the first search."""
+    vocab(engine)
 
 
-def vocab(conn: Connection) -> Vocab:
-    """The knowledge base's words and lemmas, read once per database and build. Whether there is a
-    new build is asked at most once per RECHECK_SECONDS per engine, as the API does (ARCHITECTURE.md,
-    "API"): a round trip fewer for nearly every search."""
-    checked = _CHECKED.get(conn.engine)
+def vocab(engine: Engine) -> Vocab:
+    """The knowledge base's words, lemmas and search documents, read once per database and build
+    (a quarter of a second for this knowledge base). Whether there is a new build is asked at most
+    once per RECHECK_SECONDS per engine, as the API does (ARCHITECTURE.md, "API"): nearly every
+    search then opens no connection at all."""
+    checked = _CHECKED.get(engine)
     if checked and time.monotonic() - checked[0] < RECHECK_SECONDS:
         return checked[1]
+    with engine.connect() as conn:
+        return _read_vocab(conn)
+
+
+def _read_vocab(conn: Connection) -> Vocab:
     built = conn.execute(text("SELECT value FROM buildinfo WHERE key = 'built_at'")).scalar() or ""
     key = (conn.engine.url.render_as_string(hide_password=False), built)
     if key not in _VOCABS:
         rows = conn.execute(text("SELECT word, lemmas, df, spelling FROM searchvocab")).fetchall()
         lemma_df = dict(conn.execute(text("SELECT lemma, df FROM searchlemma")).fetchall())
-        docs = conn.execute(text("SELECT COUNT(*) FROM searchdoc")).scalar() or 0
+        pairs = dict(conn.execute(text("SELECT pair, df FROM searchpair")).fetchall())
+        docs = {d.id: d for d in map(_doc, conn.execute(_DOCS))}
         if len(_VOCABS) > 8:
             _VOCABS.clear()
         _VOCABS[key] = Vocab({w: frozenset(l.split()) for w, l, _, _ in rows}, {w: s for w, _, _, s in rows},
-                             {w: n for w, _, n, _ in rows}, lemma_df, docs, sorted(r[0] for r in rows))
+                             {w: n for w, _, n, _ in rows}, lemma_df, sorted(r[0] for r in rows), pairs, docs)
     _CHECKED[conn.engine] = (time.monotonic(), _VOCABS[key])
     return _VOCABS[key]
 
@@ -285,7 +282,11 @@ class Term:
     prefixed: frozenset[str] = frozenset()  # words of the knowledge base that start with this word
     exact_words: set[str] = field(default_factory=set, repr=False)
     fuzzy_words: set[str] = field(default_factory=set, repr=False)
-    prefix: bool = False  # used as a prefix in the index query (3+ letters, not a number)
+    prefix: bool = False  # matches the indexed strings it begins (3+ letters, not a number)
+    # ids of the documents that hold one of its strings: anywhere, in a name, and as whole strings only
+    found_in: frozenset[int] = field(default=frozenset(), repr=False)
+    named_in: frozenset[int] = field(default=frozenset(), repr=False)
+    whole_in: frozenset[int] = field(default=frozenset(), repr=False)
 
     @property
     def matches(self) -> set[str]:
@@ -297,19 +298,34 @@ class Term:
         self.exact_words = {self.word} | self.exact | {w for l in self.exact for w in v.by_lemma.get(l, ())}
         self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
         self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
+        whole = {self.word} | self.exact | set(sorted(self.fuzzy)[:MAX_FUZZY])
+        begun = set(_beginning_with(self.word, v.indexed)) if self.prefix else set()
+        self.whole_in = _union(v.holding, whole)
+        self.found_in = self.whole_in | _union(v.holding, begun - whole)
+        self.named_in = _union(v.naming, whole | begun)
         return self
+
+
+MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
+
+
+def _union(index: dict[str, frozenset[int]], strings) -> frozenset[int]:
+    found: set[int] = set()
+    for w in strings:
+        found.update(index.get(w, ()))
+    return frozenset(found)
 
 
 MAX_PREFIXED = 200  # a prefix with more completions than this adds none of them to the coverage test
 
 
-def _beginning_with(w: str, v: Vocab) -> list[str]:
-    """The knowledge base's words that begin with w (w itself included)."""
-    return v.words[bisect.bisect_left(v.words, w):bisect.bisect_left(v.words, w + "\U0010ffff")]
+def _beginning_with(w: str, strings: list[str]) -> list[str]:
+    """The strings of a sorted list that begin with w (w itself included)."""
+    return strings[bisect.bisect_left(strings, w):bisect.bisect_left(strings, w + "\U0010ffff")]
 
 
 def _prefixed(w: str, v: Vocab) -> frozenset[str]:
-    found = _beginning_with(w, v)
+    found = _beginning_with(w, v.words)
     return frozenset(found) if len(found) <= MAX_PREFIXED else frozenset()
 
 
@@ -348,23 +364,13 @@ def _new_term(raw: str, v: Vocab) -> Term:
                 _prefixed(w, v) if len(w) >= MIN_PREFIX and not w.isdigit() else frozenset()).expand(v)
 
 
-_PAIRS = text("SELECT pair, df FROM searchpair WHERE pair IN :pairs").bindparams(bindparam("pairs", expanding=True))
-
-
-def _collocations(conn: Connection, terms: list[Term], v: Vocab) -> list[Term]:
+def _collocations(terms: list[Term], v: Vocab) -> list[Term]:
     """A word that nearly always follows the query's previous word in the texts ("end of *game*",
     "konci *hry*") says little the previous word has not said: its weight becomes what it adds,
     log(1 + df(previous) / (1 + df(previous, word))), when that is less than its own idf. Otherwise
     a two-word stock phrase outweighs the one word that names the subject ("nefrit")."""
-    pairs = [(a, b, f"{a.word} {b.word}") for a, b in zip(terms, terms[1:])]
-    unseen = [] if v.all_pairs else [key for _, _, key in pairs if key not in v.pairs]
-    if unseen:
-        if len(v.pairs) > 50000:
-            v.pairs.clear()
-        v.pairs.update(dict.fromkeys(unseen, 0))
-        v.pairs.update(conn.execute(_PAIRS, {"pairs": unseen}).fetchall())
-    for a, b, key in pairs:
-        both, before = v.pairs.get(key, 0), v.df.get(a.word, 0)
+    for a, b in zip(terms, terms[1:]):
+        both, before = v.pairs.get(f"{a.word} {b.word}", 0), v.df.get(a.word, 0)
         if both and before:
             b.idf = min(b.idf, math.log(1 + before / (1 + both)))
     return terms
@@ -424,14 +430,13 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     toks, raws, warnings = _query_words(q)
     if not toks:
         return Result(q, toks, [], 0, warnings)
-    with engine.connect() as conn:
-        v = vocab(conn)
-        terms = _collocations(conn, [_term(r, v) for r in raws], v)
-        rows, all_words = _candidates(conn, v, terms, game, lang, kind)
-        if rows and not all_words and len(terms) > 1:
-            warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
-        match = _Matcher(terms, v)
-        ranked = _rank(rows, match)
+    v = vocab(engine)
+    terms = _collocations([_term(r, v) for r in raws], v)
+    rows, all_words = _candidates(v, terms, game, lang, kind)
+    if rows and not all_words and len(terms) > 1:
+        warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
+    match = _Matcher(terms, v)
+    ranked = _rank(rows, match)
     suggestion = None
     if any(t.correction for t in terms) and not all(t.known for t in terms):
         suggestion = " ".join(t.correction if t.correction and not t.known else r for t, r in zip(terms, raws))
@@ -451,99 +456,36 @@ def _explained(scored: dict) -> dict:
     return {**parts, "total": round(scored["score"], 2)}
 
 
-def _alternatives(t: Term) -> list[tuple[str, bool]]:
-    """(word, as prefix) pairs that stand for one query word in the index query."""
-    alts = [(t.word, t.prefix)] + [(w, False) for w in sorted(t.exact)] + [(w, False) for w in sorted(t.fuzzy)][:20]
-    return list(dict.fromkeys(alts))
+def _candidates(v: Vocab, terms: list[Term], game, lang, kind) -> tuple[list[Doc], bool]:
+    """Documents that may answer the query, and whether some entry contains every word.
 
-
-def _match_expr(conn: Connection, terms: list[Term], op: str, names_only: bool) -> str:
-    if conn.dialect.name == "sqlite":
-        def alt(w, pre):
-            return '"' + w.replace('"', '""') + '"' + ("*" if pre else "")
-        expr = f" {op} ".join("(" + " OR ".join(alt(w, p) for w, p in _alternatives(t)) + ")" for t in terms)
-        return "{name forms} : (" + expr + ")" if names_only else expr
-
-    def pg_alt(w, pre):  # the PostgreSQL spelling of the same query ('word':*), on tsv_names for names only
-        return "'" + w.replace("'", "''").replace("\\", "") + "'" + (":*" if pre else "")
-    joiner = " & " if op == "AND" else " | "
-    return joiner.join("(" + " | ".join(pg_alt(w, p) for w, p in _alternatives(t)) + ")" for t in terms)
-
-
-def _candidates(conn: Connection, v: Vocab, terms: list[Term], game, lang, kind) -> tuple[list[Doc], bool]:
-    """Index rows that may answer the query, and whether some entry contains every word.
-
-    Two steps: the index orders the matching rows by its own relevance and keeps the best ids (no
-    text is read for the thousands of rows a common word matches), then the texts of those few
-    rows are read for the ranking here."""
-    sqlite = conn.dialect.name == "sqlite"
-    # Straight to the driver, in its own parameter style: SQLAlchemy's statement handling around a
-    # sub-millisecond index query was a third of a cold search
-    bind = (lambda name: f":{name}") if sqlite else (lambda name: f"%({name})s")  # noqa: E731
-    filtered = "d" if sqlite else "x"  # the FTS5 table holds no filters; search_tsv does
-    where, params = "", {}
-    for col, val in (("game_id", game), ("lang", lang), ("kind", kind)):
-        if val:
-            where += f" AND {filtered}.{col} = {bind(col)}"
-            params[col] = val
-    q, n = bind("q"), bind("n")
-
-    def best(names_only: bool) -> str:
-        if sqlite:  # the query names the columns (see _match_expr)
-            join = " JOIN searchdoc d ON d.id = search_fts.rowid" if where else ""
-            return (f"SELECT search_fts.rowid FROM search_fts{join} WHERE search_fts MATCH {q}{where} "
-                    f"ORDER BY bm25(search_fts, 10.0, 6.0, 1.0) LIMIT {n}")
-        tsv = "x.tsv_names" if names_only else "x.tsv"
-        return (f"SELECT x.id FROM search_tsv x WHERE {tsv} @@ to_tsquery('simple', {q}){where} "
-                f"ORDER BY ts_rank('{{0.1, 0.2, 0.6, 1.0}}', {tsv}, to_tsquery('simple', {q})) DESC LIMIT {n}")
-
-    def ids(q: str, names_only: bool) -> list[int]:
-        sql, values = best(names_only), {**params, "q": q, "n": CANDIDATES}
-        try:
-            return [i for (i,) in conn.connection.driver_connection.execute(sql, values)]
-        except conn.dialect.loaded_dbapi.Error as exc:  # SQLAlchemy's wrapper, as every other query raises
-            raise DBAPIError.instance(sql, values, exc, conn.dialect.loaded_dbapi.Error, dialect=conn.dialect) from exc
-
-    def named_then_mentioned(q_names: str, q_all: str) -> list[int]:
-        """The best entries the words name and, when those are fewer than the ranking takes, the best
-        that merely mention them: texts that only mention the words rank below every named entry, so
-        the index need not order the thousands it would find. PostgreSQL answers both in one round
-        trip, the second part skipped by the server when the first is full."""
-        if sqlite:
-            named = ids(q_names, True)
-            return named + (ids(q_all, False) if len(named) < CANDIDATES else [])
-        rank = "ts_rank('{0.1, 0.2, 0.6, 1.0}', %s, to_tsquery('simple', %%(q)s))"
-        sql = (f"WITH named AS (SELECT x.id, {rank % 'x.tsv_names'} AS r FROM search_tsv x "
-               f"WHERE x.tsv_names @@ to_tsquery('simple', %(q)s){where} ORDER BY r DESC LIMIT %(n)s) "
-               f"SELECT id, 0, r FROM named UNION ALL "
-               f"(SELECT x.id, 1, {rank % 'x.tsv'} FROM search_tsv x WHERE x.tsv @@ to_tsquery('simple', %(q)s){where} "
-               f"AND (SELECT COUNT(*) FROM named) < %(n)s ORDER BY 3 DESC LIMIT %(n)s)")
-        values = {**params, "q": q_all, "n": CANDIDATES}
-        try:
-            rows = conn.connection.driver_connection.execute(sql, values).fetchall()
-        except conn.dialect.loaded_dbapi.Error as exc:
-            raise DBAPIError.instance(sql, values, exc, conn.dialect.loaded_dbapi.Error, dialect=conn.dialect) from exc
-        return [i for i, _, _ in sorted(rows, key=lambda row: (row[1], -row[2]))]
-
-    def read(found_ids: list[int]) -> list[Doc]:  # in the index's order: it breaks ties between languages
-        return v.documents(conn, list(dict.fromkeys(found_ids)))
-
-    # Every word must match, but words in one document in twenty or more ("the", "na") are left to
-    # the ranking: they hardly narrow the set, and each costs the index a long list to intersect.
+    Every word must match, but words in one document in twenty or more ("the", "na") are left to the
+    ranking: they hardly narrow the set. When fewer than twenty entries hold all the words, a question
+    or description also gets the entries that hold one of its three rarest words. Past CANDIDATES, the
+    documents that have every word and name them come first, then the kinds a player looks up and
+    short texts (what the ranking would add for them anyway), so a query of one common word ranks
+    two hundred documents, not two thousand."""
+    allowed = None
+    for facet in (("game", game), ("lang", lang), ("kind", kind)):
+        if facet[1]:
+            ids = v.facets.get(facet, frozenset())
+            allowed = ids if allowed is None else allowed & ids
     needed = [t for t in terms if t.idf >= COMMON_IDF] or terms
-    found = {r.id: r for r in read(named_then_mentioned(_match_expr(conn, needed, "AND", True),
-                                                        _match_expr(conn, needed, "AND", False)))}
-    all_words = bool(found)
-    if len(terms) > 1 and len({r.entity_id for r in found.values()}) < 20:
-        # a question or description: entries with some of the words, rarest words first. Words in
-        # more than one document in twenty ("na", "the", "player") would make the index score most of the
-        # documents for candidates they hardly order; the ranking here still counts them.
-        # Whole words only: as prefixes, short words ("pri") would match a good part of the index.
+    every = frozenset.intersection(*(t.found_in for t in needed))
+    if allowed is not None:
+        every &= allowed
+    named = frozenset.intersection(*(t.named_in for t in needed)) & every
+    found = set(every)
+    if len(terms) > 1 and len({v.docs[i].entity_id for i in every}) < 20:
+        # whole words only: as prefixes, short words ("pri") would match a good part of the index
         some = sorted(terms, key=lambda t: -t.idf)[:OR_WORDS]
-        some = [replace(t, prefix=False) for t in [t for t in some if t.idf >= COMMON_IDF] or some]
-        for r in read(ids(_match_expr(conn, some, "OR", False), False)):
-            found.setdefault(r.id, r)
-    return list(found.values()), all_words
+        some = [t for t in some if t.idf >= COMMON_IDF] or some
+        for t in some:
+            found |= t.whole_in if allowed is None else t.whole_in & allowed
+    ids = sorted(found)  # by id: equal scores then keep one order on every database
+    if len(ids) > CANDIDATES:
+        ids = sorted(ids, key=lambda i: (i not in every, i not in named, -v.docs[i].weight))[:CANDIDATES]
+    return [v.docs[i] for i in ids], bool(every)
 
 
 def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
@@ -563,10 +505,8 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
             elif not fuzzy.isdisjoint(r.words):
                 cov += t.idf / 2
         cov /= total_idf
-        length = len(r.folded_body) / 1000.0
-        kind = KIND_WEIGHT.get(r.kind, 5.0)
-        parts.update(coverage=30 * cov, kind=kind, length=-min(5.0, length))
-        score = name + 30 * cov + kind - min(5.0, length)
+        parts.update(coverage=30 * cov, kind=r.kind_weight, length=-r.length)
+        score = name + 30 * cov + r.kind_weight - r.length
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
@@ -628,7 +568,7 @@ class _Matcher:
         self.terms = terms
         table: dict[str, list[int]] = {}
         for k, t in enumerate(terms):
-            completions = _beginning_with(t.word, v) if t.prefix else []
+            completions = _beginning_with(t.word, v.words) if t.prefix else []
             for level, found in ((FUZZY, t.fuzzy_words), (PREFIX, completions), (EXACT, t.exact_words)):
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
