@@ -43,6 +43,7 @@ from kb.messages import N_
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
+MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
 CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 OR_WORDS = 3  # a description is looked up by its rarest words (the ranking then reads all)
@@ -288,11 +289,6 @@ class Term:
     named_in: frozenset[int] = field(default=frozenset(), repr=False)
     whole_in: frozenset[int] = field(default=frozenset(), repr=False)
 
-    @property
-    def matches(self) -> set[str]:
-        """Every indexed string (word or lemma) that means this query word matched."""
-        return {self.word} | self.exact | self.fuzzy | self.prefixed
-
     def expand(self, v: Vocab) -> "Term":
         """The knowledge base's words that match: each of them, and any word that has one of the lemmas."""
         self.exact_words = {self.word} | self.exact | {w for l in self.exact for w in v.by_lemma.get(l, ())}
@@ -304,9 +300,6 @@ class Term:
         self.found_in = self.whole_in | _union(v.holding, begun - whole)
         self.named_in = _union(v.naming, whole | begun)
         return self
-
-
-MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
 
 
 def _union(index: dict[str, frozenset[int]], strings) -> frozenset[int]:
