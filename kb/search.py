@@ -425,7 +425,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         return Result(q, toks, [], 0, warnings)
     v = vocab(engine)
     terms = _collocations([_term(r, v) for r in raws], v)
-    rows, all_words = _candidates(v, terms, game, lang, kind)
+    rows, all_words, total = _candidates(v, terms, game, lang, kind, offset + limit)
     if rows and not all_words and len(terms) > 1:
         warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
     match = _Matcher(terms, v)
@@ -440,7 +440,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         snip, marks = snippet(r.name, r.body, match, r.folded_body, r.tokens)
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
                         _explained(s) if explain else None))
-    return Result(q, toks, hits, len(ranked), warnings, suggestion)
+    return Result(q, toks, hits, total, warnings, suggestion)
 
 
 def _explained(scored: dict) -> dict:
@@ -449,12 +449,14 @@ def _explained(scored: dict) -> dict:
     return {**parts, "total": round(scored["score"], 2)}
 
 
-def _candidates(v: Vocab, terms: list[Term], game, lang, kind) -> tuple[list[Doc], bool]:
-    """Documents that may answer the query, and whether some entry contains every word.
+def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tuple[list[Doc], bool, int]:
+    """Documents that may answer the query, whether some entry contains every word, and how many
+    entries match in all.
 
     Every word must match, but words in one document in twenty or more ("the", "na") are left to the
     ranking: they hardly narrow the set. When fewer than twenty entries hold all the words, a question
-    or description also gets the entries that hold one of its three rarest words. Past CANDIDATES, the
+    or description also gets the entries that hold one of its three rarest words. Past CANDIDATES (or
+    three documents for each of the first `depth` entries, so a later page is ranked too), the
     documents that have every word and name them come first, then the kinds a player looks up and
     short texts (what the ranking would add for them anyway), so a query of one common word ranks
     two hundred documents, not two thousand."""
@@ -476,9 +478,11 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind) -> tuple[list[Doc
         for t in some:
             found |= t.whole_in if allowed is None else t.whole_in & allowed
     ids = sorted(found)  # by id: equal scores then keep one order on every database
-    if len(ids) > CANDIDATES:
-        ids = sorted(ids, key=lambda i: (i not in every, i not in named, -v.docs[i].weight))[:CANDIDATES]
-    return [v.docs[i] for i in ids], bool(every)
+    entities = len({v.docs[i].entity_id for i in ids})
+    keep = max(CANDIDATES, 3 * depth)  # an entry has a document per language
+    if len(ids) > keep:
+        ids = sorted(ids, key=lambda i: (i not in every, i not in named, -v.docs[i].weight))[:keep]
+    return [v.docs[i] for i in ids], bool(every), entities
 
 
 def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:

@@ -1,7 +1,8 @@
 """Search folds case and diacritics (ł too), ranks, filters, and never errors on user input.
-Every test runs on SQLite (FTS5) and PostgreSQL (tsvector)."""
+Every test that takes fixture_engine runs on SQLite and on PostgreSQL."""
 import pytest
 
+from kb.db import open_engine
 from kb.search import search
 
 HOSTILE = ['"', "'", "(", ")", "((", 'AND', 'OR', 'NOT', 'AND OR NOT', 'c++', '10%', 'co-op', 'hráč:karty',
@@ -52,6 +53,19 @@ def test_snippet_marks_the_match_in_the_original_text(fixture_engine):
 def test_no_entry_with_all_words_falls_back_and_says_so(fixture_engine):
     res = search(fixture_engine, "jadeit xylophone")
     assert res.total > 0 and any("some of them" in w for w in res.warnings)
+
+
+def test_paging_through_a_common_word_gives_every_matching_entry_once(real_db):
+    """More entries match "gracz" (player) than the ranking scores for one page: the total still
+    counts them all, and the pages hold each of them exactly once."""
+    engine = open_engine(real_db, readonly=True)
+    total, ids = search(engine, "gracz").total, []
+    while len(ids) < total + 100:
+        page = search(engine, "gracz", limit=100, offset=len(ids)).hits
+        if not page:
+            break
+        ids += [h.id for h in page]
+    assert total > 200 and len(ids) == len(set(ids)) == total
 
 
 def test_pagination_reports_the_total(fixture_engine):
