@@ -175,7 +175,7 @@ def _record_rows(kb: KnowledgeBase, rec: Record) -> Rows:
         m.TermForm.__table__: [dict(entity_id=rec.id, lang=lang, form=f, folded=" ".join(words(f)), preferred=i == 0)
                                for lang, fs in term_forms.items() for i, f in enumerate(fs)],
         m.Provenance.__table__: _provenance_rows(rec) if entity else [],
-        m.SearchDoc.__table__: _search_rows(rec, per_lang, term_forms),
+        m.SearchDoc.__table__: _search_rows(rec, per_lang),
     }
 
 
@@ -203,7 +203,7 @@ def _provenance_rows(rec: Record) -> list[dict]:
     return out
 
 
-def _search_rows(rec: Record, per_lang, term_forms) -> list[dict]:
+def _search_rows(rec: Record, per_lang) -> list[dict]:
     docs = []
     for lang in TEXT_LANGS:
         fields = per_lang.get(lang)
@@ -211,7 +211,6 @@ def _search_rows(rec: Record, per_lang, term_forms) -> list[dict]:
             continue
         name = " / ".join(dict.fromkeys(fields.get("name", [])))
         body = "\n".join(t for f, ts in fields.items() if f != "name" for t in ts)
-        form_text = " ".join(term_forms.get(lang, []))
         docs.append(dict(entity_id=rec.id, game_id=rec.game, kind=rec.kind, lang=lang, name=name, body=body,
-                         folded_name=fold(name), folded_forms=fold(form_text), folded_body=fold(body)))
+                         folded_body=fold(body)))
     return docs

@@ -124,8 +124,6 @@ class SearchDoc(SQLModel, table=True):
     lang: str = Field(index=True)
     name: str = Field(sa_column=Column(SAText, nullable=False))
     body: str = Field(sa_column=Column(SAText, nullable=False))
-    folded_name: str = Field(sa_column=Column(SAText, nullable=False))
-    folded_forms: str = Field(sa_column=Column(SAText, nullable=False))
     folded_body: str = Field(sa_column=Column(SAText, nullable=False))
 
 

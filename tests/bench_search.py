@@ -57,8 +57,7 @@ def grow(url: str, copies: int = COPIES, seed: int = 19) -> int:
                 rng.shuffle(lines)
                 body = "\n".join(lines[:rng.randint(1, 6)])
                 new_docs.append(dict(entity_id=f"{d['entity_id']}~{c}", game_id=d["game_id"], kind=d["kind"],
-                                     lang=d["lang"], name=name, body=body, folded_name=fold(name),
-                                     folded_forms="", folded_body=fold(body)))
+                                     lang=d["lang"], name=name, body=body, folded_body=fold(body)))
         kbsearch.drop_index(conn)
         conn.execute(insert(m.Entity.__table__), new_ents)
         conn.execute(insert(m.SearchDoc.__table__), new_docs)
