@@ -398,10 +398,9 @@ def analyse(text: str, lang: str) -> Analysis:
             counts[cat] = counts.get(cat, 0) + n
     if n := _have_to_do(folded, lang):
         counts["may"] = counts.get("may", 0) + n
-    if lang in TIMING and TIMING[lang].search(text):
-        counts["timing"] = len(TIMING[lang].findall(text))
-    if lang in FREE and FREE[lang].search(text):
-        counts["free"] = len(FREE[lang].findall(text))
+    for marker, patterns in (("timing", TIMING), ("free", FREE)):
+        if found := len(patterns[lang].findall(text)) if lang in patterns else 0:
+            counts[marker] = found
     if AND_OR.search(text):
         counts["and-or"] = len(AND_OR.findall(text))
     elif OR.get(lang, set()) & {t.lower() for t in toks}:

@@ -97,7 +97,7 @@ def _phrases(name: str, forms: list[str]) -> str:
 
 
 def create_index(conn: Connection) -> None:
-    docs = conn.execute(text("SELECT id, entity_id, game_id, kind, lang, name, body FROM searchdoc")).fetchall()
+    docs = conn.execute(text("SELECT id, entity_id, lang, name, body FROM searchdoc")).fetchall()
     forms: dict[tuple[str, str], list[str]] = {}
     for eid, lang, form in conn.execute(text("SELECT entity_id, lang, form FROM termform ORDER BY id")):
         forms.setdefault((eid, lang), []).append(form)
@@ -140,8 +140,6 @@ def create_index(conn: Connection) -> None:
                      [dict(l=l, df=n) for l, n in lemma_df.items()])
     if pair_df:
         conn.execute(text("INSERT INTO searchpair VALUES (:p, :df)"), [dict(p=k, df=n) for k, n in pair_df.items()])
-    if conn.dialect.name == "postgresql":
-        conn.execute(text("ANALYZE searchlex, searchdoc, searchvocab, searchlemma, searchpair"))
 
 
 def drop_index(conn: Connection) -> None:
