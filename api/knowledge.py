@@ -3,8 +3,9 @@
 The knowledge base changes only when `rulekb build` replaces it, so every answer about it is a
 function of (build, request): the reader notices a new build (the SQLite file replaced, or a new
 `built_at` on PostgreSQL) within a second, and the response cache keeps finished answers — body,
-ETag and a gzipped copy — until then. A cached lookup skips the database, the response models and
-JSON encoding: the costs that made lookups several times slower than a trivial endpoint.
+ETag and, once an answer is asked for again, a gzipped copy — until then. A cached lookup skips the
+database, the response models and JSON encoding: the costs that made lookups several times slower
+than a trivial endpoint.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any, Callable
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -27,6 +29,7 @@ from kb import models as m
 from kb.db import RECHECK_SECONDS, database_url, is_sqlite, open_engine, sqlite_path
 
 KB_CACHE_CONTROL = "public, max-age=300"
+GZIP_MIN_BYTES = 1024  # smaller answers are sent as they are
 UNCACHED_PREFIXES = ("/api/v1/sessions", "/api/v1/health", "/api/v1/ready", "/api/v1/bulk", "/api/v1/docs",
                      "/api/v1/openapi.json")
 
@@ -124,17 +127,35 @@ class ResponseCache:
             self._items.clear()
 
 
+def is_cached(scope: Scope) -> bool:
+    """Whether the request is a knowledge-base read that the response cache answers."""
+    path = scope.get("path", "")
+    return (scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and path.startswith("/api/v1/")
+            and not path.startswith(UNCACHED_PREFIXES))
+
+
+class GZipUncached(GZipMiddleware):
+    """Starlette's gzip for everything but the cached knowledge-base reads, which choose their own
+    encoding (CachedKbResponses)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if is_cached(scope):
+            return await self.app(scope, receive, send)
+        await super().__call__(scope, receive, send)
+
+
 class CachedKbResponses:
     """ASGI middleware: answers knowledge-base GETs from the response cache, with ETag/304,
-    Cache-Control and a gzipped body for clients that accept it."""
+    Cache-Control, and a gzipped body for clients that accept it.
+
+    An answer is compressed the second time it is asked for, and the copy kept: most search answers
+    are asked for once, and compressing each of those cost a cold search a tenth of its time."""
 
     def __init__(self, app: ASGIApp, reader: Callable[[], KbReader]):
         self.app, self.reader = app, reader
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "")
-        if (scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or not path.startswith("/api/v1/")
-                or path.startswith(UNCACHED_PREFIXES)):
+        if not is_cached(scope):
             return await self.app(scope, receive, send)
         headers = Headers(scope=scope)
         try:
@@ -143,13 +164,16 @@ class CachedKbResponses:
         except Exception:  # not built or not readable: the route answers with the right problem
             return await self.app(scope, receive, send)
         language = headers.get("accept-language")
-        key = (generation, path, scope.get("query_string", b""), negotiate(language) if language else None)
+        key = (generation, scope["path"], scope.get("query_string", b""), negotiate(language) if language else None)
         gzip_ok = "gzip" in headers.get("accept-encoding", "")
         cached = reader.responses.get(key)
         if cached is None:
             cached = await self._fill(scope, receive, send, reader, key)
             if cached is None:
                 return
+        elif gzip_ok and cached[1] is None and len(cached[0]) >= GZIP_MIN_BYTES:
+            cached = (cached[0], gzip.compress(cached[0], compresslevel=6), cached[2])
+            reader.responses.put(key, cached)
         body, zipped, extra = cached
         etag = dict(extra)[b"etag"].decode()
         if etag in [e.strip() for e in headers.get("if-none-match", "").split(",")]:
@@ -180,8 +204,7 @@ class CachedKbResponses:
         keep = [(k, v) for k, v in headers.raw if k not in (b"content-length", b"etag", b"cache-control", b"vary")]
         extra = keep + [(b"etag", etag.encode()), (b"cache-control", KB_CACHE_CONTROL.encode()),
                         (b"vary", b"Accept-Language, Accept-Encoding")]
-        zipped = gzip.compress(body, compresslevel=6) if len(body) >= 1024 else None
-        value = (body, zipped, extra)
+        value = (body, None, extra)
         reader.responses.put(key, value)
         return value
 

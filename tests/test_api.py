@@ -160,6 +160,17 @@ def test_knowledge_base_responses_carry_etag_and_answer_304(client):
     assert other.status_code == 200
 
 
+def test_an_answer_asked_for_again_comes_gzipped_with_the_same_etag(real_client):
+    """The first answer is sent as computed; the second, to a client that accepts gzip, compressed."""
+    url, gz = "/api/v1/search?q=s%C5%82u%C5%BC%C4%85cy&limit=37", {"Accept-Encoding": "gzip"}  # asked by no other test
+    first, second = real_client.get(url, headers=gz), real_client.get(url, headers=gz)
+    assert "content-encoding" not in first.headers and second.headers["content-encoding"] == "gzip"
+    assert first.headers["etag"] == second.headers["etag"] and first.json() == second.json()
+    assert int(second.headers["content-length"]) < len(first.content) / 2
+    plain = real_client.get(url, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == first.content
+
+
 def test_cors_allows_browser_apps(client):
     r = client.options("/api/v1/games", headers={"Origin": "https://example.org", "Access-Control-Request-Method": "GET"})
     assert r.status_code == 200 and r.headers["access-control-allow-origin"] in ("*", "https://example.org")
