@@ -18,13 +18,13 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.staticfiles import StaticFiles
 
 from api import problems
+from api.deps import filter_values, search_index
 from api.knowledge import GZIP_MIN_BYTES, CachedKbResponses, GZipUncached, KbReader
 from api.middleware import RequestLimits
 from api.routes import bulk, compare, entities, examples, games, health, search, sessions
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
 from kb.queries import entity_jsons
-from kb.search import preload as preload_search
 from kb.search import search as run_search
 
 ROUTERS = (games, entities, search, compare, examples, sessions, health)
@@ -87,11 +87,11 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
 
 
 class WarmUp:
-    """Reads every game's rules, the entity documents and the search documents, and runs one search
-    per language, in the background once per process (the search loads its Polish, Czech and
-    English lemmatizers on first use: seconds that the first searches of every client would
-    otherwise wait for together). Neither the first session nor the first lookup waits; GET /ready answers 503 until
-    it is done."""
+    """Reads every game's rules, the entity documents, the filter values and the search index, and
+    runs one search per language, in the background once per process (the search loads its Polish,
+    Czech and English lemmatizers on first use: seconds that the first searches of every client would
+    otherwise wait for together). Neither the first session nor the first lookup waits; GET /ready
+    answers 503 until it is done."""
 
     # one word per language the lemmatizers know (pl, cs, en)
     SEARCHES = ("służących", "cestování", "travelling")
@@ -120,9 +120,9 @@ class WarmUp:
                     pass
             try:
                 self.reader.derived("entities", entity_jsons)
-                preload_search(self.reader.engine())
+                filter_values(self.reader)
                 for query in self.SEARCHES:
-                    run_search(self.reader.engine(), query, limit=1)
+                    run_search(self.reader.engine(), query, limit=1, index=search_index(self.reader))
             except Exception:  # noqa: BLE001 - an unreadable knowledge base is /ready's to report
                 pass
         finally:

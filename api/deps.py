@@ -15,6 +15,7 @@ from api.problems import ApiError, request_lang
 from api.store import Store
 from i18n.locale import negotiate
 from kb import models as m
+from kb.search import Vocab, vocab
 
 Lang = Literal["pl", "cs", "en"]
 
@@ -77,7 +78,19 @@ Limit = Annotated[int, Query(ge=1, le=200, description="items per page")]
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="items to skip")]
 
 
+# ---- values derived once per build (KbReader.derived), by name
+VOCABULARY, SEARCH_INDEX = "filter values", "search index"
+
+
+def search_index(reader: KbReader) -> Vocab:
+    return reader.derived(SEARCH_INDEX, vocab)
+
+
 # ---- filters: an unknown value is an error that lists the valid ones
+def filter_values(reader: KbReader) -> dict[str, list[str]]:
+    return reader.derived(VOCABULARY, _vocabulary)
+
+
 def _vocabulary(engine: Engine) -> dict[str, list[str]]:
     with engine.connect() as conn:
         return {
@@ -91,7 +104,7 @@ def check_filters(reader: KbReader, **values: str | None) -> None:
     for name, value in values.items():
         if value is None:
             continue
-        valid = reader.derived("vocabulary", _vocabulary)[name]
+        valid = filter_values(reader)[name]
         if value not in valid:
             raise ApiError(422, N_("%(name)s=%(value)s is not a value the knowledge base has; valid values: %(valid)s."),
                            params={"name": name, "value": value, "valid": ", ".join(valid)},

@@ -68,7 +68,7 @@ class KbReader:
             self._engine = open_engine(self.url, readonly=True)
         if not self.local:
             with self._engine.connect() as conn:
-                generation = conn.execute(select(m.BuildInfo.value).where(m.BuildInfo.key == "built_at")).scalar()
+                generation = conn.execute(select(m.BuildInfo.value).where(m.BuildInfo.key == "build")).scalar()
         if generation != self._generation:
             if self._generation is not None and self.local:
                 self._engine.dispose()  # pooled connections still read the replaced file
@@ -86,12 +86,20 @@ class KbReader:
             self._derived[key] = compute(self.engine())
         return self._derived[key]
 
-    async def run(self, read: Callable[[], Any]) -> Any:
-        """Run a read of the knowledge base from an `async` route. On SQLite, inline: the file is local,
+    def holds(self, *names: str) -> bool:
+        """Whether a read that needs only these derived values would touch no database now: each is
+        computed for the current build, and the next "is there a new build?" is not yet due."""
+        generation = self._generation
+        return (time.monotonic() - self._checked <= RECHECK_SECONDS
+                and all((name, generation) in self._derived for name in names))
+
+    async def run(self, read: Callable[[], Any], uses: tuple[str, ...] = ()) -> Any:
+        """Run a read of the knowledge base from an `async` route. Inline on SQLite (the file is local,
         the work is Python holding the GIL, and at 32 clients the hop to a worker thread cost a search
-        more CPU than its ranking. On a database server, in the thread pool: a network wait must not
-        stall the event loop (and /health with it)."""
-        if self.local:
+        more CPU than its ranking) and, on a database server, when the read needs only derived values
+        it `holds`. Otherwise in the thread pool: a network wait must not stall the event loop (and
+        /health with it)."""
+        if self.local or (uses and self.holds(*uses)):
             return read()
         return await run_in_threadpool(read)
 

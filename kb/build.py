@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
@@ -114,7 +115,8 @@ def _rows(kb: KnowledgeBase) -> Rows:
     for rec in kb.records.values():
         for table, values in _record_rows(kb, rec).items():
             rows.setdefault(table, []).extend(values)
-    rows[m.BuildInfo.__table__] = [dict(key="built_at", value=datetime.now(timezone.utc).isoformat(timespec="seconds"))]
+    rows[m.BuildInfo.__table__] = [dict(key="built_at", value=datetime.now(timezone.utc).isoformat(timespec="seconds")),
+                                   dict(key="build", value=uuid.uuid4().hex)]
     return rows
 
 

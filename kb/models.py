@@ -146,6 +146,8 @@ class Finding(SQLModel, table=True):
 
 
 class BuildInfo(SQLModel, table=True):
+    """`built_at` (when, to the second, for people) and `build` (an id of its own per build, which
+    readers compare to notice a rebuild: two builds can fall in one second)."""
     key: str = Field(primary_key=True)
     value: str
 

@@ -234,11 +234,6 @@ _VOCABS: dict[tuple[str, str], Vocab] = {}  # (database URL, build) -> its vocab
 _CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.WeakKeyDictionary()
 
 
-def preload(engine: Engine) -> None:
-    """Read the index now (a server's warm-up), not on the first search."""
-    vocab(engine)
-
-
 def vocab(engine: Engine) -> Vocab:
     """The knowledge base's words, lemmas and search documents, read once per database and build
     (a quarter of a second for this knowledge base). Whether there is a new build is asked at most
@@ -252,7 +247,7 @@ def vocab(engine: Engine) -> Vocab:
 
 
 def _read_vocab(conn: Connection) -> Vocab:
-    built = conn.execute(text("SELECT value FROM buildinfo WHERE key = 'built_at'")).scalar() or ""
+    built = conn.execute(text("SELECT value FROM buildinfo WHERE key = 'build'")).scalar() or ""
     key = (conn.engine.url.render_as_string(hide_password=False), built)
     if key not in _VOCABS:
         rows = conn.execute(text("SELECT word, lemmas, df, spelling FROM searchvocab")).fetchall()
@@ -417,11 +412,12 @@ class Result:
 
 
 def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None = None, kind: str | None = None,
-           limit: int = 20, offset: int = 0, explain: bool = False) -> Result:
+           limit: int = 20, offset: int = 0, explain: bool = False, index: Vocab | None = None) -> Result:
+    """The ranked hits of a query; `index` is the engine's `vocab`, when the caller holds it already."""
     toks, raws, warnings = _query_words(q)
     if not toks:
         return Result(q, toks, [], 0, warnings)
-    v = vocab(engine)
+    v = index or vocab(engine)
     terms = _collocations([_term(r, v) for r in raws], v)
     rows, all_words, total = _candidates(v, terms, game, lang, kind, offset + limit)
     if rows and not all_words and len(terms) > 1:

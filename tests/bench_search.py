@@ -62,7 +62,7 @@ def grow(url: str, copies: int = COPIES, seed: int = 19) -> int:
         conn.execute(insert(m.Entity.__table__), new_ents)
         conn.execute(insert(m.SearchDoc.__table__), new_docs)
         kbsearch.create_index(conn)
-        conn.execute(text("UPDATE buildinfo SET value = :v WHERE key = 'built_at'"), {"v": f"grown-{uuid.uuid4()}"})
+        conn.execute(text("UPDATE buildinfo SET value = :v WHERE key = 'build'"), {"v": f"grown-{uuid.uuid4()}"})
         total = conn.execute(text("SELECT COUNT(*) FROM searchdoc")).scalar()
     engine.dispose()
     return total

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -84,8 +85,8 @@ def _pg_available() -> str | None:
         return f"PostgreSQL at {PG_URL} does not answer ({type(exc).__name__}: {str(exc).splitlines()[0]})"
 
 
-@pytest.fixture(scope="session")
-def pg_schema_url():
+@contextmanager
+def _pg_schema():
     """A fresh schema on the test server, dropped afterwards; yields a URL that uses it."""
     reason = _pg_available()
     if reason:
@@ -95,10 +96,25 @@ def pg_schema_url():
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    with admin.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
+    try:
+        yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_schema_url():
+    with _pg_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def new_pg_url():
+    """A schema of the test's own, for a test that rebuilds it."""
+    with _pg_schema() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

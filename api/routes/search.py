@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 from fastapi import Query, Request, Response
 
 from api import models as out
-from api.deps import Lang, check_filters, envelope, make_router
+from api.deps import SEARCH_INDEX, VOCABULARY, Lang, check_filters, envelope, make_router, search_index
 from api.knowledge import KbReader
 from api.problems import request_lang, responses
 from i18n.catalog import t
@@ -32,9 +32,11 @@ async def search(request: Request, q: Annotated[str, Query(min_length=1, max_len
     def ranked():
         check_filters(reader, game=game, kind=kind)
         return run_search(reader.engine(), query, game=game, lang=lang, kind=kind, limit=limit, offset=offset,
-                          explain=explain)
+                          explain=explain, index=search_index(reader))
 
-    result = await reader.run(ranked)
+    # the ranking reads the index in memory: on PostgreSQL too it runs inline, unless the index or
+    # the filter values are still to be read, or the once-a-second build check is due
+    result = await reader.run(ranked, uses=(SEARCH_INDEX, VOCABULARY))
     hits = [{k: v for k, v in h.__dict__.items() if explain or k != "explain"} for h in result.hits]
     messages = request_lang(request)
     page = envelope(request, hits, result.total, limit, offset, query=result.query, tokens=result.tokens,
