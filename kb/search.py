@@ -198,6 +198,10 @@ class Vocab:
     naming: dict[str, frozenset[int]] = field(default_factory=dict)
     indexed: list[str] = field(default_factory=list)
     facets: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # ("game", "gugong") -> ids
+    # the words sorted by length (then spelling) and their lengths: a typo's neighbours within k edits
+    # are at most k letters longer or shorter, so the fuzzy scan reads one slice, not every word
+    by_length: list[str] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
 
     def __post_init__(self):
@@ -218,6 +222,12 @@ class Vocab:
         self.naming = {w: frozenset(ids) for w, ids in naming.items()}
         self.facets = {f: frozenset(ids) for f, ids in facets.items()}
         self.indexed = sorted(self.holding)
+        self.by_length = sorted(self.words, key=lambda w: (len(w), w))
+        self.lengths = [len(w) for w in self.by_length]
+
+    def of_length(self, low: int, high: int) -> list[str]:
+        """The words of `low` to `high` letters."""
+        return self.by_length[bisect.bisect_left(self.lengths, low):bisect.bisect_right(self.lengths, high)]
 
     @property
     def size(self) -> int:
@@ -337,7 +347,7 @@ def _new_term(raw: str, v: Vocab) -> Term:
     correction = None
     k = max_edits(w)
     if w not in v.df and k:  # a lemmatizer guesses for any word, so a typo may still get a lemma
-        close = process.extract(w, v.words, scorer=OSA.distance, score_cutoff=k, limit=20)
+        close = process.extract(w, v.of_length(len(w) - k, len(w) + k), scorer=OSA.distance, score_cutoff=k, limit=20)
         close.sort(key=lambda c: (c[1], -v.df.get(c[0], 0)))
         close = [c for c in close if c[1] == close[0][1]] if close else []  # the nearest words only
         for word, _, _ in close:

@@ -4,7 +4,8 @@ PostgreSQL; the latency of posting a move; the time to the first session on a co
 
 A real uvicorn process serves the real knowledge base (built into a temporary folder or a
 throw-away PostgreSQL schema); client threads on loopback send a fixed number of requests, then
-stop. Timings are printed, never asserted (the suite checks behaviour, not speed).
+stop. Timings are printed, never asserted (the suite checks behaviour, not speed). Each row is the
+median of ROUNDS rounds, each ratio taken against the /health of its own round.
 
 Rows: "warm" repeats a fixed set of requests (what an app looking up the same entries sees: the
 per-build response cache answers); "cold" asks a new server (warmed up, /ready) for every entity
@@ -40,6 +41,7 @@ from tests.server import Server
 
 CONCURRENCY = (1, 32)
 REQUESTS = 1200  # per measurement, spread over the client threads
+ROUNDS = 3  # each row is the median of this many rounds: on a shared machine one run can be 40% off
 PG_URL = os.environ.get("RULEKB_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 SEARCHES = ["sluzacy", "podroz", "nefryt", "jade", "privilege", "smok", "palác", "cestování", "mur", "decree",
             "dwór", "festiwal", "ryż", "fajerwerki", "urzędnik", "statek", "wall", "intryga", "rok", "juan"]
@@ -170,9 +172,14 @@ route.run_search = _stored_answer
 """
 
 
-def row(name: str, threads: int, r: dict, base: dict) -> str:
-    return (f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['rps'] / base['rps']:>10.2f}x "
-            f"{r['server_ms']:>8.2f} ms {r['client_ms']:>8.2f} ms")
+def row(name: str, threads: int, rounds: list[tuple[dict, dict]]) -> str:
+    """One printed row: the median over rounds of each figure, the ratio being taken within each round
+    against that round's own /health."""
+    def mid(key):
+        return statistics.median(r[key] for r, _ in rounds)
+    ratio = statistics.median(r["rps"] / base["rps"] for r, base in rounds)
+    return (f"{name:<44} {threads:>7} {mid('rps'):>8.0f} {mid('p50'):>8.1f} {mid('p99'):>8.1f} {ratio:>10.2f}x "
+            f"{mid('server_ms'):>8.2f} ms {mid('client_ms'):>8.2f} ms")
 
 
 def bench_backend(label: str, db: str, sessions: str) -> None:
@@ -191,37 +198,43 @@ def bench_backend(label: str, db: str, sessions: str) -> None:
         # each once: the query set's queries (names, typos, questions) alone and with each game's filter
         uncached_searches = [f"/api/v1/search?q={quote(q['q'])}{f'&game={g}' if g else ''}"
                              for q in search_eval.load() for g in ("", "gugong", "dragon", "zhanguo")]
-        print(f"\n## knowledge base on {label} ({len(ids)} entities)")
+        print(f"\n## knowledge base on {label} ({len(ids)} entities; median of {ROUNDS} rounds)")
         print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'vs /health':>11} "
               f"{'server cpu':>11} {'client cpu':>11}")
         for threads in CONCURRENCY:
             measure(server, warm_entities + searches, threads, 200)  # fill the caches first
-            base = measure(server, ["/api/v1/health"], threads)
-            rows = [("GET /health (baseline)", base),
-                    ("entity lookup (warm)", measure(server, warm_entities, threads)),
-                    ("search (warm)", measure(server, searches, threads))]
-            for name, r in rows:
-                print(row(name, threads, r, base))
+            rounds: dict[str, list] = {}
+            for _ in range(ROUNDS):
+                base = measure(server, ["/api/v1/health"], threads)
+                for name, paths in (("GET /health (baseline)", ["/api/v1/health"]),
+                                    ("entity lookup (warm)", warm_entities), ("search (warm)", searches)):
+                    rounds.setdefault(name, []).append((measure(server, paths, threads) if paths != ["/api/v1/health"]
+                                                        else base, base))
+            for name, rs in rounds.items():
+                print(row(name, threads, rs))
     finally:
         server.stop()
     for threads in CONCURRENCY:
-        fresh = Server(db, sessions)
-        try:
-            base = measure(fresh, ["/api/v1/health"], threads)
-            cold = measure(fresh, cold_entities, threads, len(cold_entities))
-            cold_search = measure(fresh, uncached_searches, threads, len(uncached_searches))
-        finally:
-            fresh.stop()
-        floor = Server(db, sessions, prelude=STORED_ANSWER)
-        try:
-            floor_base = measure(floor, ["/api/v1/health"], threads)
-            route_floor = measure(floor, uncached_searches, threads, len(uncached_searches))
-        finally:
-            floor.stop()
-        for name, r, b in (("entity lookup (cold: each entity once)", cold, base),
-                           (f"search (cold: {len(uncached_searches)} queries, each once)", cold_search, base),
-                           ("  search route floor (stored answer)", route_floor, floor_base)):
-            print(row(name, threads, r, b))
+        rounds = {}
+        for _ in range(ROUNDS):  # a new server each round: "cold" means nothing of it computed yet
+            fresh = Server(db, sessions)
+            try:
+                base = measure(fresh, ["/api/v1/health"], threads)
+                rounds.setdefault("entity lookup (cold: each entity once)", []).append(
+                    (measure(fresh, cold_entities, threads, len(cold_entities)), base))
+                rounds.setdefault(f"search (cold: {len(uncached_searches)} queries, each once)", []).append(
+                    (measure(fresh, uncached_searches, threads, len(uncached_searches)), base))
+            finally:
+                fresh.stop()
+            floor = Server(db, sessions, prelude=STORED_ANSWER)
+            try:
+                floor_base = measure(floor, ["/api/v1/health"], threads)
+                rounds.setdefault("  search route floor (stored answer)", []).append(
+                    (measure(floor, uncached_searches, threads, len(uncached_searches)), floor_base))
+            finally:
+                floor.stop()
+        for name, rs in rounds.items():
+            print(row(name, threads, rs))
 
 
 def main() -> int:
@@ -254,10 +267,11 @@ def main() -> int:
     try:
         print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
         for threads in (1, 8, 32):
-            rows = moves(server.url, threads)
-            for name, r in (("POST /sessions/{sid}/actions", rows["main"]),
-                            ("  GET /sessions/{sid} (the next seat's view)", rows["view"])):
-                print(f"{name:<44} {threads:>7} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f}")
+            rounds = [moves(server.url, threads) for _ in range(ROUNDS)]
+            for name, key in (("POST /sessions/{sid}/actions", "main"),
+                              ("  GET /sessions/{sid} (the next seat's view)", "view")):
+                mid = {k: statistics.median(r[key][k] for r in rounds) for k in ("rps", "p50", "p99")}
+                print(f"{name:<44} {threads:>7} {mid['rps']:>8.0f} {mid['p50']:>8.1f} {mid['p99']:>8.1f}")
     finally:
         server.stop()
 
