@@ -193,7 +193,17 @@ class Comparer:
         for cat in RULE_MARKERS - {"must"}:
             if cat in here.markers and mine.markers.get(cat, 0) > theirs.markers.get(cat, 0):
                 return True
-        return bool((set(here.numbers) - WEAK_NUMBERS) - set(theirs.numbers))
+        return bool((set(here.numbers) - WEAK_NUMBERS) - set(theirs.numbers)) or bool(self.new_objects(s, has, lacks))
+
+    def new_objects(self, s: Sentence, has: Para, lacks: Para) -> set[str]:
+        """Glossary terms the sentence names that the other language's whole paragraph never names (a
+        card set, a fan, a tie-break between decrees): content of its own, even without a rule word.
+        Between two editions of one language the words themselves are compared elsewhere."""
+        if self.same_language:
+            return set()
+        mine = self.glossary.named(self.read(s.text, has.lang).lemmas, has.lang)
+        theirs = self.glossary.named(self.read(lacks.text, lacks.lang).lemmas, lacks.lang)
+        return {t for t in set(mine) - set(theirs) if lacks.lang in self.glossary.terms[t]}
 
     # -- a paragraph pair
 
@@ -236,10 +246,14 @@ class Comparer:
                                       else (p.sb[ib[0]], [p.sa[i] for i in ia], p.pb, p.pa))
             extra = min(two, key=lambda s: similarity(one, s))
             # a short sentence that negates what the other text never negates ("ships are not moved") is
-            # a rule of its own; otherwise only a long one is, not a clause the other text put elsewhere
+            # a rule of its own, and so is one that names game objects the other text never names and
+            # shares no number or term with its neighbour's counterpart ("players receive the card sets
+            # with the matching fans"); otherwise only a long one is, not a clause the other text put elsewhere
             negates = extra.words >= 4 and "negation" in self.read(extra.text, p_two.lang).markers \
                 and not {"negation", "none"} & set(self.read(p_one.text, p_one.lang).markers)
-            if not negates and (sum(s.words for s in two) < 1.8 * max(one.words, 1) or extra.words < 8):
+            novel = extra.words >= 8 and p.rules and not extra.anchors & one.anchors \
+                and bool(self.new_objects(extra, p_two, p_one))
+            if not (negates or novel) and (sum(s.words for s in two) < 1.8 * max(one.words, 1) or extra.words < 8):
                 continue
             if not self.adds(extra, p_two, p_one):
                 continue

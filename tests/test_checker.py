@@ -49,6 +49,16 @@ def test_an_extra_case_in_one_language_is_reported(real_kb):
     assert {f.check for f in fs} & {"condition", "unmatched"}
 
 
+def test_a_sentence_naming_what_the_other_language_never_mentions_is_reported(real_kb):
+    """Advanced setup: only the Czech adds that players receive the card sets with the matching fans. The
+    sentence has no rule word and the aligner joined it to its neighbour; the fans, named nowhere in the
+    Polish paragraph, give it away."""
+    fs = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs")
+          if f.entity_id == "gugong/rule/advanced-gift-deck" and f.check == "unmatched"]
+    assert len(fs) == 1 and "vějíři" in fs[0].b.text and fs[0].b.lines == [[1081, 1082]]
+    assert fs[0].a.source == "gugong-pl" and "siedem" in fs[0].a.text
+
+
 def test_every_finding_is_reviewable(findings):
     for f in findings:
         assert f.triage in CLASSES and f.message
