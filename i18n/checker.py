@@ -10,7 +10,8 @@ different things — a reviewer's list, every item quoting both sides with their
    `negation`, `modality` (may / must / may not), `quantifier` (all, both, any, none, at most, at least,
    only), `condition` (if, when, unless), `random` ("at random", "shuffle"), `timing` ("after doing X"),
    `free` ("for free"), `sequence` ("and" against "and then", "and/or" against "or"), `enumeration`
-   (count of listed items), `term` (glossary terms, lemmatized), `gap` (text the OCR lost); `example` (a
+   (count of listed items), `term` (glossary terms, lemmatized), `destination` (where a piece is put, said
+   in one language only), `gap` (text the OCR lost); `example` (a
    fact of a worked example stated in one version only) and `edition-value` (an attribute that differs by
    edition).
 3. Triage: every finding has a class — `rule` (changes play), `wording` (changes nothing in play) or
@@ -29,7 +30,7 @@ from typing import Iterator
 
 from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
 from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
-                          alternatives, analyse, numbers, per_kind, ranks, time_units)
+                          alternatives, analyse, numbers, per_kind, places_or_moves, puts, ranks, time_units)
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -38,7 +39,8 @@ ASIDE = re.compile(r"\([^()]*\)|\b\d+\.(?=\s*[^\W\d_A-ZĄĆĘŁŃÓŚŹŻÁČĎ�
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
 CLASSES = ("rule", "wording", "ocr")
 CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "free", "sequence",
-          "enumeration", "term", "unmatched", "one-sided", "gap", "example", "edition-value", "edition-only", "noted")
+          "enumeration", "term", "destination", "unmatched", "one-sided", "gap", "example", "edition-value",
+          "edition-only", "noted")
 # Kept for the API's finding model: the class decides them.
 SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
 ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact"}
@@ -66,6 +68,9 @@ SENTENCE_MARKERS = {"random": "leaves it to chance (“at random” / shuffled)"
 # Glossary terms that name game objects and places; a rule naming one in one language only may send the
 # player somewhere else.
 OBJECT_TERMS = {"great-wall", "grand-canal", "ship", "port", "decree", "jade"}
+# Glossary terms that name places a piece can be put in or taken from.
+PLACE_TERMS = {"general-supply", "servant-pool", "player-board", "game-board", "discard-pile", "draw-pile", "hand",
+               "ship", "great-wall", "map", "decree", "palace", "city", "port"}
 NARRATIVE_KINDS = {"component", "tip", "variant", "location", "example", "term"}
 # A sentence saying one of these states a rule; one without them is description or story.
 RULE_MARKERS = set(MODALITY) | set(CONDITIONS) | {"negation", "none", "at-most", "at-least", "only"}
@@ -212,7 +217,7 @@ class Comparer:
         p = Pair(self, entity_id, fld, pa, pb)
         for check in (self._unmatched, self._merged_extra, self._numbers, self._number_choices, self._connectives,
                       self._word_classes, self._sentence_markers, self._time_units, self._enumeration,
-                      self._object_terms, self._gap):
+                      self._object_terms, self._destination, self._gap):
             check(p)
         return p.out
 
@@ -410,6 +415,23 @@ class Comparer:
                 p.add("term", "rule", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
                       f"the {lacks.label} sentence does not", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
                       detail=term)
+
+    def _destination(self, p: Pair) -> None:
+        """A sentence that puts a piece in a place (“umístíte ho mezi volné služebníky”) against one that
+        neither places nor moves anything, in a text that never names that place: only one language says
+        where the piece goes."""
+        if self.same_language or not p.prose or not p.rules:
+            return
+        for xa, xb in p.aligned():
+            for x, y, px, py, ry in ((xa, xb, p.pa, p.pb, p.rb), (xb, xa, p.pb, p.pa, p.ra)):
+                if not puts(x.text, px.lang) or places_or_moves(y.text, py.lang):
+                    continue
+                where = {t for t in self.glossary.named(self.read(x.text, px.lang).lemmas, px.lang)
+                         if t.split("/")[-1] in PLACE_TERMS} - set(self.glossary.named(ry.lemmas, py.lang))
+                for term in sorted(where):
+                    p.add("destination", "rule", f"destination: the {px.label} sentence puts a piece in the "
+                          f"{term.split('/')[-1].replace('-', ' ')}, which the {py.label} text never names",
+                          p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{px.label}:{term}")
 
     def _gap(self, p: Pair) -> None:
         """Text lost in the source on one side."""

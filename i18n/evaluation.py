@@ -49,11 +49,11 @@ class Rate:
 
 
 def recall(findings: list[Finding], items: list[dict]) -> dict[str, Rate]:
-    """Recall per part (tuning, held-out), per class of the item, and overall."""
+    """Recall per part (tuning, held-out), per class of the item, per class in each part, and overall."""
     out: dict[str, Rate] = defaultdict(Rate)
     for item in items:
         hit = any(recalls(f, item) for f in findings)
-        for key in ("all", item["part"], f"class {item['class']}"):
+        for key in ("all", item["part"], f"class {item['class']}", f"class {item['class']} ({item['part']})"):
             out[key].total += 1
             out[key].hits += hit
     return dict(out)

@@ -323,6 +323,29 @@ def _have_to_do(folded: str, lang: str) -> int:
                for m in (HAVE_TO_DO[lang].finditer(folded) if lang in HAVE_TO_DO else ()))
 
 
+# Putting a piece somewhere, as an instruction ("umieść", "odłóż", "umístěte", "vraťte"; not the participles
+# "umístěný", "położony"), and any word that says where pieces are or go: those verbs, their participles, and
+# the verbs of moving a piece between places the game defines ("dodaj do Puli", "usuń", "najměte",
+# "vyšlete", "vezměte"). Matched on the folded text.
+PUTS = {"pl": re.compile(r"\b(?:umiesc|umieszcza(?!n)|poloz(?!on)|klad|odloz(?!on)|odklada|przenies(?!ion)|przenosi|"
+                         r"zwroc|zwraca)\w*"),
+        "cs": re.compile(r"\b(?:umist(?!en)|umistu|poloz(?!en)|poklad|odloz(?!en)|odklad|presun(?!ut)|vrat|vrac)\w*")}
+PLACES_OR_MOVES = {"pl": re.compile(r"\b(?:umies|umiesz|poloz|klad|odloz|odklad|przenies|przenos|zwroc|zwrac|doda|"
+                                    r"doloz|doklad|usun|usuwa|odrzuca|odrzuc(?!on)|wez|bierze|otrzym|zdobad)\w*"),
+                   "cs": re.compile(r"\b(?:umist|umis|poloz|poklad|odloz|odklad|presun|vrat|vrac|najm|najim|vysl|"
+                                    r"vysil|prida|odhod|odhaz|vezm|bere|ziska|dostan)\w*")}
+
+
+def puts(text: str, lang: str) -> bool:
+    """Whether a sentence tells the player to put a piece somewhere."""
+    return lang in PUTS and bool(PUTS[lang].search(fold(text)))
+
+
+def places_or_moves(text: str, lang: str) -> bool:
+    """Whether a sentence says where pieces are or go, in any of the ways above."""
+    return lang in PLACES_OR_MOVES and bool(PLACES_OR_MOVES[lang].search(fold(text)))
+
+
 # Words that place a sentence in time: a sentence with one of them already says when
 WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"},
               "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
