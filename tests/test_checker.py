@@ -208,8 +208,8 @@ def test_the_review_page_shows_both_quotes_side_by_side(real_kb):
 
 
 def test_precision_and_recall_from_the_committed_labels_and_ground_truth(findings, figures):
-    """Prints the measured figures; asserts they do not fall below what was measured when labelling
-    (targets in the issue: precision >= 80% overall, >= 90% for class rule; recall >= 90%)."""
+    """Prints the measured figures; asserts the targets (precision >= 80% overall and >= 90% for findings
+    classed rule; recall of rule differences >= 90%) and that recall of all items stays at 70%."""
     labels = LABELS["labels"]
     figures.append(f"checker: {len(findings)} findings ({sum(f.hand_recorded for f in findings)} hand-recorded), "
                    f"labelled sample of {len(labels)} (seed {LABELS['seed']})")
@@ -222,9 +222,9 @@ def test_precision_and_recall_from_the_committed_labels_and_ground_truth(finding
                 if group != "all":
                     figures.append(f"    {group}: {p.real[group]} real, {p.triage[group]} right class")
             assert not p.missing, f"labelled findings no longer reported: {p.missing}"
-            assert p.real["all"].value >= 0.8
+            assert p.real["all"].value >= 0.8 and p.real["class rule"].value >= 0.9
     r = recall(findings, TRUTH["items"])
     figures.append(f"  recall without hand notes: tuning {r['tuning']}, held-out {r['held-out']}, all {r['all']} "
                    f"(rule {r['class rule']}, wording {r['class wording']}, ocr {r['class ocr']}); rule items: "
                    f"tuning {r['class rule (tuning)']}, held-out {r['class rule (held-out)']}")
-    assert r["all"].value >= 0.5
+    assert r["class rule"].value >= 0.9 and r["all"].value >= 0.7
