@@ -18,7 +18,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.staticfiles import StaticFiles
 
 from api import problems
-from api.deps import filter_values, search_index
+from api.deps import ENTITIES, filter_values, search_index
 from api.knowledge import GZIP_MIN_BYTES, CachedKbResponses, GZipUncached, KbReader
 from api.middleware import RequestLimits
 from api.routes import bulk, compare, entities, examples, games, health, search, sessions
@@ -119,7 +119,7 @@ class WarmUp:
                 except EngineError:  # reported when a request needs it
                     pass
             try:
-                self.reader.derived("entities", entity_jsons)
+                self.reader.derived(ENTITIES, entity_jsons)
                 filter_values(self.reader)
                 for query in self.SEARCHES:
                     run_search(self.reader.engine(), query, limit=1, index=search_index(self.reader))

@@ -79,7 +79,7 @@ Offset = Annotated[int, Query(ge=0, le=1_000_000, description="items to skip")]
 
 
 # ---- values derived once per build (KbReader.derived), by name
-VOCABULARY, SEARCH_INDEX = "filter values", "search index"
+VOCABULARY, SEARCH_INDEX, ENTITIES = "filter values", "search index", "entity documents"
 
 
 def search_index(reader: KbReader) -> Vocab:

@@ -54,11 +54,21 @@ class KbReader:
 
     def generation(self) -> Any:
         """An opaque value that changes with every build; raises when the base cannot be read."""
-        if time.monotonic() - self._checked > RECHECK_SECONDS or self._engine is None:
+        if self._due():
             with self._lock:
-                if time.monotonic() - self._checked > RECHECK_SECONDS or self._engine is None:
+                if self._due():
                     self._refresh()
         return self._generation
+
+    async def current(self) -> Any:
+        """`generation()` for async code: on a database server a due check waits in the thread pool,
+        not on the event loop."""
+        if self.local or not self._due():
+            return self.generation()
+        return await run_in_threadpool(self.generation)
+
+    def _due(self) -> bool:
+        return time.monotonic() - self._checked > RECHECK_SECONDS or self._engine is None
 
     def _refresh(self) -> None:
         if self.local:
@@ -90,8 +100,7 @@ class KbReader:
         """Whether a read that needs only these derived values would touch no database now: each is
         computed for the current build, and the next "is there a new build?" is not yet due."""
         generation = self._generation
-        return (time.monotonic() - self._checked <= RECHECK_SECONDS
-                and all((name, generation) in self._derived for name in names))
+        return not self._due() and all((name, generation) in self._derived for name in names)
 
     async def run(self, read: Callable[[], Any], uses: tuple[str, ...] = ()) -> Any:
         """Run a read of the knowledge base from an `async` route. Inline on SQLite (the file is local,
@@ -168,7 +177,7 @@ class CachedKbResponses:
         headers = Headers(scope=scope)
         try:
             reader = self.reader()
-            generation = reader.generation()
+            generation = await reader.current()
         except Exception:  # not built or not readable: the route answers with the right problem
             return await self.app(scope, receive, send)
         language = headers.get("accept-language")

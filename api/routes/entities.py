@@ -7,7 +7,8 @@ from typing import Optional
 from fastapi import Request, Response
 
 from api import models as out
-from api.deps import KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from api.deps import ENTITIES, KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from api.knowledge import KbReader
 from api.problems import responses
 from i18n.locale import negotiate
 from kb import queries
@@ -29,8 +30,10 @@ def list_entities(request: Request, kb: KbDep, reader: ReaderDep, language: Lang
 async def get_entity(request: Request, entity_id: str, lang: Optional[Lang] = None) -> out.EntityOut:
     # The build's documents of all entities, held per build by the reader (a few MB, loaded by the
     # warm-up): a lookup neither queries the database nor validates and encodes the answer again,
-    # so it runs on the event loop (ARCHITECTURE.md, "API").
-    document = request.app.state.kb.derived("entities", queries.entity_jsons).get(entity_id)
+    # so it runs on the event loop, unless they are still to be read (ARCHITECTURE.md, "API").
+    reader: KbReader = request.app.state.kb
+    documents = await reader.run(lambda: reader.derived(ENTITIES, queries.entity_jsons), uses=(ENTITIES,))
+    document = documents.get(entity_id)
     if document is None:
         raise queries.NotFound("entity", entity_id)
     header = request.headers.get("accept-language")
