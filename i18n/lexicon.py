@@ -143,6 +143,9 @@ def per_kind(text: str, lang: str) -> set[int]:
             and each and any(w.startswith(each) for w in toks[i + 1:i + 5])}
 
 
+ONCE = {"pl": ("raz",), "cs": ("jednou",)}  # "once": a choice of "once or twice" is one of two numbers
+
+
 def alternatives(text: str, lang: str) -> list[tuple[int, int]]:
     """Numbers a text offers as a choice: "2 lub 3", "raz lub dwukrotnie" (once or twice), "1 nebo 2"."""
     toks = words(text)
@@ -150,9 +153,6 @@ def alternatives(text: str, lang: str) -> list[tuple[int, int]]:
     value = lambda tok: 1 if tok in once else number_value(tok, lang)  # noqa: E731
     return [(value(a), value(b)) for a, conj, b in zip(toks, toks[1:], toks[2:])
             if conj in ors and value(a) is not None and value(b) is not None]
-
-
-ONCE = {"pl": ("raz",), "cs": ("jednou",)}
 
 
 # -- lemmas
