@@ -15,7 +15,7 @@ from api.problems import ApiError, request_lang
 from api.store import Store
 from i18n.locale import negotiate
 from kb import models as m
-from kb.search import Vocab, vocab
+from kb.search import Vocab, read_index
 
 Lang = Literal["pl", "cs", "en"]
 
@@ -83,7 +83,7 @@ VOCABULARY, SEARCH_INDEX, ENTITIES = "filter values", "search index", "entity do
 
 
 def search_index(reader: KbReader) -> Vocab:
-    return reader.derived(SEARCH_INDEX, vocab)
+    return reader.derived(SEARCH_INDEX, read_index)
 
 
 # ---- filters: an unknown value is an error that lists the valid ones

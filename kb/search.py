@@ -252,6 +252,13 @@ def vocab(engine: Engine) -> Vocab:
     checked = _CHECKED.get(engine)
     if checked and time.monotonic() - checked[0] < RECHECK_SECONDS:
         return checked[1]
+    return read_index(engine)
+
+
+def read_index(engine: Engine) -> Vocab:
+    """The index of the build the database holds now, without `vocab`'s once-a-second shortcut: for a
+    caller that notices new builds itself (the API's reader), which would otherwise be handed the
+    previous build's index for up to a second after it saw the new one, and keep it."""
     with engine.connect() as conn:
         return _read_vocab(conn)
 
@@ -423,7 +430,7 @@ class Result:
 
 def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None = None, kind: str | None = None,
            limit: int = 20, offset: int = 0, explain: bool = False, index: Vocab | None = None) -> Result:
-    """The ranked hits of a query; `index` is the engine's `vocab`, when the caller holds it already."""
+    """The ranked hits of a query; `index`: the engine's index (`read_index`), when the caller holds it."""
     toks, raws, warnings = _query_words(q)
     if not toks:
         return Result(q, toks, [], 0, warnings)
