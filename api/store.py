@@ -89,6 +89,7 @@ _SESSION, _ACTION = PlaySession.__table__, PlayAction.__table__
 _READ_ROW = select(_SESSION).where(_SESSION.c.id == bindparam("sid"))
 _MOVE = _SESSION.update().where(_SESSION.c.id == bindparam("sid"), _SESSION.c.version == bindparam("from_version"))
 _LOG = _ACTION.insert()
+_TOUCH = _SESSION.update().where(_SESSION.c.id == bindparam("sid")).values(touched=bindparam("touched"))
 
 
 class SessionError(ApiError):
@@ -338,7 +339,7 @@ class Store:
         now = time.time()
         if now - row.touched > min(60.0, self.idle_seconds / 10):
             with self._writing() as writer:
-                writer.execute(_SESSION.update().where(_SESSION.c.id == sid).values(touched=now))
+                writer.execute(_TOUCH, {"sid": sid, "touched": now})
             row.touched = now
         return row
 
