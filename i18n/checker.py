@@ -157,12 +157,21 @@ class Comparer:
     def __init__(self, game: str, glossary: Glossary, same_language: bool):
         self.game, self.glossary, self.same_language = game, glossary, same_language
         self._cache: dict[tuple[str, str], Analysis] = {}
+        self._terms: dict[tuple[str, str], set[str]] = {}
 
     def read(self, text: str, lang: str) -> Analysis:
         key = (text, lang)
         if key not in self._cache:
             self._cache[key] = analyse(text, lang)
         return self._cache[key]
+
+    def terms(self, text: str, lang: str) -> set[str]:
+        """The glossary terms a text names (found once per text: the checks ask for a paragraph's
+        terms once for each of its sentences)."""
+        key = (text, lang)
+        if key not in self._terms:
+            self._terms[key] = self.glossary.named(self.read(text, lang).lemmas, lang)
+        return self._terms[key]
 
     def sentences(self, p: Para) -> list[Sentence]:
         out = paragraph_sentences(p.text, p.lines)
@@ -177,7 +186,7 @@ class Comparer:
         if self.same_language:
             s.anchors = nums | {w for w in an.lemmas if len(w) > 3}
         else:
-            s.anchors = nums | self.glossary.named(an.lemmas, lang)
+            s.anchors = nums | self.terms(s.text, lang)
         return s
 
     @staticmethod
@@ -206,9 +215,8 @@ class Comparer:
         Between two editions of one language the words themselves are compared elsewhere."""
         if self.same_language:
             return set()
-        mine = self.glossary.named(self.read(s.text, has.lang).lemmas, has.lang)
-        theirs = self.glossary.named(self.read(lacks.text, lacks.lang).lemmas, lacks.lang)
-        return {t for t in set(mine) - set(theirs) if lacks.lang in self.glossary.terms[t]}
+        new = self.terms(s.text, has.lang) - self.terms(lacks.text, lacks.lang)
+        return {t for t in new if lacks.lang in self.glossary.terms[t]}
 
     # -- a paragraph pair
 
@@ -405,8 +413,8 @@ class Comparer:
         for xa, xb in p.aligned():
             if min(xa.words, xb.words) < 8 or PAGE_WORDS & set(words(xa.text + " " + xb.text)):
                 continue  # a short sentence refers back ("he chooses one"); a page pointer is no rule
-            ta = {t for t in self.glossary.named(self.read(xa.text, p.pa.lang).lemmas, p.pa.lang) if t.split("/")[-1] in OBJECT_TERMS}
-            tb = {t for t in self.glossary.named(self.read(xb.text, p.pb.lang).lemmas, p.pb.lang) if t.split("/")[-1] in OBJECT_TERMS}
+            ta = {t for t in self.terms(xa.text, p.pa.lang) if t.split("/")[-1] in OBJECT_TERMS}
+            tb = {t for t in self.terms(xb.text, p.pb.lang) if t.split("/")[-1] in OBJECT_TERMS}
             for term in sorted((ta ^ tb) - reported):
                 if not (p.pa.lang in self.glossary.terms[term] and p.pb.lang in self.glossary.terms[term]):
                     continue
@@ -423,11 +431,11 @@ class Comparer:
         if self.same_language or not p.prose or not p.rules:
             return
         for xa, xb in p.aligned():
-            for x, y, px, py, ry in ((xa, xb, p.pa, p.pb, p.rb), (xb, xa, p.pb, p.pa, p.ra)):
+            for x, y, px, py in ((xa, xb, p.pa, p.pb), (xb, xa, p.pb, p.pa)):
                 if not puts(x.text, px.lang) or places_or_moves(y.text, py.lang):
                     continue
-                where = {t for t in self.glossary.named(self.read(x.text, px.lang).lemmas, px.lang)
-                         if t.split("/")[-1] in PLACE_TERMS} - set(self.glossary.named(ry.lemmas, py.lang))
+                where = {t for t in self.terms(x.text, px.lang) if t.split("/")[-1] in PLACE_TERMS} \
+                    - self.terms(py.text, py.lang)
                 for term in sorted(where):
                     p.add("destination", "rule", f"destination: the {px.label} sentence puts a piece in the "
                           f"{term.split('/')[-1].replace('-', ' ')}, which the {py.label} text never names",
