@@ -1,6 +1,7 @@
 """API benchmark (`make bench`): each operation's throughput as a ratio to GET /health of the same
 server in the same run, at concurrency 1 and 32, with the knowledge base on SQLite and on
-PostgreSQL; the latency of posting a move; the time to the first session on a cold server.
+PostgreSQL; the latency of posting a move, back to back (capacity) and on a schedule (players who
+think between moves); the time to the first session on a cold server.
 
 A real uvicorn process serves the real knowledge base (built into a temporary folder or a
 throw-away PostgreSQL schema); client threads on loopback send a fixed number of requests, then
@@ -43,6 +44,7 @@ CONCURRENCY = (1, 32)
 REQUESTS = 1200  # per measurement, spread over the client threads
 ROUNDS = 3  # each row is the median of this many rounds: on a shared machine one run can be 40% off
 PG_URL = os.environ.get("RULEKB_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PACED_RATES = (25, 50, 75, 100)  # moves/s offered by 32 paced clients: up to about this machine's capacity
 SEARCHES = ["sluzacy", "podroz", "nefryt", "jade", "privilege", "smok", "palác", "cestování", "mur", "decree",
             "dwór", "festiwal", "ryż", "fajerwerki", "urzędnik", "statek", "wall", "intryga", "rok", "juan"]
 
@@ -61,10 +63,11 @@ def clients(url: str, threads: int, work, on_start=lambda: None) -> dict[str, di
     def worker(n: int):
         local: dict[str, list[float]] = {}
 
-        def timed(send, row="main"):
+        def timed(send, row="main", due=None):
+            """`due`: when the request was meant to leave (a paced client): a late start counts."""
             t0 = time.perf_counter()
             response = send()
-            local.setdefault(row, []).append(time.perf_counter() - t0)
+            local.setdefault(row, []).append(time.perf_counter() - (t0 if due is None else min(t0, due)))
             return response
 
         with httpx.Client(base_url=url, timeout=60) as client:
@@ -128,13 +131,20 @@ def measure(server: Server, paths: list[str], threads: int, total: int = REQUEST
     return result
 
 
-def moves(url: str, threads: int, total: int = 480) -> dict[str, dict]:
+def moves(url: str, threads: int, total: int = 480, rate: float | None = None) -> dict[str, dict]:
     """Post moves in Gugong sessions, one session per client thread, every seat played by the
     client with its own token (the view it reads back carries the legal actions). At least 40
     moves per thread, and enough in all that the p99 is not simply the slowest move. The reads of
     the next seat's view are timed as their own row: a store that made readers wait would look
-    fast on moves alone."""
-    per_thread = max(40, total // threads)
+    fast on moves alone.
+
+    Without `rate` each client posts its next move as soon as it has the answer (the server's
+    capacity). With `rate` (moves per second, all clients together) each client posts on a fixed
+    schedule, as players who think between moves do, and a move's time runs from when it was due:
+    a server that falls behind is charged for the wait, not only for the moves it got to."""
+    per_thread = max(10 if rate else 40, total // threads)
+    interval = threads / rate if rate else 0.0
+    ready = threading.Barrier(threads)  # the schedule starts once every client has its session
 
     def work(client, n, timed):
         def start():
@@ -143,12 +153,18 @@ def moves(url: str, threads: int, total: int = 480) -> dict[str, dict]:
             return s, {seat["name"]: {"Authorization": f"Bearer {seat['token']}"} for seat in s["seats"]}
         s, tokens = start()
         view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
-        for _ in range(per_thread):
+        ready.wait(timeout=120)
+        began = time.perf_counter() + interval * n / threads  # the clients' moves spread over the interval
+        for i in range(per_thread):
             if view.get("terminal"):
                 s, tokens = start()
                 view = client.get(f"/api/v1/sessions/{s['id']}", headers=tokens[s["current_player"]]).json()
+            due = None
+            if rate:
+                due = began + i * interval
+                time.sleep(max(0.0, due - time.perf_counter()))
             r = timed(lambda: client.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": view["legal"][0]},
-                                          headers=tokens[view["current_player"]]))
+                                          headers=tokens[view["current_player"]]), due=due)
             if r.status_code != 200:
                 raise RuntimeError(f"move refused: {r.status_code} {r.text[:200]}")
             view = r.json()
@@ -277,16 +293,27 @@ def main() -> int:
             pass
         admin.dispose()
 
+    # The /health row is the floor of the latency columns: with N clients posting back to back, a
+    # request waits for the N - 1 others in the server and for the client threads' own turn, however
+    # cheap the request.
     print("\n## posting a move (Gugong, 4 seats, SQLite session store with synchronous=FULL)")
     server = Server(sqlite_db, sessions)
     try:
         print(f"{'operation':<44} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
         for threads in (1, 8, 32):
-            rounds = [moves(server.url, threads) for _ in range(ROUNDS)]
+            rounds = [{**moves(server.url, threads), "health": measure(server, ["/api/v1/health"], threads)}
+                      for _ in range(ROUNDS)]
             for name, key in (("POST /sessions/{sid}/actions", "main"),
-                              ("  GET /sessions/{sid} (the next seat's view)", "view")):
+                              ("  GET /sessions/{sid} (the next seat's view)", "view"),
+                              ("  GET /health, the same clients (the floor)", "health")):
                 mid = {k: statistics.median(r[key][k] for r in rounds) for k in ("rps", "p50", "p99")}
                 print(f"{name:<44} {threads:>7} {mid['rps']:>8.0f} {mid['p50']:>8.1f} {mid['p99']:>8.1f}")
+        print("\n32 clients on a schedule (moves per second offered, all clients together; times from when due)")
+        print(f"{'offered moves/s':<44} {'clients':>7} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
+        for rate in PACED_RATES:
+            rounds = [moves(server.url, 32, total=320, rate=rate)["main"] for _ in range(ROUNDS)]
+            mid = {k: statistics.median(r[k] for r in rounds) for k in ("rps", "p50", "p99")}
+            print(f"{rate:<44} {32:>7} {mid['rps']:>8.0f} {mid['p50']:>8.1f} {mid['p99']:>8.1f}")
     finally:
         server.stop()
 
