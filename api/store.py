@@ -25,12 +25,12 @@ from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from sqlalchemy import JSON, Column, bindparam, create_engine, delete, event, func, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, SQLModel, select
 
 from api.problems import ApiError
 from engine.core import EngineError, Game, IllegalAction, MalformedAction, Rng, get_game
@@ -83,10 +83,13 @@ class PlayRequest(SQLModel, table=True):
 
 
 TABLES = [PlaySession.__table__, PlayAction.__table__, PlayRequest.__table__]
-_SESSION, _ACTION = PlaySession.__table__, PlayAction.__table__
-# Built once: constructing a statement per request (coercing its clauses, keying it for the compiled
-# cache) cost SQLAlchemy more than running it
+_SESSION, _ACTION, _REQUEST = TABLES
+# The store works on Core connections with plain statements, not ORM sessions: an ORM session's
+# transaction bookkeeping, unit of work and identity map cost more than a session's whole read.
+# Statements are built once: constructing one per request (coercing its clauses, keying it for the
+# compiled cache) cost SQLAlchemy more than running it.
 _READ_ROW = select(_SESSION).where(_SESSION.c.id == bindparam("sid"))
+_READ_REQUEST = select(_REQUEST).where(_REQUEST.c.session_id == bindparam("sid"), _REQUEST.c.key == bindparam("key"))
 _MOVE = _SESSION.update().where(_SESSION.c.id == bindparam("sid"), _SESSION.c.version == bindparam("from_version"))
 _LOG = _ACTION.insert()
 _TOUCH = _SESSION.update().where(_SESSION.c.id == bindparam("sid")).values(touched=bindparam("touched"))
@@ -243,10 +246,10 @@ class Store:
         self._writer = engine.execution_options(**{WRITE: True})  # the same pool; see open_store
 
     @contextmanager
-    def _writing(self):
+    def _writing(self) -> Iterator[Connection]:
         """One write transaction (BEGIN IMMEDIATE on SQLite, see open_store)."""
-        with self._write_lock, Session(self._writer, expire_on_commit=False) as db, db.begin():
-            yield db
+        with self._write_lock, self._writer.begin() as conn:
+            yield conn
 
     def game(self, key: str) -> Game:
         try:
@@ -292,37 +295,34 @@ class Store:
                           owner_hash=_hash(owner), seat_hashes={p: _hash(tok) for p, tok in tokens.items()},
                           created_at=now, updated_at=now, touched=touched)
         sid = row.id
-        with self._writing() as db:
-            self._make_room(db)
-            db.add(row)
-            db.flush()
-            self._run_agents(db, _Current(row), g)
+        with self._writing() as conn:
+            self._make_room(conn)
+            conn.execute(_SESSION.insert(), row.model_dump())
+            self._run_agents(conn, _Current(row), g)
         view = self.view(sid, owner)
         view["owner_token"] = owner
         view["seats"] = [dict(seat, token=tokens.get(seat["name"])) if seat["name"] in tokens else seat
                          for seat in view["seats"]]
         return view, tokens
 
-    def _make_room(self, db: Session) -> None:
+    def _make_room(self, conn: Connection) -> None:
         """Drop expired sessions; refuse a new one past the cap (503, Retry-After: when one expires)."""
         horizon = time.time() - self.idle_seconds
-        if db.get_bind().dialect.name == "postgresql":  # workers count and insert one at a time
-            db.execute(text("SELECT pg_advisory_xact_lock(7421)"))
-        expired = list(db.exec(select(PlaySession.id).where(PlaySession.touched < horizon).limit(500)))
+        if conn.dialect.name == "postgresql":  # workers count and insert one at a time
+            conn.execute(text("SELECT pg_advisory_xact_lock(7421)"))
+        expired = list(conn.execute(select(_SESSION.c.id).where(_SESSION.c.touched < horizon).limit(500)).scalars())
         if expired:
-            db.execute(delete(PlayRequest).where(PlayRequest.session_id.in_(expired)))
-            db.execute(delete(PlayAction).where(PlayAction.session_id.in_(expired)))
-            db.execute(delete(PlaySession).where(PlaySession.id.in_(expired)))
-        live, oldest = db.exec(select(func.count(), func.min(PlaySession.touched))).one()
+            self._drop(conn, expired)
+        live, oldest = conn.execute(select(func.count(), func.min(_SESSION.c.touched))).one()
         if live >= self.max_sessions:
             wait = max(1, math.ceil((oldest or time.time()) + self.idle_seconds - time.time()))
             raise Full(N_("The server holds as many game sessions as it may (%(n)d); try again later."),
                        {"n": self.max_sessions}, headers={"Retry-After": str(wait)})
 
     # ---- who is asking
-    def _row(self, db: Session, sid: str) -> SimpleNamespace:
-        """The session's row as plain values (the ORM's instance tracking cost more than the read)."""
-        found = db.connection().execute(_READ_ROW, {"sid": sid}).first()
+    def _row(self, conn: Connection, sid: str) -> SimpleNamespace:
+        """The session's row as plain values."""
+        found = conn.execute(_READ_ROW, {"sid": sid}).first()
         if found is None:
             raise NotFoundError(N_("There is no game session with this id."), id=sid)
         row = SimpleNamespace(**found._mapping)
@@ -331,11 +331,11 @@ class Store:
                           {"n": self.idle_seconds}, id=sid)
         return row
 
-    def _read(self, db: Session, sid: str) -> SimpleNamespace:
+    def _read(self, conn: Connection, sid: str) -> SimpleNamespace:
         """The session's row for a read, which counts as use: a session that players only look at
         while they think is not idle. Its time of use is written at most once per tenth of the idle
         time (and per minute), so reads stay reads."""
-        row = self._row(db, sid)
+        row = self._row(conn, sid)
         now = time.time()
         if now - row.touched > min(60.0, self.idle_seconds / 10):
             with self._writing() as writer:
@@ -357,14 +357,14 @@ class Store:
 
     # ---- read
     def view(self, sid: str, token: str | None, *, replay: bool = False) -> dict:
-        with Session(self.engine) as db:
-            row = self._read(db, sid)
+        with self.engine.connect() as conn:
+            row = self._read(conn, sid)
             who = self.viewer(row, token)
             out = self._view(row, who)
             if replay:
                 if who.role != "owner":
                     raise Forbidden(N_("Only the owner token may replay a session (the replay uses the seed)."))
-                actions = [a.action for a in self._history(db, sid)]
+                actions = [a.action for a in self._history(conn, sid)]
                 out["replay_matches"] = self.game(row.game).replay(row.players, row.options, row.seed,
                                                                    actions) == row.state
             return out
@@ -389,18 +389,19 @@ class Store:
             out["scores"] = g.scores(row.state)
         return out
 
-    def _history(self, db: Session, sid: str, limit: int | None = None, offset: int = 0) -> list[PlayAction]:
-        q = select(PlayAction).where(PlayAction.session_id == sid).order_by(PlayAction.seq).offset(offset)
-        return list(db.exec(q.limit(limit) if limit else q))
+    @staticmethod
+    def _history(conn: Connection, sid: str, limit: int | None = None, offset: int = 0) -> list[Row]:
+        q = select(_ACTION).where(_ACTION.c.session_id == sid).order_by(_ACTION.c.seq).offset(offset)
+        return list(conn.execute(q.limit(limit) if limit else q))
 
     def history(self, sid: str, token: str | None, limit: int, offset: int) -> tuple[dict, list[dict], int]:
-        with Session(self.engine) as db:
-            row = self._read(db, sid)
+        with self.engine.connect() as conn:
+            row = self._read(conn, sid)
             who = self.viewer(row, token)
             view = self._view(row, who)
-            total = db.exec(select(func.count()).where(PlayAction.session_id == sid)).one()
+            total = conn.execute(select(func.count()).where(_ACTION.c.session_id == sid)).scalar_one()
             items = [dict(seq=a.seq, player=a.player, by=a.by, action=a.action, events=a.events,
-                          at=a.at.isoformat()) for a in self._history(db, sid, limit, offset)]
+                          at=a.at.isoformat()) for a in self._history(conn, sid, limit, offset)]
             if who.role != "owner" and not view["terminal"]:  # as the state: other seats' hidden moves masked
                 declared = self.game(row.game).game_type
                 items = [declared.move_view(item, who.seat) for item in items]
@@ -413,11 +414,11 @@ class Store:
                                                  ensure_ascii=True).encode()).hexdigest()
         storable(action, "action", from_client=True)
         try:
-            with self._writing() as db:
-                row = self._row(db, sid)
+            with self._writing() as conn:
+                row = self._row(conn, sid)
                 who = self.viewer(row, token)
                 if idempotency_key is not None:
-                    done = db.get(PlayRequest, (sid, idempotency_key))
+                    done = conn.execute(_READ_REQUEST, {"sid": sid, "key": idempotency_key}).first()
                     if done is not None:
                         return self._replayed(done, request_hash)
                 if who.role != "seat":
@@ -436,32 +437,33 @@ class Store:
                                    version=row.version)
                 g = self.game(row.game)
                 cur = _Current(row)
-                self._apply_one(db, cur, g, action, "human")
-                self._run_agents(db, cur, g)
+                self._apply_one(conn, cur, g, action, "human")
+                self._run_agents(conn, cur, g)
                 row.state, row.version, row.updated_at, row.touched = cur.state, cur.version, cur.at, cur.touched
                 if idempotency_key is not None:  # the stored answer commits with the move
                     out = self._view(row, who)
-                    db.add(PlayRequest(session_id=sid, key=idempotency_key, request_hash=request_hash, response=out))
+                    conn.execute(_REQUEST.insert(), dict(session_id=sid, key=idempotency_key, request_hash=request_hash,
+                                                         response=out))
                     return out
             return self._view(row, who)  # after the commit, so the write lock is not held for it
         except (Conflict, IntegrityError):
             if idempotency_key is None:
                 raise
-            with Session(self.engine) as db:  # a concurrent retry with the same key got there first
-                done = db.get(PlayRequest, (sid, idempotency_key))
+            with self.engine.connect() as conn:  # a concurrent retry with the same key got there first
+                done = conn.execute(_READ_REQUEST, {"sid": sid, "key": idempotency_key}).first()
                 if done is None:
                     raise Conflict(N_("Another action was applied to this session at the same time; reload and "
                                       "retry.")) from None
                 return self._replayed(done, request_hash)
 
     @staticmethod
-    def _replayed(done: PlayRequest, request_hash: str) -> dict:
+    def _replayed(done: Row, request_hash: str) -> dict:
         if done.request_hash != request_hash:
             raise Rejected(N_("This Idempotency-Key was already used for a different request."),
                            field="Idempotency-Key")
         return {**done.response, "idempotent_replay": True}
 
-    def _apply_one(self, db: Session, cur: "_Current", g: Game, action: Any, by: str) -> None:
+    def _apply_one(self, conn: Connection, cur: "_Current", g: Game, action: Any, by: str) -> None:
         try:
             new_state, events = g.apply(cur.state, action)
         except IllegalAction as exc:
@@ -472,9 +474,7 @@ class Store:
                            field="action") from None
         storable(new_state, "state")
         storable(events, "events")
-        # Plain statements on the transaction's connection, not the ORM's unit of work: its change
-        # tracking, flushes and identity-map updates were most of a move's time under the write lock.
-        conn, at, touched = db.connection(), _now(), time.time()
+        at, touched = _now(), time.time()
         done = conn.execute(_MOVE, dict(sid=cur.id, from_version=cur.version, state=new_state, version=cur.version + 1,
                                         agent_rng=str(cur.agent_rng), updated_at=at, touched=touched))
         if done.rowcount != 1:  # someone else applied an action in between
@@ -483,7 +483,7 @@ class Store:
         conn.execute(_LOG, dict(session_id=cur.id, seq=cur.version, player=action.get("player"), by=by,
                                 action=action, events=events, at=at))
 
-    def _run_agents(self, db: Session, cur: "_Current", g: Game) -> None:
+    def _run_agents(self, conn: Connection, cur: "_Current", g: Game) -> None:
         """Let the computer seats move until a human is to play or the game ends."""
         for _ in range(MAX_AGENT_STEPS):
             if g.is_terminal(cur.state):
@@ -497,20 +497,24 @@ class Store:
             holder = {"rng": cur.agent_rng}
             choice = legal[Rng(holder).below(len(legal))]
             cur.agent_rng = holder["rng"]
-            self._apply_one(db, cur, g, choice, cur.agents[player])
+            self._apply_one(conn, cur, g, choice, cur.agents[player])
 
     def delete(self, sid: str, token: str | None) -> None:
-        with self._writing() as db:
-            row = db.get(PlaySession, sid)
+        with self._writing() as conn:
+            row = conn.execute(_READ_ROW, {"sid": sid}).first()  # an expired session may be deleted too
             if row is None:
                 raise NotFoundError(N_("There is no game session with this id."), id=sid)
             who = self.viewer(row, token)
             if who.role != "owner":
                 raise (Unauthorized if who.role == "public" else Forbidden)(
                     N_("Deleting a session needs its owner token."))
-            db.execute(delete(PlayRequest).where(PlayRequest.session_id == sid))
-            db.execute(delete(PlayAction).where(PlayAction.session_id == sid))
-            db.execute(delete(PlaySession).where(PlaySession.id == sid))
+            self._drop(conn, [sid])
+
+    @staticmethod
+    def _drop(conn: Connection, sids: list[str]) -> None:
+        conn.execute(delete(_REQUEST).where(_REQUEST.c.session_id.in_(sids)))
+        conn.execute(delete(_ACTION).where(_ACTION.c.session_id.in_(sids)))
+        conn.execute(delete(_SESSION).where(_SESSION.c.id.in_(sids)))
 
 
 class _Current:
