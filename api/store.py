@@ -9,8 +9,9 @@ two concurrent actions never both apply.
 Who sees what: creating a session returns an owner token and one token per human seat; only token
 hashes are stored. A seat's token acts for that seat and reads that seat's observation; the owner
 token reads the full state (with the seed) and deletes; no token reads the public view. Nothing is
-stored that cannot be read back: every JSON value is checked before the commit (no NaN, no lone
-surrogate, no integer a JavaScript client would round).
+stored that cannot be read back: every JSON value is checked as it is written, in the one
+serializer the store's engine uses (no NaN, no lone surrogate), and a client's values before any
+use (nor an integer a JavaScript client would round).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from typing import Any, Iterator, Optional
 
 from sqlalchemy import JSON, Column, bindparam, create_engine, delete, event, func, text
 from sqlalchemy.engine import Connection, Engine, Row
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, StatementError
 from sqlmodel import Field, SQLModel, select
 
 from api.problems import ApiError
@@ -150,7 +151,7 @@ def open_store(url: str | None = None) -> Engine:
     if is_sqlite(url):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               pool_size=8, max_overflow=56)
+                               pool_size=8, max_overflow=56, json_serializer=json_text)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):
@@ -166,7 +167,7 @@ def open_store(url: str | None = None) -> Engine:
             # plain snapshot, which in WAL mode never waits for a writer nor makes one wait.
             conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
     else:
-        engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=56)
+        engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=56, json_serializer=json_text)
     try:
         SQLModel.metadata.create_all(engine, tables=TABLES)
     except IntegrityError:  # another worker created them at the same moment
@@ -175,15 +176,32 @@ def open_store(url: str | None = None) -> Engine:
 
 
 # ---- values that can be stored and read back
+class Unstorable(ValueError):
+    """A value json_text refuses."""
+
+
+def json_text(value: Any) -> str:
+    """The JSON text the store writes for a value, or Unstorable: NaN and infinity are not JSON, and
+    a lone surrogate is not UTF-8 (stored escaped, it would be read back and fail every answer)."""
+    try:
+        encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        encoded.encode("utf-8")
+    except (ValueError, TypeError, RecursionError) as exc:  # UnicodeEncodeError is a ValueError
+        raise Unstorable(str(exc)) from None
+    return encoded
+
+
+_UNSTORABLE = N_("%(where)s holds a value that cannot be stored as JSON text (NaN, infinity or an unpaired "
+                 "surrogate).")
+
+
 def storable(value: Any, where: str, *, from_client: bool = False) -> Any:
     """The value if it survives JSON and UTF-8 unchanged (and, sent by a client, a JavaScript
     client too: engine states hold a 64-bit generator state, shown to clients by js_safe)."""
     try:
-        encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)
-        encoded.encode("utf-8")
-    except (ValueError, TypeError, UnicodeEncodeError, RecursionError):
-        raise Rejected(N_("%(where)s holds a value that cannot be stored as JSON text (NaN, infinity or an "
-                          "unpaired surrogate)."), {"where": where}, field=where) from None
+        json_text(value)
+    except Unstorable:
+        raise Rejected(_UNSTORABLE, {"where": where}, field=where) from None
     if from_client and _big_int(value):
         raise Rejected(N_("%(where)s holds an integer beyond 2^53 - 1, which JavaScript clients cannot read "
                           "exactly."), {"where": where}, field=where)
@@ -247,9 +265,15 @@ class Store:
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        """One write transaction (BEGIN IMMEDIATE on SQLite, see open_store)."""
-        with self._write_lock, self._writer.begin() as conn:
-            yield conn
+        """One write transaction (BEGIN IMMEDIATE on SQLite, see open_store). A value that json_text
+        refuses (in a state the engine made, or what derives from it) rolls it back: 422, nothing stored."""
+        try:
+            with self._write_lock, self._writer.begin() as conn:
+                yield conn
+        except (Unstorable, StatementError) as exc:  # SQLite's driver wraps it, psycopg's does not
+            if not isinstance(exc, Unstorable) and not isinstance(exc.orig, Unstorable):
+                raise
+            raise Rejected(_UNSTORABLE, {"where": "state"}, field="state") from None
 
     def game(self, key: str) -> Game:
         try:
@@ -291,7 +315,7 @@ class Store:
         now, touched = _now(), time.time()
         row = PlaySession(id=secrets.token_urlsafe(18), game=game, players=players,
                           agents={p: agents.get(p, "human") for p in players}, options=options, seed=seed,
-                          state=storable(state, "state"), agent_rng=str(Rng.seed_state(seed ^ 0x5DEECE66D)),
+                          state=state, agent_rng=str(Rng.seed_state(seed ^ 0x5DEECE66D)),
                           owner_hash=_hash(owner), seat_hashes={p: _hash(tok) for p, tok in tokens.items()},
                           created_at=now, updated_at=now, touched=touched)
         sid = row.id
@@ -472,8 +496,6 @@ class Store:
         except MalformedAction as exc:
             raise Rejected(N_("The action is not an action of this game: %(reason)s"), {"reason": str(exc)},
                            field="action") from None
-        storable(new_state, "state")
-        storable(events, "events")
         at, touched = _now(), time.time()
         done = conn.execute(_MOVE, dict(sid=cur.id, from_version=cur.version, state=new_state, version=cur.version + 1,
                                         agent_rng=str(cur.agent_rng), updated_at=at, touched=touched))

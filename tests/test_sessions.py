@@ -95,6 +95,31 @@ def test_sessions_survive_a_restart_and_replay(fixture_db, sessions_url):
     assert after["state"] == before["state"] and after["version"] == 3 and after["replay_matches"] is True
 
 
+@pytest.mark.parametrize("bad", [float("nan"), "\ud800"], ids=["nan", "lone-surrogate"])
+def test_a_state_that_cannot_be_stored_is_refused_and_the_session_keeps_its_last(fixture_db, sessions_url,
+                                                                                 monkeypatch, bad):
+    """An engine whose new state holds what JSON text cannot hold: 422, nothing written, still playable."""
+    c = client(fixture_db, sessions_url)
+    s = new(c)
+    assert act(c, s, "A", 1).status_code == 200
+    race = core_game.get_game("race")
+    apply = type(race).apply
+
+    def spoiled(self, state, action):
+        state, events = apply(self, state, action)
+        return {**state, "spoiled": bad}, events
+
+    monkeypatch.setattr(type(race), "apply", spoiled)
+    refused = act(c, s, "B", 2)
+    assert refused.status_code == 422 and refused.json()["field"] == "state"
+    monkeypatch.setattr(type(race), "apply", apply)
+    after = c.get(f"/api/v1/sessions/{s['id']}", headers=as_owner(s)).json()
+    assert after["version"] == 1 and "spoiled" not in after["state"]
+    assert act(c, s, "B", 2).json()["version"] == 2
+    history = c.get(f"/api/v1/sessions/{s['id']}/actions", headers=as_owner(s)).json()
+    assert [item["seq"] for item in history["data"]] == [1, 2]
+
+
 def test_two_concurrent_actions_never_both_apply(fixture_db, sessions_url):
     c = client(fixture_db, sessions_url)
     for attempt in range(5):
