@@ -534,21 +534,13 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
 def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> float:
     """How well the query matches one of the entry's names or glossary forms."""
     best, how = 0.0, "none"
-    terms = match.terms
-    total_idf = sum(t.idf for t in terms) or 1.0
+    terms, total_idf = match.terms, match.total_idf
     for ws in phrases:
         if match.table.keys().isdisjoint(ws):
             continue  # none of its words: it scores nothing
-        table = [match.levels(w) for w in ws]  # table[i][k]: how word i of the name matches query word k
-        levels, covered = [], set()
-        for k in range(len(terms)):
-            lv, at = 0, None
-            for i, row in enumerate(table):
-                if row[k] > lv:
-                    lv, at = row[k], i
-            levels.append(lv)
-            if at is not None:
-                covered.add(at)
+        columns = list(zip(*map(match.levels, ws)))  # columns[k][i]: how word i of the name matches query word k
+        levels = [max(column) for column in columns]  # how well the name matches each query word
+        covered = {column.index(lv) for column, lv in zip(columns, levels) if lv}  # the name's words that do
         if all(levels):
             lowest = min(levels)
             cov = len(covered) / len(ws)
@@ -574,6 +566,7 @@ class _Matcher:
 
     def __init__(self, terms: list[Term], v: Vocab):
         self.terms = terms
+        self.total_idf = sum(t.idf for t in terms) or 1.0
         table: dict[str, list[int]] = {}
         for k, t in enumerate(terms):
             completions = _beginning_with(t.word, v.words) if t.prefix else []
