@@ -6,7 +6,8 @@ think between moves); the time to the first session on a cold server.
 A real uvicorn process serves the real knowledge base (built into a temporary folder or a
 throw-away PostgreSQL schema); client threads on loopback send a fixed number of requests, then
 stop. Timings are printed, never asserted (the suite checks behaviour, not speed). Each row is the
-median of ROUNDS rounds, each ratio taken against the /health of its own round.
+median of ROUNDS rounds; within a round an operation and GET /health take TURNS turns, and the
+ratio is taken between those two.
 
 Rows: "warm" repeats a fixed set of requests (what an app looking up the same entries sees: the
 per-build response cache answers); "cold" asks a new server (warmed up, /ready) for every entity
@@ -43,6 +44,7 @@ from tests.server import Server
 CONCURRENCY = (1, 32)
 REQUESTS = 1200  # per measurement, spread over the client threads
 ROUNDS = 3  # each row is the median of this many rounds: on a shared machine one run can be 40% off
+TURNS = 4  # within a round, an operation and its /health baseline take turns this many times
 PG_URL = os.environ.get("RULEKB_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PACED_RATES = (25, 50, 75, 100)  # moves/s offered by 32 paced clients: up to about this machine's capacity
 SEARCHES = ["sluzacy", "podroz", "nefryt", "jade", "privilege", "smok", "palác", "cestování", "mur", "decree",
@@ -89,11 +91,13 @@ def clients(url: str, threads: int, work, on_start=lambda: None) -> dict[str, di
     for th in pool:
         th.join()
     elapsed = time.perf_counter() - start
-    rows = {}
-    for row, values in latencies.items():
-        qs = statistics.quantiles(values, n=100)
-        rows[row] = {"n": len(values), "rps": len(values) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000}
-    return rows
+    return {row: _figures(values, elapsed) for row, values in latencies.items()}
+
+
+def _figures(latencies: list[float], elapsed: float, **extra) -> dict:
+    qs = statistics.quantiles(latencies, n=100)
+    return {"n": len(latencies), "rps": len(latencies) / elapsed, "p50": qs[49] * 1000, "p99": qs[98] * 1000,
+            "elapsed": elapsed, "latencies": latencies, **extra}
 
 
 def cpu_seconds(pid: int | None = None) -> float:
@@ -106,14 +110,14 @@ def cpu_seconds(pid: int | None = None) -> float:
 
 
 def measure(server: Server, paths: list[str], threads: int, total: int = REQUESTS) -> dict:
-    """Throughput and latency of GETs of `paths`, and the CPU each request cost the server process and
-    the client process: with two cores, whichever is near one core's worth per second bounds the rate."""
+    """Throughput and latency of `total` GETs of `paths` (in turn), and the CPU each request cost the
+    server process and the client process: with two cores, whichever is near one core's worth per
+    second bounds the rate."""
     errors: list[str] = []
-    per_thread = max(1, total // threads)
+    requests = [paths[i % len(paths)] for i in range(total)]
 
     def work(client, n, timed):
-        for i in range(per_thread):
-            path = paths[(n * per_thread + i) % len(paths)]
+        for path in requests[n::threads]:
             r = timed(lambda: client.get(path))
             if r.status_code != 200:
                 errors.append(f"{path}: {r.status_code}")
@@ -129,6 +133,27 @@ def measure(server: Server, paths: list[str], threads: int, total: int = REQUEST
     if errors:
         raise RuntimeError(f"{len(errors)} errors, e.g. {errors[:3]}")
     return result
+
+
+def versus_health(server: Server, paths: list[str], threads: int, total: int = REQUESTS) -> tuple[dict, dict]:
+    """The figures of `total` GETs of `paths` and of as many GET /health, measured in TURNS turns:
+    a slice of the one, then a slice of the other. On a shared machine whose speed drifts within a
+    round (another tenant, a clock), both rows see the same drift, and their ratio keeps to what the
+    server does."""
+    requests = [paths[i % len(paths)] for i in range(total)]
+    size = -(-total // TURNS)
+    ops, bases = [], []
+    for start in range(0, total, size):
+        chunk = requests[start:start + size]
+        bases.append(measure(server, ["/api/v1/health"], threads, len(chunk)))
+        ops.append(measure(server, chunk, threads, len(chunk)))
+    return _merged(ops), _merged(bases)
+
+
+def _merged(parts: list[dict]) -> dict:
+    n = sum(p["n"] for p in parts)
+    cpu = {k: sum(p[k] * p["n"] for p in parts) / n for k in ("server_ms", "client_ms")}
+    return _figures([x for p in parts for x in p["latencies"]], sum(p["elapsed"] for p in parts), **cpu)
 
 
 def moves(url: str, threads: int, total: int = 480, rate: float | None = None) -> dict[str, dict]:
@@ -236,11 +261,11 @@ def bench_backend(label: str, db: str, sessions: str) -> None:
             measure(server, warm_entities + searches, threads, 200)  # fill the caches first
             rounds: dict[str, list] = {}
             for _ in range(ROUNDS):
-                base = measure(server, ["/api/v1/health"], threads)
-                for name, paths in (("GET /health (baseline)", ["/api/v1/health"]),
-                                    ("entity lookup (warm)", warm_entities), ("search (warm)", searches)):
-                    rounds.setdefault(name, []).append((measure(server, paths, threads) if paths != ["/api/v1/health"]
-                                                        else base, base))
+                entity, base = versus_health(server, warm_entities, threads)
+                search = versus_health(server, searches, threads)
+                for name, pair in (("GET /health (baseline)", (base, base)), ("entity lookup (warm)", (entity, base)),
+                                   ("search (warm)", search)):
+                    rounds.setdefault(name, []).append(pair)
             for name, rs in rounds.items():
                 print(row(name, threads, rs))
     finally:
@@ -250,18 +275,16 @@ def bench_backend(label: str, db: str, sessions: str) -> None:
         for _ in range(ROUNDS):  # a new server each round: "cold" means nothing of it computed yet
             fresh = Server(db, sessions)
             try:
-                base = measure(fresh, ["/api/v1/health"], threads)
                 rounds.setdefault("entity lookup (cold: each entity once)", []).append(
-                    (measure(fresh, cold_entities, threads, len(cold_entities)), base))
+                    versus_health(fresh, cold_entities, threads, len(cold_entities)))
                 rounds.setdefault(f"search (cold: {len(uncached_searches)} queries, each once)", []).append(
-                    (measure(fresh, uncached_searches, threads, len(uncached_searches)), base))
+                    versus_health(fresh, uncached_searches, threads, len(uncached_searches)))
             finally:
                 fresh.stop()
             floor = Server(db, sessions, prelude=STORED_ANSWER)
             try:
-                floor_base = measure(floor, ["/api/v1/health"], threads)
                 rounds.setdefault("  search route floor (stored answer)", []).append(
-                    (measure(floor, uncached_searches, threads, len(uncached_searches)), floor_base))
+                    versus_health(floor, uncached_searches, threads, len(uncached_searches)))
             finally:
                 floor.stop()
         for name, rs in rounds.items():
