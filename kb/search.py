@@ -499,8 +499,7 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
 def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     """Each entity's best document, scored, best first. The explanation's parts are rounded only
     when shown (see _explained)."""
-    terms = match.terms
-    total_idf = sum(t.idf for t in terms) or 1.0
+    terms, total_idf = match.terms, match.total_idf
     sets = [(t, {t.word} | t.exact | t.prefixed, t.fuzzy) for t in terms]
     scored = []
     for r in rows:
