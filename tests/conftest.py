@@ -2,6 +2,7 @@
 base in kb/data, and databases built from them on SQLite (temporary files) and PostgreSQL."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import uuid
 from contextlib import contextmanager
@@ -26,6 +27,17 @@ def fixture_kb():
 @pytest.fixture(scope="session")
 def real_kb():
     return load()
+
+
+JADE = "gugong/term/jade"  # the entry fixture_kb_without_jade lacks
+
+
+@pytest.fixture(scope="session")
+def fixture_kb_without_jade(fixture_kb):
+    """The fixture data less the jade term (and the location that refers to it): a build to rebuild
+    from, to see a new entry appear."""
+    return dataclasses.replace(fixture_kb, records={k: r for k, r in fixture_kb.records.items()
+                                                    if k not in (JADE, "gugong/location/jade")})
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,5 +1,4 @@
 """The HTTP API: lookups, search, languages and problem+json errors."""
-import dataclasses
 import shutil
 import time
 from pathlib import Path
@@ -13,6 +12,7 @@ from api.app import create_app
 from cli.build import build
 from i18n.locale import negotiate
 from kb.db import RECHECK_SECONDS
+from tests.conftest import JADE
 
 PROBLEM = "application/problem+json"
 
@@ -217,17 +217,16 @@ def test_the_engines_read_the_rule_set_of_the_database_the_api_serves(tmp_path, 
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_a_new_build_is_looked_up_and_searched_within_seconds(request, backend, tmp_path, fixture_kb):
+def test_a_new_build_is_looked_up_and_searched_within_seconds(request, backend, tmp_path, fixture_kb,
+                                                              fixture_kb_without_jade):
     """A server keeps answering while `rulekb build` replaces its knowledge base, and within
     RECHECK_SECONDS serves the new build: lookups, and the search index it holds in memory."""
     url = f"sqlite:///{tmp_path / 'kb.db'}" if backend == "sqlite" else request.getfixturevalue("new_pg_url")
-    jade = "gugong/term/jade"
-    without = {k: r for k, r in fixture_kb.records.items() if k not in (jade, "gugong/location/jade")}  # it refers to the term
-    build(url, kb=dataclasses.replace(fixture_kb, records=without))
+    build(url, kb=fixture_kb_without_jade)
     with TestClient(create_app(url, site_dir=None)) as c:
-        assert c.get(f"/api/v1/entities/{jade}").status_code == 404
-        assert jade not in [h["id"] for h in c.get("/api/v1/search", params={"q": "nefrit"}).json()["data"]]
+        assert c.get(f"/api/v1/entities/{JADE}").status_code == 404
+        assert JADE not in [h["id"] for h in c.get("/api/v1/search", params={"q": "nefrit"}).json()["data"]]
         build(url, kb=fixture_kb)
         time.sleep(RECHECK_SECONDS + 0.2)
-        assert c.get(f"/api/v1/entities/{jade}").status_code == 200
-        assert jade in [h["id"] for h in c.get("/api/v1/search", params={"q": "nefrit"}).json()["data"]]
+        assert c.get(f"/api/v1/entities/{JADE}").status_code == 200
+        assert JADE in [h["id"] for h in c.get("/api/v1/search", params={"q": "nefrit"}).json()["data"]]

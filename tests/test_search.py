@@ -1,12 +1,12 @@
 """Search folds case and diacritics (ł too), ranks, filters, and never errors on user input.
 Every test that takes fixture_engine runs on SQLite and on PostgreSQL."""
-import dataclasses
 
 import pytest
 
 from cli.build import build
 from kb.db import open_engine
 from kb.search import read_index, search, vocab
+from tests.conftest import JADE
 
 HOSTILE = ['"', "'", "(", ")", "((", 'AND', 'OR', 'NOT', 'AND OR NOT', 'c++', '10%', 'co-op', 'hráč:karty',
            'NEAR(a b)', '*', '^x', 'a:b & c | !d <-> e', '\\', '"unclosed', "sluz*", "-", "", "   ",
@@ -136,15 +136,13 @@ def test_the_api_passes_explain_through_and_suggests_a_spelling(fixture_db):
     assert "explain" not in client.get("/api/v1/search", params={"q": "sluzacy"}).json()["data"][0]
 
 
-def test_a_reader_that_noticed_a_new_build_reads_that_builds_index(new_pg_url, fixture_kb):
+def test_a_reader_that_noticed_a_new_build_reads_that_builds_index(new_pg_url, fixture_kb, fixture_kb_without_jade):
     """`vocab` may answer from the build it read less than a second ago; `read_index`, which the API's
     reader calls once it has seen a new build, always reads the build the database holds."""
-    jade = "gugong/term/jade"
-    without = {k: r for k, r in fixture_kb.records.items() if k not in (jade, "gugong/location/jade")}
-    build(new_pg_url, kb=dataclasses.replace(fixture_kb, records=without))
+    build(new_pg_url, kb=fixture_kb_without_jade)
     engine = open_engine(new_pg_url, readonly=True)
     old = vocab(engine)
     build(new_pg_url, kb=fixture_kb)
     new = read_index(engine)
-    assert jade in {d.entity_id for d in new.docs.values()} - {d.entity_id for d in old.docs.values()}
+    assert JADE in {d.entity_id for d in new.docs.values()} - {d.entity_id for d in old.docs.values()}
     engine.dispose()
