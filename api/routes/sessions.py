@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Optional
 
 from fastapi import Header, Path, Query, Request, Response
-from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from api import models as out
 from api.deps import Limit, MessageLangDep, Offset, ReaderDep, StoreDep, TokenDep, envelope, make_router
