@@ -26,6 +26,7 @@ TITLES = {
     405: N_("Method not allowed"), 409: N_("Conflict"), 410: N_("Gone"), 412: N_("Precondition failed"),
     413: N_("Request too large"), 422: N_("Invalid input"), 503: N_("Service unavailable"),
 }
+OTHER_TITLE = N_("Error")
 
 
 class Problem(BaseModel):
@@ -61,7 +62,7 @@ def request_lang(request: Request) -> str:
 
 def problem(status: int, detail: str, lang: str, *, headers: dict[str, str] | None = None,
             **extra: Any) -> JSONResponse:
-    body = {"type": "about:blank", "title": t(lang, TITLES.get(status, N_("Error"))), "status": status,
+    body = {"type": "about:blank", "title": t(lang, TITLES.get(status, OTHER_TITLE)), "status": status,
             "detail": detail, "lang": lang, **extra}
     return JSONResponse(body, status_code=status, media_type=PROBLEM,
                         headers={"Content-Language": lang, "Cache-Control": "no-store", **(headers or {})})

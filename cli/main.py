@@ -326,13 +326,13 @@ def show(
     if ent["parent"]:
         typer.echo(f"  part of {ent['parent']}")
     for fld, value in ent["texts"].items():
-        items = value if isinstance(value, list) else [t for ts in value.values() for t in ts]
-        for t in items:
-            origin = f"{t['source']} lines {_spans(t['lines'])}" if t["origin"] == "source" else t["origin"]
-            typer.echo(f"\n{fld} [{t['lang']}, {origin}]")
-            typer.echo(f"  {t['text']}")
-            if t.get("repair"):
-                typer.echo(f"  (repaired: {t['repair']})")
+        items = value if isinstance(value, list) else [item for ts in value.values() for item in ts]
+        for item in items:
+            origin = f"{item['source']} lines {_spans(item['lines'])}" if item["origin"] == "source" else item["origin"]
+            typer.echo(f"\n{fld} [{item['lang']}, {origin}]")
+            typer.echo(f"  {item['text']}")
+            if item.get("repair"):
+                typer.echo(f"  (repaired: {item['repair']})")
         if lang and fld in ent["fallbacks"]:
             typer.echo("  " + tr("(no %(lang)s text for %(field)s: shown in %(shown)s)", lang=lang, field=fld,
                                  shown=ent["fallbacks"][fld]))

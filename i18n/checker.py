@@ -216,7 +216,7 @@ class Comparer:
         if self.same_language:
             return set()
         new = self.terms(s.text, has.lang) - self.terms(lacks.text, lacks.lang)
-        return {t for t in new if lacks.lang in self.glossary.terms[t]}
+        return {item for item in new if lacks.lang in self.glossary.terms[item]}
 
     # -- a paragraph pair
 
@@ -413,8 +413,8 @@ class Comparer:
         for xa, xb in p.aligned():
             if min(xa.words, xb.words) < 8 or PAGE_WORDS & set(words(xa.text + " " + xb.text)):
                 continue  # a short sentence refers back ("he chooses one"); a page pointer is no rule
-            ta = {t for t in self.terms(xa.text, p.pa.lang) if t.split("/")[-1] in OBJECT_TERMS}
-            tb = {t for t in self.terms(xb.text, p.pb.lang) if t.split("/")[-1] in OBJECT_TERMS}
+            ta = {item for item in self.terms(xa.text, p.pa.lang) if item.split("/")[-1] in OBJECT_TERMS}
+            tb = {item for item in self.terms(xb.text, p.pb.lang) if item.split("/")[-1] in OBJECT_TERMS}
             for term in sorted((ta ^ tb) - reported):
                 if not (p.pa.lang in self.glossary.terms[term] and p.pb.lang in self.glossary.terms[term]):
                     continue
@@ -434,7 +434,7 @@ class Comparer:
             for x, y, px, py in ((xa, xb, p.pa, p.pb), (xb, xa, p.pb, p.pa)):
                 if not puts(x.text, px.lang) or places_or_moves(y.text, py.lang):
                     continue
-                where = {t for t in self.terms(x.text, px.lang) if t.split("/")[-1] in PLACE_TERMS} \
+                where = {item for item in self.terms(x.text, px.lang) if item.split("/")[-1] in PLACE_TERMS} \
                     - self.terms(py.text, py.lang)
                 for term in sorted(where):
                     p.add("destination", "rule", f"destination: the {px.label} sentence puts a piece in the "
@@ -586,7 +586,7 @@ class Checker:
                        side if ia else None, side if ib else None, detail=f"only-{has}")
 
     def _hand_recorded(self, rec, fld) -> Finding:
-        en = next((t.text for t in text_items(rec.item.texts[fld].get("en", ""))), "") if "en" in rec.item.texts[fld] else ""
+        en = next((item.text for item in text_items(rec.item.texts[fld].get("en", ""))), "") if "en" in rec.item.texts[fld] else ""
         return Finding(self.game, rec.id, fld, "noted", "rule", en or "see the note", hand_recorded=True, detail=fld)
 
     def _example_facts(self, rec, a, b, mode, src_a, src_b) -> list[Finding]:
@@ -635,7 +635,7 @@ class Checker:
 def moved(cmp: Comparer, text: str, elsewhere: list[str], lang: str) -> bool:
     """Whether each sentence of a text one edition states in a field of its own is said in another field
     of the same entity by the other edition (same language: most of its content words are there)."""
-    theirs = {w for t in elsewhere for w in cmp.read(t, lang).lemmas if len(w) > 3}
+    theirs = {w for item in elsewhere for w in cmp.read(item, lang).lemmas if len(w) > 3}
     mine = [{w for w in cmp.read(s.text, lang).lemmas if len(w) > 3} for s in paragraph_sentences(text, None)]
     mine = [m for m in mine if len(m) >= 3]  # not "Uwaga!"
     return bool(theirs and mine) and all(len(m & theirs) >= MOVED_SHARE * len(m) for m in mine)
@@ -697,7 +697,7 @@ def check_text(kb: KnowledgeBase, path: Path, lang: str, against: str) -> list[F
     its sentences are aligned with the sentences of that source's KB texts, in line order."""
     meta = kb.sources[against].meta
     seen, theirs = set(), []
-    for rec, fld, _lang, item in sorted(kb.source_texts(meta.game), key=lambda t: (t[3].lines[0][0] if t[3].lines else 0)):
+    for rec, fld, _lang, item in sorted(kb.source_texts(meta.game), key=lambda entry: (entry[3].lines[0][0] if entry[3].lines else 0)):
         if item.src != against or (item.text, tuple(map(tuple, item.lines))) in seen:
             continue
         seen.add((item.text, tuple(map(tuple, item.lines))))
@@ -724,22 +724,22 @@ def check_text(kb: KnowledgeBase, path: Path, lang: str, against: str) -> list[F
         if it and not im and not lo <= it[0] <= hi:
             continue
         if it:
-            t = join([theirs[i] for i in it])
+            entry = join([theirs[i] for i in it])
             entity, fld = theirs[it[0]].entity, theirs[it[0]].field  # type: ignore[attr-defined]
         else:
-            t, entity, fld = None, "", ""
+            entry, entity, fld = None, "", ""
         m = join([mine[i] for i in im]) if im else None
-        if m and t and similarity(m, t) < 0.3:  # the aligner had to pair them, but they share nothing
-            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path) + _lone(cmp, meta, t, label_old, against,
+        if m and entry and similarity(m, entry) < 0.3:  # the aligner had to pair them, but they share nothing
+            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path) + _lone(cmp, meta, entry, label_old, against,
                                                                                       meta.lang, False, path, entity, fld)
             continue
-        if m and t:
-            out += cmp.compare(entity, fld, Para(label_old, against, meta.lang, t.text, t.lines),
+        if m and entry:
+            out += cmp.compare(entity, fld, Para(label_old, against, meta.lang, entry.text, entry.lines),
                                Para(label_new, path.name, lang, m.text, m.lines))
         elif m:
             out += _lone(cmp, meta, m, label_new, path.name, lang, True, path)
         else:
-            out += _lone(cmp, meta, t, label_old, against, meta.lang, False, path, entity, fld)
+            out += _lone(cmp, meta, entry, label_old, against, meta.lang, False, path, entity, fld)
     return sorted(out, key=lambda f: (CLASSES.index(f.triage), (f.b or f.a).lines[0][0] if (f.b or f.a) and (f.b or f.a).lines else 0))
 
 

@@ -129,8 +129,8 @@ def ranks(text: str, lang: str) -> set[int]:
     """Values a text states only as ordinal words ("trzeci", "čtvrtý"): places in an order, which the
     other language may give with "then" and no number at all."""
     toks, forms = words(text), ORDINAL_LOOKUP.get(lang, {})
-    ordinal = {forms[t] for t in toks if t in forms}
-    return ordinal - {number_value(t, lang) for t in toks if t not in forms}
+    ordinal = {forms[item] for item in toks if item in forms}
+    return ordinal - {number_value(item, lang) for item in toks if item not in forms}
 
 
 EACH = {"pl": "kazd", "cs": "kazd"}  # "z każdego typu", "od každého druhu" (folded)
@@ -139,7 +139,7 @@ EACH = {"pl": "kazd", "cs": "kazd"}  # "z każdego typu", "od každého druhu" (
 def per_kind(text: str, lang: str) -> set[int]:
     """Numbers a text gives per kind ("10 żetonów z każdego typu"): the other text may state the total."""
     toks, each = words(text), EACH.get(lang)
-    return {v for i, t in enumerate(toks) if (v := number_value(t, lang)) is not None
+    return {v for i, item in enumerate(toks) if (v := number_value(item, lang)) is not None
             and each and any(w.startswith(each) for w in toks[i + 1:i + 5])}
 
 
@@ -386,7 +386,7 @@ class Analysis:
 
 def analyse(text: str, lang: str) -> Analysis:
     toks = _TOKEN.findall(text)
-    lems = [lemma(t, lang) for t in toks]
+    lems = [lemma(item, lang) for item in toks]
     table = MARKERS.get(lang, MARKERS["en"])
     counts: dict[str, int] = {}
     for i, (tok, lem) in enumerate(zip(toks, lems)):
@@ -398,7 +398,7 @@ def analyse(text: str, lang: str) -> Analysis:
                 cats = [c for c in cats if c != "may"] + ["may-not"]
             if lem in table["must"]:
                 cats = [c for c in cats if c != "must"] + ["must-not"]
-        before = {t.lower() for t in toks[max(0, i - 3):i]}
+        before = {item.lower() for item in toks[max(0, i - 3):i]}
         if "may" in cats:
             verb = _governed(toks[i + 1:i + 5], lems[i + 1:i + 5], lang)
             if RELATIVE.get(lang, set()) & before or verb in EVENTS.get(lang, ()):
@@ -426,7 +426,7 @@ def analyse(text: str, lang: str) -> Analysis:
             counts[marker] = found
     if AND_OR.search(text):
         counts["and-or"] = len(AND_OR.findall(text))
-    elif OR.get(lang, set()) & {t.lower() for t in toks}:
+    elif OR.get(lang, set()) & {item.lower() for item in toks}:
         counts["or"] = 1
     return Analysis(text, lang, lems, {k: v for k, v in counts.items() if v > 0}, numbers(text, lang))
 

@@ -30,7 +30,7 @@ def parse_accept_language(header: str | None) -> list[tuple[str, float]]:
                 q = float(value) if _QVALUE.match(value) else -1.0
         if q >= 0:
             out.append((n, tag.lower(), q))
-    return [(tag, q) for _, tag, q in sorted(out, key=lambda t: (-t[2], t[0]))]
+    return [(tag, q) for _, tag, q in sorted(out, key=lambda item: (-item[2], item[0]))]
 
 
 def negotiate(header: str | None, supported=SUPPORTED, default: str = DEFAULT) -> str:

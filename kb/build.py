@@ -72,17 +72,17 @@ def build(url: str | None = None, kb: KnowledgeBase | None = None,
             _write(conn, rows)
         engine.dispose()
     ruleset.forget()
-    return BuildReport(url, {t.name: len(r) for t, r in rows.items() if t is not m.BuildInfo.__table__})
+    return BuildReport(url, {item.name: len(r) for item, r in rows.items() if item is not m.BuildInfo.__table__})
 
 
 def _kb_tables():
-    return [t.__table__ for t in (m.Game, m.Edition, m.Source, m.Entity, m.EntityRef, m.Text, m.TermForm,
+    return [item.__table__ for item in (m.Game, m.Edition, m.Source, m.Entity, m.EntityRef, m.Text, m.TermForm,
                                   m.Provenance, m.CoverageNote, m.SearchDoc, m.Finding, m.RuleSet, m.EntityDoc, m.BuildInfo)]
 
 
 def _write(conn: Connection, rows: Rows) -> None:
     SQLModel.metadata.create_all(conn, tables=_kb_tables())
-    order = {t: i for i, t in enumerate(_kb_tables())}  # parents before children (foreign keys)
+    order = {item: i for i, item in enumerate(_kb_tables())}  # parents before children (foreign keys)
     for table, values in sorted(rows.items(), key=lambda tv: order[tv[0]]):
         if values:
             conn.execute(insert(table), values)
@@ -172,7 +172,7 @@ def _record_rows(kb: KnowledgeBase, rec: Record) -> Rows:
     term_forms = item.forms if entity and item.forms else {}
     return {
         m.Entity.__table__: [entity_row],
-        m.EntityRef.__table__: [dict(entity_id=rec.id, target_id=t) for t in dict.fromkeys(item.refs)],
+        m.EntityRef.__table__: [dict(entity_id=rec.id, target_id=entry) for entry in dict.fromkeys(item.refs)],
         m.Text.__table__: texts,
         m.TermForm.__table__: [dict(entity_id=rec.id, lang=lang, form=f, folded=" ".join(words(f)), preferred=i == 0)
                                for lang, fs in term_forms.items() for i, f in enumerate(fs)],
@@ -185,13 +185,13 @@ def _text_rows(rec: Record, name_texts) -> tuple[list[dict], dict[str, dict[str,
     texts, per_lang = [], {}
     for fld, langs in name_texts.items():
         for lang, value in langs.items():
-            for pos, t in enumerate(text_items(value)):
-                lines = t.lines or []
+            for pos, item in enumerate(text_items(value)):
+                lines = item.lines or []
                 texts.append(dict(
-                    entity_id=rec.id, field=fld, lang=lang, position=pos, text=t.text, origin=t.origin,
-                    source_id=t.src, line_start=min((a for a, _ in lines), default=None),
-                    line_end=max((b for _, b in lines), default=None), spans=_spans(lines), repair=t.repair))
-                per_lang.setdefault(lang, {}).setdefault(fld, []).append(t.text)
+                    entity_id=rec.id, field=fld, lang=lang, position=pos, text=item.text, origin=item.origin,
+                    source_id=item.src, line_start=min((a for a, _ in lines), default=None),
+                    line_end=max((b for _, b in lines), default=None), spans=_spans(lines), repair=item.repair))
+                per_lang.setdefault(lang, {}).setdefault(fld, []).append(item.text)
     return texts, per_lang
 
 
@@ -212,7 +212,7 @@ def _search_rows(rec: Record, per_lang) -> list[dict]:
         if not fields:
             continue
         name = " / ".join(dict.fromkeys(fields.get("name", [])))
-        body = "\n".join(t for f, ts in fields.items() if f != "name" for t in ts)
+        body = "\n".join(item for f, ts in fields.items() if f != "name" for item in ts)
         docs.append(dict(entity_id=rec.id, game_id=rec.game, kind=rec.kind, lang=lang, name=name, body=body,
                          folded_body=fold(body)))
     return docs

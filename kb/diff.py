@@ -22,11 +22,11 @@ def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> dict[str, Any]:
 
 
 def _texts(e: EntityRecord) -> dict[tuple[str, str, int], str]:
-    return {(t.field, t.lang, t.position): t.text for t in e.texts}
+    return {(item.field, item.lang, item.position): item.text for item in e.texts}
 
 
 def _name(e: EntityRecord) -> str:
-    names = {t.lang: t.text for t in e.texts if t.field == "name" and t.position == 0}
+    names = {item.lang: item.text for item in e.texts if item.field == "name" and item.position == 0}
     return names.get("en") or names.get("pl") or names.get("cs") or e.key
 
 
@@ -114,7 +114,7 @@ def render_text(changes: dict[str, Any]) -> str:
                 lines.append(f"    {a['path']}: +{a['added']} -{a['removed']}")
             else:
                 lines.append(f"    {a['path']}: {_short(a.get('old', '(none)'))} -> {_short(a.get('new', '(none)'))}")
-        for t in c["texts"]:
-            lines.append(f"    texts.{t['field']}.{t['lang']}[{t['position']}]: "
-                         f"{_short(t.get('old', '(none)'), 60)} -> {_short(t.get('new', '(none)'), 60)}")
+        for item in c["texts"]:
+            lines.append(f"    texts.{item['field']}.{item['lang']}[{item['position']}]: "
+                         f"{_short(item.get('old', '(none)'), 60)} -> {_short(item.get('new', '(none)'), 60)}")
     return "\n".join(lines)

@@ -267,9 +267,9 @@ def collect(engine: Engine, game: str | None = None, run_example: ExampleRunner 
                         game_col=m.Entity.game_id)
         ids = {e.id for e in entities}
         texts, provs, refs, forms = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(list)
-        for t in db.exec(select(m.Text).order_by(m.Text.entity_id, m.Text.field, m.Text.lang, m.Text.position)):
-            if t.entity_id in ids:
-                texts[t.entity_id].append(t)
+        for item in db.exec(select(m.Text).order_by(m.Text.entity_id, m.Text.field, m.Text.lang, m.Text.position)):
+            if item.entity_id in ids:
+                texts[item.entity_id].append(item)
         for p in db.exec(select(m.Provenance).order_by(m.Provenance.entity_id, m.Provenance.id)):
             if p.entity_id in ids:
                 provs[p.entity_id].append(p)
@@ -282,9 +282,9 @@ def collect(engine: Engine, game: str | None = None, run_example: ExampleRunner 
         findings = rows(m.Finding, m.Finding.game_id, m.Finding.entity_id, m.Finding.field, m.Finding.key,
                         game_col=m.Finding.game_id)
 
-    def text(t: m.Text) -> TextRecord:
-        return TextRecord(field=t.field, lang=t.lang, position=t.position, text=t.text, origin=t.origin,
-                          source=t.source_id, lines=_spans(t.spans), repair=t.repair)
+    def text(item: m.Text) -> TextRecord:
+        return TextRecord(field=item.field, lang=item.lang, position=item.position, text=item.text, origin=item.origin,
+                          source=item.source_id, lines=_spans(item.spans), repair=item.repair)
 
     def prov(p: m.Provenance) -> ProvenanceRecord:
         return ProvenanceRecord(attr=p.attr, edition=p.edition, basis=p.basis, source=p.source_id,
@@ -307,13 +307,13 @@ def collect(engine: Engine, game: str | None = None, run_example: ExampleRunner 
                               lines=s.line_count) for s in sources],
         entities=[EntityRecord(id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id,
                                position=e.position, scope=e.scope, attrs=e.attrs, effect=e.effect, refs=refs[e.id],
-                               texts=[text(t) for t in texts[e.id]], provenance=[prov(p) for p in provs[e.id]],
+                               texts=[text(item) for item in texts[e.id]], provenance=[prov(p) for p in provs[e.id]],
                                data_file=e.data_file) for e in entities],
         effects=[EffectRecord(entity=e.id, effect=e.effect,
-                              rendered={t.lang: t.text for t in texts[e.id] if t.field == "effect" and t.origin == "generated"})
+                              rendered={item.lang: item.text for item in texts[e.id] if item.field == "effect" and item.origin == "generated"})
                  for e in entities if e.effect],
         glossary=[GlossaryRecord(id=e.id, game=e.game_id,
-                                 names=by_lang([t for t in texts[e.id] if t.field == "name"], lambda t: t.text),
+                                 names=by_lang([item for item in texts[e.id] if item.field == "name"], lambda item: item.text),
                                  forms=by_lang(forms[e.id], lambda f: f.form))
                   for e in entities if e.kind == "term"],
         examples=[_example(e, texts[e.id], run_example) for e in entities if e.kind == "example"],
@@ -339,7 +339,7 @@ def _example(e: m.Entity, texts: list[m.Text], run_example: ExampleRunner | None
     if run_example is not None:
         result = ExampleResult(**run_example({"id": e.id, "game": e.game_id, **e.attrs}))
     return ExampleRecord(id=e.id, game=e.game_id, players=e.attrs.get("players", []),
-                         title={t.lang: t.text for t in texts if t.field == "name" and t.position == 0},
+                         title={item.lang: item.text for item in texts if item.field == "name" and item.position == 0},
                          source_refs=e.attrs.get("source_refs", []), result=result)
 
 
@@ -445,7 +445,7 @@ def tables(dump: dict) -> dict[str, tuple[list[str], list[list[Any]]]]:
         if section == "entities":
             cols = fields(model, ("texts", "provenance"))
             out["texts"] = (["entity", *fields(TextRecord)],
-                            [[e["id"], *(flat(t[c]) for c in fields(TextRecord))] for e in records for t in e["texts"]])
+                            [[e["id"], *(flat(item[c]) for c in fields(TextRecord))] for e in records for item in e["texts"]])
             out["provenance"] = (["entity", *fields(ProvenanceRecord)],
                                  [[e["id"], *(flat(p[c]) for c in fields(ProvenanceRecord))]
                                   for e in records for p in e["provenance"]])

@@ -85,7 +85,7 @@ class Fidelity:
 
     @property
     def wrong_numbers(self) -> list[str]:
-        return [t for t in self.missing if t.isdigit()]
+        return [item for item in self.missing if item.isdigit()]
 
     @property
     def ok(self) -> bool:
@@ -133,7 +133,7 @@ class Coverage:
 
 def is_auto_noise(line: str) -> bool:
     """Lines with fewer than two words of three or more letters: page numbers, icon residue."""
-    return sum(1 for t in line_words(line) if len(t) >= 3 and not t.isdigit()) < 2
+    return sum(1 for item in line_words(line) if len(item) >= 3 and not item.isdigit()) < 2
 
 
 def coverage(kb: KnowledgeBase, source_id: str) -> Coverage:
@@ -168,9 +168,9 @@ def coverage(kb: KnowledgeBase, source_id: str) -> Coverage:
         if n not in citing:
             result.uncited.append(n)
             continue
-        toks = [t for t in line_words(line) if len(t) >= 3]
+        toks = [entry for entry in line_words(line) if len(entry) >= 3]
         pool = frozenset(citing[n])
-        found = sum(1 for t in toks if _close(t, pool))
+        found = sum(1 for entry in toks if _close(entry, pool))
         if not toks or found / len(toks) >= MIN_LINE_EXPLAINED:
             result.covered.append(n)
         else:

@@ -302,12 +302,12 @@ def _cross_check(kb: KnowledgeBase) -> None:
         no_source = set(game.no_source_langs) if game else set()
         for fld, langs in rec.texts.items():
             for lang, value in langs.items():
-                for t in text_items(value):
-                    if t.src:
-                        _check_spans(kb, rel, rec.id, f"texts.{fld}.{lang}", t.src, t.lines, rec.game)
-                        src = kb.sources.get(t.src)
+                for entry in text_items(value):
+                    if entry.src:
+                        _check_spans(kb, rel, rec.id, f"texts.{fld}.{lang}", entry.src, entry.lines, rec.game)
+                        src = kb.sources.get(entry.src)
                         if src and src.meta.lang != lang:
-                            kb.issues.append(Issue(rel, rec.id, f"texts.{fld}.{lang}: cites {t.src}, a {src.meta.lang} source"))
+                            kb.issues.append(Issue(rel, rec.id, f"texts.{fld}.{lang}: cites {entry.src}, a {src.meta.lang} source"))
                     elif lang in no_source or lang == "en":
                         pass
         name = rec.texts.get("name", {}) if isinstance(item, Entity) else {l: v for l, v in item.title.items()}

@@ -63,8 +63,8 @@ def _game(db: Session, g: m.Game) -> dict[str, Any]:
 def pick_text(items: list[m.Text], lang: str) -> tuple[list[m.Text], str | None]:
     """Texts of one field in the wanted language; else fall back (pl, cs, en order) and say so."""
     by_lang = defaultdict(list)
-    for t in items:
-        by_lang[t.lang].append(t)
+    for item in items:
+        by_lang[item.lang].append(item)
     if by_lang.get(lang):
         return by_lang[lang], None
     for fallback in ("en", "pl", "cs"):
@@ -73,12 +73,12 @@ def pick_text(items: list[m.Text], lang: str) -> tuple[list[m.Text], str | None]
     return [], None
 
 
-def _text_dict(t: m.Text) -> dict[str, Any]:
-    d = dict(lang=t.lang, text=t.text, origin=t.origin)
-    if t.source_id:
-        d.update(source=t.source_id, lines=t.spans)
-    if t.repair:
-        d["repair"] = t.repair
+def _text_dict(item: m.Text) -> dict[str, Any]:
+    d = dict(lang=item.lang, text=item.text, origin=item.origin)
+    if item.source_id:
+        d.update(source=item.source_id, lines=item.spans)
+    if item.repair:
+        d["repair"] = item.repair
     return d
 
 
@@ -95,9 +95,9 @@ def list_entities(engine: Engine, *, game: str | None = None, kind: str | None =
                        .offset(offset).limit(limit)).all()
         names = defaultdict(list)
         if ents:
-            for t in db.exec(select(m.Text).where(m.Text.entity_id.in_([e.id for e in ents]),
+            for entry in db.exec(select(m.Text).where(m.Text.entity_id.in_([e.id for e in ents]),
                                                   m.Text.field == "name")).all():
-                names[t.entity_id].append(t)
+                names[entry.entity_id].append(entry)
         out = []
         for e in ents:
             chosen, fell_back = pick_text(names[e.id], lang)
@@ -155,8 +155,8 @@ def entity_documents(conn: Connection) -> list[dict[str, str]]:
     entity, text_, prov, ref = m.Entity.__table__, m.Text.__table__, m.Provenance.__table__, m.EntityRef.__table__
     forms_t = m.TermForm.__table__
     grouped = {name: defaultdict(list) for name in ("texts", "provenance", "refs", "cited_by", "children", "forms")}
-    for t in conn.execute(select(text_).order_by(text_.c.entity_id, text_.c.field, text_.c.lang, text_.c.position)):
-        grouped["texts"][t.entity_id].append(t)
+    for item in conn.execute(select(text_).order_by(text_.c.entity_id, text_.c.field, text_.c.lang, text_.c.position)):
+        grouped["texts"][item.entity_id].append(item)
     for p in conn.execute(select(prov).order_by(prov.c.id)):
         grouped["provenance"][p.entity_id].append(p)
     for r in conn.execute(select(ref.c.entity_id, ref.c.target_id).order_by(ref.c.id)):
@@ -170,8 +170,8 @@ def entity_documents(conn: Connection) -> list[dict[str, str]]:
     rows = []
     for e in conn.execute(select(entity).order_by(entity.c.id)):
         texts: dict[str, dict[str, list]] = {}
-        for t in grouped["texts"][e.id]:
-            texts.setdefault(t.field, {}).setdefault(t.lang, []).append(_text_dict(t))
+        for item in grouped["texts"][e.id]:
+            texts.setdefault(item.field, {}).setdefault(item.lang, []).append(_text_dict(item))
         document = dict(
             id=e.id, game=e.game_id, kind=e.kind, key=e.key, parent=e.parent_id, scope=e.scope,
             attrs=e.attrs, effect=e.effect,
@@ -234,9 +234,9 @@ def compare_entity(engine: Engine, entity_id: str, sources: list[str] | None = N
         texts = db.exec(select(m.Text).where(m.Text.entity_id == entity_id, m.Text.origin == "source")
                         .order_by(m.Text.field, m.Text.source_id)).all()
         aligned: dict[str, dict[str, Any]] = defaultdict(dict)
-        for t in texts:
-            if sources is None or t.source_id in sources:
-                aligned[t.field][t.source_id] = _text_dict(t)
+        for item in texts:
+            if sources is None or item.source_id in sources:
+                aligned[item.field][item.source_id] = _text_dict(item)
         findings = db.exec(select(m.Finding).where(m.Finding.entity_id == entity_id).order_by(m.Finding.key)).all()
         return dict(id=e.id, game=e.game_id, kind=e.kind, sources=sources, fields=dict(aligned),
                     findings=[_finding_dict(f) for f in findings])

@@ -442,8 +442,8 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     match = _Matcher(terms, v)
     ranked = _rank(rows, match)
     suggestion = None
-    if any(t.correction for t in terms) and not all(t.known for t in terms):
-        suggestion = " ".join(t.correction if t.correction and not t.known else r for t, r in zip(terms, raws))
+    if any(item.correction for item in terms) and not all(item.known for item in terms):
+        suggestion = " ".join(item.correction if item.correction and not item.known else r for item, r in zip(terms, raws))
     page = ranked[offset:offset + limit]
     hits = []
     for s in page:
@@ -476,18 +476,18 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
         if facet[1]:
             ids = v.facets.get(facet, frozenset())
             allowed = ids if allowed is None else allowed & ids
-    needed = [t for t in terms if t.idf >= COMMON_IDF] or terms
-    every = frozenset.intersection(*(t.found_in for t in needed))
+    needed = [item for item in terms if item.idf >= COMMON_IDF] or terms
+    every = frozenset.intersection(*(item.found_in for item in needed))
     if allowed is not None:
         every &= allowed
-    named = frozenset.intersection(*(t.named_in for t in needed)) & every
+    named = frozenset.intersection(*(item.named_in for item in needed)) & every
     found = set(every)
     if len(terms) > 1 and len({v.docs[i].entity_id for i in every}) < 20:
         # whole words only: as prefixes, short words ("pri") would match a good part of the index
-        some = sorted(terms, key=lambda t: -t.idf)[:OR_WORDS]
-        some = [t for t in some if t.idf >= COMMON_IDF] or some
-        for t in some:
-            found |= t.whole_in if allowed is None else t.whole_in & allowed
+        some = sorted(terms, key=lambda item: -item.idf)[:OR_WORDS]
+        some = [item for item in some if item.idf >= COMMON_IDF] or some
+        for item in some:
+            found |= item.whole_in if allowed is None else item.whole_in & allowed
     ids = sorted(found)  # by id: equal scores then keep one order on every database
     entities = len({v.docs[i].entity_id for i in ids})
     keep = max(CANDIDATES, 3 * depth)  # an entry has a document per language
@@ -500,17 +500,17 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     """Each entity's best document, scored, best first. The explanation's parts are rounded only
     when shown (see _explained)."""
     terms, total_idf = match.terms, match.total_idf
-    sets = [(t, {t.word} | t.exact | t.prefixed, t.fuzzy) for t in terms]
+    sets = [(item, {item.word} | item.exact | item.prefixed, item.fuzzy) for item in terms]
     scored = []
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, match, parts)
         cov = 0.0
-        for t, exact, fuzzy in sets:
+        for item, exact, fuzzy in sets:
             if not exact.isdisjoint(r.words):
-                cov += t.idf
+                cov += item.idf
             elif not fuzzy.isdisjoint(r.words):
-                cov += t.idf / 2
+                cov += item.idf / 2
         cov /= total_idf
         parts.update(coverage=30 * cov, kind=r.kind_weight, length=-r.length)
         score = name + 30 * cov + r.kind_weight - r.length
@@ -547,7 +547,7 @@ def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> flo
             label = {EXACT: "exact", PREFIX: "prefix", FUZZY: "fuzzy"}[lowest] + ("" if cov == 1 else " (part)")
         else:
             # a question naming some of the entry's words: how much of the query, and how much of the name
-            share = sum(t.idf for t, lv in zip(terms, levels) if lv) / total_idf
+            share = sum(item.idf for item, lv in zip(terms, levels) if lv) / total_idf
             score = 40 * share + 20 * share * len(covered) / len(ws)
             label = "some words"
         if score > best:
@@ -565,11 +565,11 @@ class _Matcher:
 
     def __init__(self, terms: list[Term], v: Vocab):
         self.terms = terms
-        self.total_idf = sum(t.idf for t in terms) or 1.0
+        self.total_idf = sum(item.idf for item in terms) or 1.0
         table: dict[str, list[int]] = {}
-        for k, t in enumerate(terms):
-            completions = _beginning_with(t.word, v.words) if t.prefix else []
-            for level, found in ((FUZZY, t.fuzzy_words), (PREFIX, completions), (EXACT, t.exact_words)):
+        for k, item in enumerate(terms):
+            completions = _beginning_with(item.word, v.words) if item.prefix else []
+            for level, found in ((FUZZY, item.fuzzy_words), (PREFIX, completions), (EXACT, item.exact_words)):
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
         self.table = {w: tuple(ls) for w, ls in table.items()}

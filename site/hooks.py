@@ -372,7 +372,7 @@ class Site:
         for g in self.games:
             for e in all_entities(self.engine, g["id"], lang):
                 ent = get_entity(self.engine, e["id"], lang)
-                body = " ".join(t["text"] for fld, ts in ent["texts"].items() if fld != "name" for t in ts)[:600]
+                body = " ".join(item["text"] for fld, ts in ent["texts"].items() if fld != "name" for item in ts)[:600]
                 forms = "|".join(f for fs in (ent.get("forms") or {}).values() for f in fs)  # one name each
                 docs.append({"id": e["id"], "name": e["name"], "kind": e["kind"], "game": g["id"],
                              # relative to the search page's URL /<lang>/search/ (directory URLs)

@@ -122,7 +122,7 @@ def _not_modified(request: Request, etag: str, modified: datetime) -> bool:
     """RFC 9110 13.2.2: If-None-Match decides when present; else If-Modified-Since."""
     if_none_match = request.headers.get("if-none-match")
     if if_none_match is not None:
-        tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+        tags = [item.strip().removeprefix("W/") for item in if_none_match.split(",")]
         return "*" in tags or etag in tags
     since = request.headers.get("if-modified-since")
     if since:
@@ -134,7 +134,7 @@ def _not_modified(request: Request, etag: str, modified: datetime) -> bool:
 
 
 @router.get("/{name}", name="download", response_class=FileResponse, responses={
-    200: {"description": "The file", "content": {t: {} for t in sorted(set(CONTENT_TYPES.values()))}},
+    200: {"description": "The file", "content": {item: {} for item in sorted(set(CONTENT_TYPES.values()))}},
     **responses(304, 404, 422)}, summary="Download one bulk file (ETag, Last-Modified, conditional requests)")
 def download(request: Request, folder: BulkDir,
              name: Annotated[str, PathParam(max_length=100, examples=["rulekb.json"])]) -> Response:

@@ -92,11 +92,11 @@ class Consts(RuleConstants):
         persons = {e["key"]: e for e in rules.of_kind("person")}
         self.types = [e["key"] for e in sorted(persons.values(), key=lambda e: e["order"]) if "ages" in e["attrs"]]
         self.subtypes: dict[str, dict] = {}
-        for t in self.types:
-            ages = persons[t]["attrs"]["ages"]
+        for item in self.types:
+            ages = persons[item]["attrs"]["ages"]
             for age in ages:
-                sub = t if len(ages) == 1 else f"{t}-{age}"
-                self.subtypes[sub] = {"type": t, "age": age, "value": a("person", sub, "value"),
+                sub = item if len(ages) == 1 else f"{item}-{age}"
+                self.subtypes[sub] = {"type": item, "age": age, "value": a("person", sub, "value"),
                                       "symbols": a("person", sub, "symbols")}
         self.young = [s for s, d in self.subtypes.items() if d["age"] == "young"]
 
@@ -116,7 +116,7 @@ class Consts(RuleConstants):
         self.actions = [e["key"] for e in acts]
         self.action_type = {k: a("action", k, "person_type") for k in self.actions if "person_type" in rules.entities[_id("action", k)]["attrs"]}
         self.card_symbols = {k: a("action", k, "card_symbols") for k in self.action_type}
-        self.type_action = {t: k for k, t in self.action_type.items()}
+        self.type_action = {item: k for k, item in self.action_type.items()}
         # what each card gives, read from its effect: ("gain", resource) or ("move", track)
         self.card_effect, self.per_symbol = {}, {}
         res = {"palace_floor": "floors"}
@@ -139,8 +139,8 @@ class Consts(RuleConstants):
             self.gw_groups = {int(n): v for n, v in unk("gw-action-groups").items()}
             tiles = sorted((e for e in rules.of_kind("tile") if e["key"].startswith("gw-wall-")), key=lambda e: e["order"])
             per = unk("gw-wall-tile-bonuses")
-            self.wall_tiles = [t["key"] for t in tiles for _ in range(per[t["key"]])]
-            self.wall_bonus = {t["key"]: {k: v for k, v in t["attrs"].items() if k.startswith("bonus_")} for t in tiles}
+            self.wall_tiles = [item["key"] for item in tiles for _ in range(per[item["key"]])]
+            self.wall_bonus = {item["key"]: {k: v for k, v in item["attrs"].items() if k.startswith("bonus_")} for item in tiles}
             self.wall_max = a("rule", "gw-wall-placement", "max_wall_tiles")
             self.wall_vp = a("scoring-rule", "gw-mongol-scoring", "vp_per_wall_tile")
             self.wall_min = a("scoring-rule", "gw-mongol-scoring", "min_wall_tiles_to_score")

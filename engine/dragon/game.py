@@ -243,10 +243,10 @@ class Dragon(PhasedGame):
             s["sunrise"].append(k.subtypes[x]["type"])
             ph.take_person(k, s, name, x, a, "dragon/event/ge-sunrise", ev)
         elif kind == "edict":
-            t = a.get("kind")
-            if t not in {k.subtypes[x]["type"] for x in c.persons(p)}:
-                raise IllegalAction("dragon/event/ge-edict", f"{name} has no {t!r} in their court")
-            what, n = E.edict_value(k, p, t)
+            entry = a.get("kind")
+            if entry not in {k.subtypes[x]["type"] for x in c.persons(p)}:
+                raise IllegalAction("dragon/event/ge-edict", f"{name} has no {entry!r} in their court")
+            what, n = E.edict_value(k, p, entry)
             if what == "palace_floors":
                 c.check_build(k, p, n, a.get("add"), a.get("new"), "dragon/event/ge-edict")
                 c.do_build(s, name, a.get("add"), a.get("new"), ev)
@@ -256,7 +256,7 @@ class Dragon(PhasedGame):
                 c.vp(s, name, n, "edict", ev)
             elif what in ("yuan", "rice", "fireworks"):
                 c.gain(s, name, what, n, ev)
-            ev.append({"event": "edict", "player": name, "kind": t})
+            ev.append({"event": "edict", "player": name, "kind": entry})
         item["count"] -= 1
 
     # ------------------------------------------------------------ legal actions
@@ -297,12 +297,12 @@ class Dragon(PhasedGame):
                 return out
             if kind == "edict":
                 out = []
-                for t in sorted({k.subtypes[x]["type"] for x in c.persons(p)}):
-                    what, n = E.edict_value(k, p, t)
+                for item in sorted({k.subtypes[x]["type"] for x in c.persons(p)}):
+                    what, n = E.edict_value(k, p, item)
                     if what == "palace_floors":
-                        out += [{**base, "kind": t, "add": ad, "new": nw} for ad, nw in c.build_options(k, p, n)]
+                        out += [{**base, "kind": item, "add": ad, "new": nw} for ad, nw in c.build_options(k, p, n)]
                     else:
-                        out.append({**base, "kind": t})
+                        out.append({**base, "kind": item})
                 return out
             return []
         if s["phase"] == "draft":

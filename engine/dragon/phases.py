@@ -35,7 +35,7 @@ def do_draft(g, k, s: dict, name: str, a: dict, ev: list) -> None:
     types = sorted(k.subtypes[x]["type"] for x in pair)
     if len(set(types)) != len(types):
         raise IllegalAction(S + "initial-persons", "two different persons")
-    if types in [sorted(t) for t in s["drafted"]]:
+    if types in [sorted(item) for item in s["drafted"]]:
         raise IllegalAction(S + "initial-persons", "this combination has already been chosen")
     p = c.P(s, name)
     palaces = a.get("palaces", list(range(len(pair))))

@@ -70,5 +70,5 @@ def state_schema(g) -> dict:
         "edict": {**base, "kind": {"enum": list(k.types)}, **build},
     }
     return {"state": state, "action": {"oneOf": [
-        {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": t}, **props}}
-        for t, props in actions.items()]}}
+        {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": item}, **props}}
+        for item, props in actions.items()]}}

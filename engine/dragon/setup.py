@@ -32,10 +32,10 @@ def event_track(k, rng: Rng) -> list[str]:
     tiles = [e for e in k.events if e != k.peace for _ in range(k.per_event)]
     rng.shuffle(tiles)
     track: list = [k.peace] * k.peace_first + [None] * (k.track_spaces - k.peace_first)
-    for t in tiles:
+    for item in tiles:
         free = [i for i, x in enumerate(track) if x is None]
-        spot = next((i for i in free if track[i - 1] != t and (i + 1 >= len(track) or track[i + 1] != t)), free[-1])
-        track[spot] = t
+        spot = next((i for i in free if track[i - 1] != item and (i + 1 >= len(track) or track[i + 1] != item)), free[-1])
+        track[spot] = item
     # dragon/unknown/event-track-last-duplicate: identical last two tiles -> swap spaces 10 and 11 (1-based)
     if track[-1] == track[-2]:
         track[-3], track[-2] = track[-2], track[-3]

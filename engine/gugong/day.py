@@ -108,9 +108,9 @@ def end_turn(g, s, ev):
     s["acts"] = {}
     n = len(s["order"])
     for i in range(1, n + 1):
-        t = (s["turn"] + i) % n
-        if P(s, s["order"][t])["hand"]:
-            s["turn"] = t
+        item = (s["turn"] + i) % n
+        if P(s, s["order"][item])["hand"]:
+            s["turn"] = item
             return
     end_of_day(g, s, ev)
     if s.get("solo"):  # the solo game has a Dusk phase before the night

@@ -35,7 +35,7 @@ DECISIONS = {
     "take_double": ("take_double", R + "double-servant-gain"),
 }
 TURN_ACTIONS = {"exchange", "card_action", "location_action", "end_turn"}
-ALL_TYPES = TURN_ACTIONS | {t for t, _ in DECISIONS.values()}
+ALL_TYPES = TURN_ACTIONS | {kind for kind, _ in DECISIONS.values()}
 
 
 class Gugong(PhasedGame):
@@ -218,8 +218,8 @@ class Gugong(PhasedGame):
                 opts = [{"take": True}, {"take": False}] if s["players"][name]["double"] == "supply" else [{"take": False}]
             else:
                 opts = morning.bonus_opts(self, s, name, item["decree"])
-            t = DECISIONS[k][0]
-            out = [{"type": t, "player": name, **o} for o in opts]
+            entry = DECISIONS[k][0]
+            out = [{"type": entry, "player": name, **o} for o in opts]
         elif s["stage"] == "exchange":
             out = day.exchange_opts(self, s, name)
         else:

@@ -60,7 +60,7 @@ def travel_destinations(g, s, name) -> list[int]:
     tok = s["map"]
     here = P(s, name)["traveller"]
     if here is None:
-        return [i for i, t in enumerate(tok) if t]
+        return [i for i, item in enumerate(tok) if item]
     seen, stack, out = {here}, [here], []
     while stack:
         x = stack.pop()
@@ -226,15 +226,15 @@ def do_tokens(g, s, name, a, ev):
     if d > p["tokens"].count("travel-double"):
         raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
     rest = max(0, need - d * g.k.double_token_counts)
-    singles = [t for t in p["tokens"] if t != "travel-double"]
+    singles = [item for item in p["tokens"] if item != "travel-double"]
     if rest > len(singles):
         raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
     for _ in range(d):
         own(p, "tokens").remove("travel-double")
         s["token_discard"].append("travel-double")
-    for t in singles[:rest]:
-        own(p, "tokens").remove(t)
-        s["token_discard"].append(t)
+    for item in singles[:rest]:
+        own(p, "tokens").remove(item)
+        s["token_discard"].append(item)
     ev.append({"event": "tokens_exchanged", "player": name, "for": kind})
     if res == "servant":
         if not c.gain_servants(s, name, amount, ev):

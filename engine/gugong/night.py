@@ -44,7 +44,7 @@ def move_ships(g, s, ev):
         if port == g.k.last_port:
             c.ship_clear(g, s, name, i)
             ev.append({"event": "ship_lost", "player": name, "ship": i})
-    for port, name, i in sorted(ships, key=lambda t: -t[0]):
+    for port, name, i in sorted(ships, key=lambda item: -item[0]):
         if port != g.k.last_port:
             for _ in range(g.k.night_ship_steps):
                 c.ship_move(g, s, name, i, ev)

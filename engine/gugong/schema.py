@@ -111,5 +111,5 @@ def state_schema(g) -> dict:
         "take_double": {**base, "take": {"type": "boolean", "description": "take the double servant with the servants just gained"}},
     }
     return {"state": state, "action": {"oneOf": [
-        {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": t}, **props}}
-        for t, props in actions.items()]}}
+        {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": item}, **props}}
+        for item, props in actions.items()]}}

@@ -103,7 +103,7 @@ def afford(g, s, n: int) -> bool:
     if p["pool"] >= n:
         return True
     need, (_, per) = g.k.token_rates["servant"]
-    value = sum(g.k.double_token_counts if t == "travel-double" else 1 for t in p["tokens"])
+    value = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
     trades = (n - p["pool"] + per - 1) // per
     if trades * need > value or p["supply"] < n - p["pool"]:
         return False
@@ -154,7 +154,7 @@ def ship_servant(g, s, ev, phase: str) -> bool:
     p = P(s, name)
     target = next((i for i, sh in enumerate(p["ships"]) if sh and c.ship_load(sh) < g.k.ship_capacity), None)
     if target is None:
-        targets = [t for t in c.ship_targets(g, s, name, 1) if t[1] is not None]
+        targets = [item for item in c.ship_targets(g, s, name, 1) if item[1] is not None]
         if not targets:
             return False
         i, path = targets[0]
@@ -211,7 +211,7 @@ def route_city(g, s) -> int | None:
         if tok[city]:
             return city
     if here is None:
-        return next((i for i, t in enumerate(tok) if t), None)
+        return next((i for i, item in enumerate(tok) if item), None)
     dist, frontier = {here: 0}, [here]
     while frontier:
         nxt = []
@@ -268,7 +268,7 @@ def travel(g, s, ev, phase):
 
 def _trade_jade_possible(g, s) -> bool:
     p = P(s, meng(s))
-    value = sum(g.k.double_token_counts if t == "travel-double" else 1 for t in p["tokens"])
+    value = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
     return value >= g.k.token_rates["jade"][0]
 
 
@@ -292,7 +292,7 @@ def choose_decree(g, s, free: bool) -> str | None:
 
 def _decree_affordable(g, s, cost) -> bool:
     p = P(s, meng(s))
-    tokens = sum(g.k.double_token_counts if t == "travel-double" else 1 for t in p["tokens"])
+    tokens = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
     need, (_, per) = g.k.token_rates["servant"]
     extra = min(p["supply"], tokens // need * per)
     return p["pool"] + extra >= cost + g.k.decree_placed

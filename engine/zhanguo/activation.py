@@ -71,7 +71,7 @@ def ability_opts(g, state, p, spec, r):
 
 def worker_moves(g, p):
     k = g.consts
-    return [{"from": r, "to": t} for r in k.regions if p["regions"][r]["workers"] > 0 for t in sorted(k.adj[r])]
+    return [{"from": r, "to": item} for r in k.regions if p["regions"][r]["workers"] > 0 for item in sorted(k.adj[r])]
 
 
 def b_opts(g, state, p, ab, action, item):
@@ -96,7 +96,7 @@ def b_opts(g, state, p, ab, action, item):
             out = []
             for r in k.regions:
                 if any(x["player"] == name for x in state["board"]["governors"][r]):
-                    out += [{"from": r, "to": t} for t in sorted(k.adj[r])]
+                    out += [{"from": r, "to": entry} for entry in sorted(k.adj[r])]
             return out
     return []
 

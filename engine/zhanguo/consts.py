@@ -164,7 +164,7 @@ class Consts(RuleConstants):
 
         # ---- tasks
         req = unk("task-token-requirements")
-        self.task_tokens = {t: req[t] for t in self.task_types}
+        self.task_tokens = {item: req[item] for item in self.task_types}
         self.wall_area_names = req["wall_areas"]
         tv = unk("task-space-vp")
         self.task_sections = [s for s in tv if s != "spaces_per_task"]

@@ -99,7 +99,7 @@ class ZhanGuo(PhasedGame):
             return []
         options = self._options(state, name)
         _listed.last = (state, name, options)
-        return [{"type": t, "player": name, **o} for t, o in options]
+        return [{"type": item, "player": name, **o} for item, o in options]
 
     def apply(self, state, action):
         last = getattr(_listed, "last", None)
@@ -175,10 +175,10 @@ class ZhanGuo(PhasedGame):
             precise = self._refusal(s, name, kind, body)
             if precise:
                 raise IllegalAction(*precise)
-            if any(t == kind for t, _ in opts):
+            if any(item == kind for item, _ in opts):
                 rule = COURT_RULE.get(body.get("action"), RULE_OF[kind]) if kind == "court" else RULE_OF[kind]
                 raise IllegalAction(rule, f"{kind} {body} is not allowed now")
-            want = sorted({t for t, _ in opts})
+            want = sorted({item for item, _ in opts})
             raise IllegalAction(RULE_OF[kind], f"{kind} is not possible now; expected one of {want}")
         self._do(s, name, kind, body, events)
         self._advance(s, events)

@@ -17,9 +17,9 @@ def move_opts(g, state, name, item, any_only=False):
         reg = p["regions"][r]
         for c in k.official_colours:
             if reg["gov"][c] > 0:
-                for t in k.regions:
-                    if t != r and k.dist[r].get(t, 99) <= left:
-                        out.append({"from": r, "area": "gov", "colour": c, "to": t, "to_area": "gov"})
+                for entry in k.regions:
+                    if entry != r and k.dist[r].get(entry, 99) <= left:
+                        out.append({"from": r, "area": "gov", "colour": c, "to": entry, "to_area": "gov"})
                         if any_only:
                             return out
             if reg["work"][c] > 0:
@@ -27,10 +27,10 @@ def move_opts(g, state, name, item, any_only=False):
                     out.append({"from": r, "area": "work", "colour": c, "to": r, "to_area": "gov"})
                     if any_only:
                         return out
-                for t in k.regions:
-                    if t != r and k.dist[r].get(t, 99) <= left and\
-                            sum(p["regions"][t]["work"].values()) < k.work_capacity:
-                        out.append({"from": r, "area": "work", "colour": c, "to": t, "to_area": "work"})
+                for entry in k.regions:
+                    if entry != r and k.dist[r].get(entry, 99) <= left and\
+                            sum(p["regions"][entry]["work"].values()) < k.work_capacity:
+                        out.append({"from": r, "area": "work", "colour": c, "to": entry, "to_area": "work"})
                         if any_only:
                             return out
     return out

@@ -44,10 +44,10 @@ def task_points(g, state, by_section=None):
     for sec in k.task_sections:
         for n in state["seats"]:
             vps = []
-            for t in k.task_types:
-                discs = state["board"]["tasks"][sec][t]["discs"]
+            for item in k.task_types:
+                discs = state["board"]["tasks"][sec][item]["discs"]
                 if n in discs:
-                    vps.append(k.task_vp[sec][t][discs.index(n)])
+                    vps.append(k.task_vp[sec][item][discs.index(n)])
             vp = sum(vps) * k.task_mult[len(vps)] if vps else 0
             out[n] += vp
             if by_section is not None:
@@ -141,7 +141,7 @@ def invariants(g, s):
         cubes = sum(1 for r in p["regions"].values() if r["unrest"] > 0)
         if cubes + p["cubes"] != k.cubes:
             bad.append(f"{name}: unrest cubes {cubes} + {p['cubes']}")
-        discs = sum(1 for sec in s["board"]["tasks"].values() for t in sec.values() if name in t["discs"])
+        discs = sum(1 for sec in s["board"]["tasks"].values() for item in sec.values() if name in item["discs"])
         if discs + p["discs"] != k.task_discs:
             bad.append(f"{name}: task discs {discs} + {p['discs']}")
         for r, reg in p["regions"].items():
@@ -185,7 +185,7 @@ def invariants(g, s):
         if len(sp) != k.palace_spaces[n]:
             bad.append(f"region {r}: {len(sp)} palace spaces")
     for sec in s["board"]["tasks"].values():
-        for t in sec.values():
-            if len(t["discs"]) != len(set(t["discs"])) or len(t["discs"]) > k.task_spaces:
+        for item in sec.values():
+            if len(item["discs"]) != len(set(item["discs"])) or len(item["discs"]) > k.task_spaces:
                 bad.append("task discs: a player twice on a task or too many discs")
     return bad

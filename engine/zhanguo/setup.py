@@ -44,14 +44,14 @@ def new_state(g, players, options=None, seed=0):
         "palaces": {r: [None] * k.palace_spaces[n] for r in k.regions},
         "walls": [[None] * k.spaces_per_section for _ in range(k.sections)],
         "wall_tokens": [], "tasks": {}}
-    toks = [list(t) for t in k.wall_tokens]
+    toks = [list(item) for item in k.wall_tokens]
     rng.shuffle(toks)
-    s["board"]["wall_tokens"] = [t[rng.below(len(t))] for t in toks[:k.sections]]
-    for t in k.task_types:
-        keys = sorted(k.task_tokens[t])
+    s["board"]["wall_tokens"] = [item[rng.below(len(item))] for item in toks[:k.sections]]
+    for item in k.task_types:
+        keys = sorted(k.task_tokens[item])
         rng.shuffle(keys)
         for i, sec in enumerate(k.task_sections):
-            s["board"]["tasks"].setdefault(sec, {})[t] = {"token": keys[i], "discs": []}
+            s["board"]["tasks"].setdefault(sec, {})[item] = {"token": keys[i], "discs": []}
     s["players"] = {}
     for name in players:
         p = {"vp": k.start_vp, "side": "A", "board": None, "hand": [], "draft": [],

@@ -13,22 +13,22 @@ def task_opts(g, state, name):
         return []
     out = []
     for sec in k.task_sections:
-        for t in k.task_types:
-            task = state["board"]["tasks"][sec][t]
+        for item in k.task_types:
+            task = state["board"]["tasks"][sec][item]
             if name in task["discs"] or len(task["discs"]) >= k.task_spaces:
                 continue
-            if task_met(g, state, name, t, k.task_tokens[t][task["token"]]):
-                out.append({"section": sec, "task": t})
+            if task_met(g, state, name, item, k.task_tokens[item][task["token"]]):
+                out.append({"section": sec, "task": item})
     return out
 
 
-def task_met(g, state, name, t, req):
+def task_met(g, state, name, item, req):
     k = g.consts
     b = state["board"]
     for sym, need in req.items():
-        if t == "governor":
+        if item == "governor":
             have = sum(1 for x in b["governors"][str(sym)] if x["player"] == name)
-        elif t == "palace":
+        elif item == "palace":
             have = b["palaces"][str(sym)].count(name)
         else:
             area = k.wall_area_names.index(sym)

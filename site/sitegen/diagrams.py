@@ -91,12 +91,12 @@ def tracks(by_kind: dict, lang: str, vals: Values, name: Callable[[str], str]) -
         return ""
     rewards = by_kind.get("reward", [])
     parts, y = [], 6
-    for tr in items:
-        attrs = tr["attrs"] or {}
+    for track in items:
+        attrs = track["attrs"] or {}
         counts = [v for a, v in attrs.items() if a in COUNT_ATTRS and isinstance(v, int)]
         lengths = attrs.get("lengths") if isinstance(attrs.get("lengths"), list) else None
         start = next((v for a, v in attrs.items() if a in START_ATTRS and isinstance(v, int)), None)
-        parts.append(f'<text x="4" y="{y + 14}" class="head">{esc(clip(name(tr["id"]), 44))}</text>')
+        parts.append(f'<text x="4" y="{y + 14}" class="head">{esc(clip(name(track["id"]), 44))}</text>')
         y += 20
         strips = [counts[0]] if counts else (lengths or [])
         for n in strips:
@@ -114,7 +114,7 @@ def tracks(by_kind: dict, lang: str, vals: Values, name: Callable[[str], str]) -
                 continue
             parts.append(f'<text x="4" y="{y + 12}" class="small">{esc(clip(strip_tags(vals.label(a) + ": " + vals.format(v, a)), 58))}</text>')
             y += 16
-        own = [r for r in rewards if r["parent"] == tr["id"] or tr["id"] in r["refs"]]
+        own = [r for r in rewards if r["parent"] == track["id"] or track["id"] in r["refs"]]
         for r in own:
             parts.append(f'<text x="10" y="{y + 12}" class="small">★ {esc(clip(name(r["id"]), 52))}</text>')
             y += 16
