@@ -119,18 +119,12 @@ def _render_usage_error(exc: click_errors.ClickException, as_json: bool) -> int:
     return exc.exit_code
 
 
-def _closest(value: str, choices: Iterable[str], limit: int = 3) -> list[str]:
-    """The few known names nearest a mistyped one (did-you-mean)."""
-    from rapidfuzz import fuzz, process
-
-    return [c for c, _score, _i in process.extract(value, list(choices), scorer=fuzz.ratio,
-                                                   limit=limit, score_cutoff=60)]
-
-
 def _unknown(error: str, message: str, value: str, choices: Iterable[str]) -> None:
     """Exit 1 for a name that does not exist, offering the nearest ones, else the whole (short) list."""
+    from cli.usage import closest
+
     choices = sorted(choices)
-    near = _closest(value, choices)
+    near = closest(value, choices)
     if near:
         message += " " + tr("Did you mean %(names)s?", names=", ".join(near))
     elif len(choices) <= 30:

@@ -28,7 +28,7 @@ _HINT = re.compile(r"^(?:Invalid value for|Missing (?:argument|option|parameter)
 _EXTRA = re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)")
 _NEEDS_VALUE = re.compile(r"Option (\S+) requires (?:an argument|\d+ arguments)\.")
 _NO_VALUE = re.compile(r"Option (\S+) does not take a value\.")
-_NO_COMMAND = re.compile(r"No such command (\S+)\.")
+_NO_COMMAND = re.compile(r"No such command (\S+)\.(?: Did you mean .*)?")
 
 
 def message(exc: errors.ClickException, say: Translate) -> str:
@@ -57,8 +57,21 @@ def message(exc: errors.ClickException, say: Translate) -> str:
                            (_NO_VALUE, N_("Option %(value)s takes no value.")),
                            (_NO_COMMAND, N_("There is no command %(value)s."))):
         if found := pattern.fullmatch(english):
-            return say(msgid, value=found.group(1))
+            text = say(msgid, value=found.group(1))
+            if pattern is _NO_COMMAND and exc.ctx is not None:
+                near = closest(found.group(1).strip("'"), exc.ctx.command.list_commands(exc.ctx))
+                if near:
+                    text += " " + say(N_("Did you mean %(names)s?"), names=", ".join(near))
+            return text
     return english
+
+
+def closest(value: str, choices, limit: int = 3) -> list[str]:
+    """The few known names nearest a mistyped one (did-you-mean)."""
+    from rapidfuzz import fuzz, process
+
+    return [c for c, _score, _i in process.extract(value, list(choices), scorer=fuzz.ratio,
+                                                   limit=limit, score_cutoff=60)]
 
 
 def usage_line(ctx, say: Translate) -> str:
