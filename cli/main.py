@@ -25,6 +25,7 @@ class _App(typer.Typer):
     """The console script's entry: renders usage errors itself (translated, JSON under --json)."""
 
     def __call__(self, *args, **kwargs):
+        _translate_help(self)
         argv = list(kwargs.get("args") or sys.argv[1:])
         try:
             code = super().__call__(*args, standalone_mode=False, **kwargs)
@@ -40,14 +41,14 @@ class _App(typer.Typer):
 
 
 app = _App(
-    help="rulekb: rules knowledge base for Gugong, In the Year of the Dragon and ZhanGuo.",
+    help=N_("rulekb: rules knowledge base for Gugong, In the Year of the Dragon and ZhanGuo."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-site_app = typer.Typer(help="The docs site.", no_args_is_help=True)
+site_app = typer.Typer(help=N_("The docs site."), no_args_is_help=True)
 app.add_typer(site_app, name="site")
-i18n_app = typer.Typer(help="Interface translations (babel catalogs).", no_args_is_help=True)
+i18n_app = typer.Typer(help=N_("Interface translations (babel catalogs)."), no_args_is_help=True)
 app.add_typer(i18n_app, name="i18n")
 
 LANGS = ("pl", "cs", "en")
@@ -80,6 +81,27 @@ def _nt(singular: str, plural: str, n: int, /, **params) -> str:
     from i18n.catalog import nt
 
     return nt(ui_lang(), singular, plural, n, **params)
+
+
+def _translate_help(typer_app: typer.Typer) -> None:
+    """Help screens in the reader's language: each help text is marked (N_) where it is written and
+    translated here, before typer builds the commands from them."""
+    import inspect
+
+    from typer import rich_utils
+
+    for name, msgid in (("ARGUMENTS_PANEL_TITLE", N_("Arguments")), ("OPTIONS_PANEL_TITLE", N_("Options")),
+                        ("COMMANDS_PANEL_TITLE", N_("Commands")), ("REQUIRED_LONG_STRING", N_("[required]")),
+                        ("DEFAULT_STRING", N_("[default: {}]"))):
+        setattr(rich_utils, name, tr(msgid))
+    infos = [typer_app.info, *typer_app.registered_commands, *typer_app.registered_groups]
+    for command in typer_app.registered_commands:
+        infos += [p.default for p in inspect.signature(command.callback).parameters.values()]
+    for info in infos:
+        if isinstance(getattr(info, "help", None), str):
+            info.help = tr(info.help)
+    for group in typer_app.registered_groups:
+        _translate_help(group.typer_instance)
 
 
 # ---------------------------------------------------------------- errors
@@ -180,14 +202,13 @@ def _progress(description: str, total: Optional[int] = None, as_json: bool = Fal
 
 # ---------------------------------------------------------------- check
 
-@app.command()
+@app.command(help=N_("Validate the curated data of one game; measure text fidelity and source coverage."))
 def check(
-    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
-    only_files: Optional[str] = typer.Option(None, help="glob on paths under kb/data, e.g. 'gugong/location/*'"),
-    as_json: bool = typer.Option(False, "--json", help="machine-readable report"),
-    verbose: bool = typer.Option(False, "-v", help="list every uncovered line"),
+    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    only_files: Optional[str] = typer.Option(None, help=N_("glob on paths under kb/data, e.g. 'gugong/location/*'")),
+    as_json: bool = typer.Option(False, "--json", help=N_("machine-readable report")),
+    verbose: bool = typer.Option(False, "-v", help=N_("list every uncovered line")),
 ) -> None:
-    """Validate the curated data of one game; measure text fidelity and source coverage."""
     from kb.fidelity import MIN_FIDELITY, all_fidelity, coverage, ranges
     from kb.loader import load
 
@@ -237,7 +258,7 @@ def check(
 
 # ---------------------------------------------------------------- build / search / show
 
-DB_HELP = "database URL (default: RULEKB_DATABASE_URL or the SQLite file var/rulekb.db)"
+DB_HELP = N_("database URL (default: RULEKB_DATABASE_URL or the SQLite file var/rulekb.db)")
 
 
 def _engine(url: Optional[str]):
@@ -274,14 +295,14 @@ def _check_filters(engine, game: Optional[str], kind: Optional[str]) -> None:
         _unknown("unknown_kind", message, kind, kinds)
 
 
-@app.command()
+@app.command(help=N_(
+    "Validate kb/data and build the database (atomically: a failed build changes nothing), then write the"
+    " bulk files (RULEKB_BULK_DIR, default bulk/ beside the database) and their changelog."))
 def build(
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
-    write_bulk: bool = typer.Option(True, "--bulk/--no-bulk", help="also write the bulk files the API serves"),
+    write_bulk: bool = typer.Option(True, "--bulk/--no-bulk", help=N_("also write the bulk files the API serves")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Validate kb/data and build the database (atomically: a failed build changes nothing), then
-    write the bulk files (RULEKB_BULK_DIR, default bulk/ beside the database) and their changelog."""
     from cli.build import build as run_build
     from i18n.catalog import compile_catalogs
     from kb.loader import KBError
@@ -340,16 +361,16 @@ def example_result(doc: dict) -> dict:
             "checks": [{"path": c.path, "ok": c.ok, "message": c.message} for c in outcome.checks]}
 
 
-@app.command("export")
+@app.command("export", help=N_(
+    "The whole knowledge base as files: JSON (with its JSON Schema), JSON lines, CSV tables, SQLite."))
 def export_cmd(
-    out: str = typer.Option(..., "--out", help="folder to write into (created if missing)"),
-    formats: list[str] = typer.Option(["json"], "--format", help="json, jsonl, csv or sqlite (repeat for several)"),
-    game: Optional[str] = typer.Option(None, help="only this game (default: all)"),
-    results: bool = typer.Option(True, help="run each worked example in the engine and include its result"),
+    out: str = typer.Option(..., "--out", help=N_("folder to write into (created if missing)")),
+    formats: list[str] = typer.Option(["json"], "--format", help=N_("json, jsonl, csv or sqlite (repeat for several)")),
+    game: Optional[str] = typer.Option(None, help=N_("only this game (default: all)")),
+    results: bool = typer.Option(True, help=N_("run each worked example in the engine and include its result")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """The whole knowledge base as files: JSON (with its JSON Schema), JSON lines, CSV tables, SQLite."""
     from kb import export
 
     chosen = [f.strip() for value in formats for f in value.split(",") if f.strip()]
@@ -376,15 +397,15 @@ def export_cmd(
         typer.echo("  " + tr("%(file)s  %(bytes)s bytes", file=f["file"], bytes=format(f["bytes"], ",")))
 
 
-@app.command("diff")
+@app.command("diff", help=N_(
+    "What changed between two versions of the knowledge base: entities added and removed, attributes and "
+    "texts changed (word by word)."))
 def diff_cmd(
-    old: str = typer.Argument(..., help="an export (rulekb.json, or a folder holding one), or `build`"),
-    new: str = typer.Argument("build", help="another export, or `build`: the current database (default)"),
+    old: str = typer.Argument(..., help=N_("an export (rulekb.json, or a folder holding one), or `build`")),
+    new: str = typer.Argument("build", help=N_("another export, or `build`: the current database (default)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """What changed between two versions of the knowledge base: entities added and removed,
-    attributes and texts changed (word by word)."""
     from kb.diff import diff, render_text
 
     changes = diff(_version_of(old, database_url), _version_of(new, database_url))
@@ -414,18 +435,17 @@ def _version_of(where: str, database_url: Optional[str]):
                  "a folder holding one, or `build`", path=where), 2, error="bad_file")
 
 
-@app.command()
+@app.command(help=N_("Ranked lookup over every text and glossary form."))
 def search(
-    query: str = typer.Argument(..., help="words to look for; case and diacritics do not matter"),
-    game: Optional[str] = typer.Option(None, help="gugong, dragon or zhanguo"),
-    lang: Optional[str] = typer.Option(None, help="pl, cs or en"),
-    kind: Optional[str] = typer.Option(None, help="entity kind, e.g. term, location, decree"),
+    query: str = typer.Argument(..., help=N_("words to look for; case and diacritics do not matter")),
+    game: Optional[str] = typer.Option(None, help=N_("gugong, dragon or zhanguo")),
+    lang: Optional[str] = typer.Option(None, help=N_("pl, cs or en")),
+    kind: Optional[str] = typer.Option(None, help=N_("entity kind, e.g. term, location, decree")),
     limit: int = typer.Option(10, min=1, max=200),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
-    explain: bool = typer.Option(False, "--explain", help="show why each hit scored as it did"),
+    explain: bool = typer.Option(False, "--explain", help=N_("show why each hit scored as it did")),
 ) -> None:
-    """Ranked lookup over every text and glossary form."""
     from kb.search import search as run_search
 
     _check_choice("lang", lang, LANGS)
@@ -469,14 +489,13 @@ def _cited(source: str, spans) -> str:
     return tr("%(source)s lines %(lines)s", source=source, lines=_spans(spans))
 
 
-@app.command()
+@app.command(help=N_("One entity with its texts, attributes and sources."))
 def show(
-    entity_id: str = typer.Argument(..., metavar="ID", help="an entity id such as gugong/location/travel"),
-    lang: Optional[str] = typer.Option(None, help="show texts in one language (with any fallback said)"),
+    entity_id: str = typer.Argument(..., metavar="ID", help=N_("an entity id such as gugong/location/travel")),
+    lang: Optional[str] = typer.Option(None, help=N_("show texts in one language (with any fallback said)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """One entity with its texts, attributes and sources."""
     from kb import models as m
     from kb.queries import NotFound, get_entity
 
@@ -525,15 +544,15 @@ def _spans(spans) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans or [])
 
 
-@app.command("list")
+@app.command("list", help=N_(
+    "List entries; `--kind unknown` is the unknowns register (status and the value the engine uses)."))
 def list_cmd(
-    game: Optional[str] = typer.Option(None, help="gugong, dragon or zhanguo"),
-    kind: Optional[str] = typer.Option(None, help="e.g. unknown (the unknowns register), decree, example"),
-    lang: str = typer.Option("en", help="language of the names"),
+    game: Optional[str] = typer.Option(None, help=N_("gugong, dragon or zhanguo")),
+    kind: Optional[str] = typer.Option(None, help=N_("e.g. unknown (the unknowns register), decree, example")),
+    lang: str = typer.Option("en", help=N_("language of the names")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """List entries; `--kind unknown` is the unknowns register (status and the value the engine uses)."""
     from kb.queries import get_entity, list_entities
 
     _check_choice("lang", lang, LANGS)
@@ -568,22 +587,23 @@ def list_cmd(
     typer.echo(tr("(%(shown)d of %(total)d)", shown=len(items), total=len(items)))
 
 
-@app.command()
+@app.command(help=N_(
+    "Where two rulebooks (languages or editions, or an outside text against a KB source) say different "
+    "things: every finding with its class (rule, wording, ocr), both quotes and both line spans."))
 def compare(
-    game: Optional[str] = typer.Argument(None, help="gugong, dragon or zhanguo (not needed with --text)"),
-    langs: Optional[str] = typer.Option(None, help="two languages, e.g. pl,cs"),
-    editions: Optional[str] = typer.Option(None, help="two editions, e.g. 2007,2017"),
-    text: Optional[Path] = typer.Option(None, "--text", help="a rulebook text file that is not in the KB"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="the language of --text (pl, cs, en)"),
-    against: Optional[str] = typer.Option(None, "--against", help="the KB source to check --text against, e.g. gugong-pl"),
-    check_names: Optional[list[str]] = typer.Option(None, "--check", help="show only this check (repeatable)"),
-    classes: Optional[str] = typer.Option(None, "--class", help="show only these classes, e.g. rule or rule,ocr"),
-    fmt: str = typer.Option("text", "--format", help="text or html (a side-by-side review page)"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the report here instead of stdout"),
-    as_json: bool = typer.Option(False, "--json", help="every finding with its class, whatever the filters"),
+    game: Optional[str] = typer.Argument(None, help=N_("gugong, dragon or zhanguo (not needed with --text)")),
+    langs: Optional[str] = typer.Option(None, help=N_("two languages, e.g. pl,cs")),
+    editions: Optional[str] = typer.Option(None, help=N_("two editions, e.g. 2007,2017")),
+    text: Optional[Path] = typer.Option(None, "--text", help=N_("a rulebook text file that is not in the KB")),
+    lang: Optional[str] = typer.Option(None, "--lang", help=N_("the language of --text (pl, cs, en)")),
+    against: Optional[str] = typer.Option(None, "--against",
+                                          help=N_("the KB source to check --text against, e.g. gugong-pl")),
+    check_names: Optional[list[str]] = typer.Option(None, "--check", help=N_("show only this check (repeatable)")),
+    classes: Optional[str] = typer.Option(None, "--class", help=N_("show only these classes, e.g. rule or rule,ocr")),
+    fmt: str = typer.Option("text", "--format", help=N_("text or html (a side-by-side review page)")),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help=N_("write the report here instead of stdout")),
+    as_json: bool = typer.Option(False, "--json", help=N_("every finding with its class, whatever the filters")),
 ) -> None:
-    """Where two rulebooks (languages or editions, or an outside text against a KB source) say different
-    things: every finding with its class (rule, wording, ocr), both quotes and both line spans."""
     from collections import Counter
 
     from i18n.checker import CHECKS, CLASSES, Checker, check_text, default_comparisons
@@ -695,14 +715,13 @@ def _check_pair(kb, game: str, mode: str, a: str, b: str) -> None:
         _fail(tr("compare two different sources, not %(value)s with itself", value=a), 2, error="usage")
 
 
-@app.command()
+@app.command(help=N_("Serve the API (under /api/v1) and the built docs site (at /) on one port."))
 def serve(
     host: str = typer.Option("127.0.0.1"),
     port: int = typer.Option(8000),
-    workers: int = typer.Option(1, min=1, max=64, help="worker processes (uvicorn); they share the databases"),
+    workers: int = typer.Option(1, min=1, max=64, help=N_("worker processes (uvicorn); they share the databases")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
 ) -> None:
-    """Serve the API (under /api/v1) and the built docs site (at /) on one port."""
     import os
 
     import uvicorn
@@ -713,12 +732,12 @@ def serve(
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1", timeout_graceful_shutdown=10)
 
 
-@site_app.command("build")
+@site_app.command("build", help=N_(
+    "Generate the docs site from the built database into build/site (strict: warnings fail)."))
 def site_build(
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Generate the docs site from the built database into build/site (strict: warnings fail)."""
     import os
     import subprocess
 
@@ -742,9 +761,9 @@ def site_build(
         typer.echo(tr("site built in %(dir)s", dir=site))
 
 
-@i18n_app.command("update")
+@i18n_app.command("update", help=N_(
+    "Extract marked interface strings and merge them into the pl/cs .po catalogs."))
 def i18n_update(as_json: bool = typer.Option(False, "--json")) -> None:
-    """Extract marked interface strings and merge them into the pl/cs .po catalogs."""
     from i18n.catalog import update_catalogs
 
     missing = update_catalogs()
@@ -757,7 +776,7 @@ def i18n_update(as_json: bool = typer.Option(False, "--json")) -> None:
 
 # ---------------------------------------------------------------- engine
 
-scenario_app = typer.Typer(help="Scenarios: worked examples the engine runs.", no_args_is_help=True)
+scenario_app = typer.Typer(help=N_("Scenarios: worked examples the engine runs."), no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 
 
@@ -772,23 +791,22 @@ def _game(key: str):
         _fail(str(exc), 2, error="engine")
 
 
-@app.command()
+@app.command(help=N_("The JSON schema of a game state (paths in it are what scenarios check)."))
 def schema(
-    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
-    as_json: bool = typer.Option(False, "--json", help="accepted for uniformity: the schema is JSON either way"),
+    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    as_json: bool = typer.Option(False, "--json", help=N_("accepted for uniformity: the schema is JSON either way")),
 ) -> None:
-    """The JSON schema of a game state (paths in it are what scenarios check)."""
     _emit_json(_game(game).state_schema())
 
 
-@scenario_app.command("run")
+@scenario_app.command("run", help=N_(
+    "Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check "
+    "with where it is, the expected and the actual value; then a summary line."))
 def scenario_run(
-    path: str = typer.Argument(..., help="a scenario file or a folder of them"),
-    strict: bool = typer.Option(False, help="a worked example with no steps yet counts as a failure"),
+    path: str = typer.Argument(..., help=N_("a scenario file or a folder of them")),
+    strict: bool = typer.Option(False, help=N_("a worked example with no steps yet counts as a failure")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check
-    with where it is, the expected and the actual value; then a summary line."""
     from engine.core.errors import ScenarioError
     from engine.core.scenario import Outcome, files, load_file, run
 
@@ -832,16 +850,15 @@ def scenario_run(
     raise typer.Exit(1 if bad else 0)
 
 
-@app.command()
+@app.command(help=N_("Seeded full games with a random agent (a progress bar for many games)."))
 def play(
-    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
+    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
     players: int = typer.Option(..., "--players", min=1, max=5),
     seed: int = typer.Option(0, "--seed"),
     games: int = typer.Option(1, "--games", min=1, max=100_000),
-    check: bool = typer.Option(True, help="check invariants after every action"),
+    check: bool = typer.Option(True, help=N_("check invariants after every action")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Seeded full games with a random agent (a progress bar for many games)."""
     from engine.core.play import random_game
 
     g = _game(game)
