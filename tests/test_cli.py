@@ -209,6 +209,10 @@ def test_messages_and_usage_errors_follow_rulekb_lang(real_db):
         for lang, text in by_lang.items():
             r = rulekb(*args, lang=lang)
             assert text in r.stderr, (args, lang, r.stderr)
+    for lang, words in (("pl", ["Opcje", "szukane słowa", "[domyślnie: 10]"]),
+                        ("cs", ["Volby", "hledaná slova", "[výchozí: 10]"])):
+        shown = " ".join(rulekb("search", "--help", lang=lang).stdout.split())  # the help screen wraps lines
+        assert all(w in shown for w in words), (lang, shown)
 
 
 def test_show_labels_and_single_line_spans_in_polish_and_czech(real_db):
