@@ -177,15 +177,15 @@ class _Steps:
         if self.progress is not None:
             self.progress.advance(self.task, by)
 
-    def say(self, description: str) -> None:
+    def say(self, description: str, total: Optional[int] = None) -> None:
         if self.progress is not None:
-            self.progress.update(self.task, description=description)
+            self.progress.update(self.task, description=description, total=total, completed=0)
 
 
 @contextmanager
-def _progress(description: str, total: Optional[int] = None, as_json: bool = False):
-    """A rich progress bar (or, with no total, a spinner and the time taken) on stderr when it is a
-    terminal; nothing when the output is piped or under --json."""
+def _progress(description: str, total: Optional[int] = None, as_json: bool = False, counted: bool = False):
+    """A rich progress bar (or, with no total and not `counted`, a spinner and the time taken) on stderr
+    when it is a terminal; nothing when the output is piped or under --json."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -194,7 +194,7 @@ def _progress(description: str, total: Optional[int] = None, as_json: bool = Fal
         yield _Steps()
         return
     columns = [SpinnerColumn(), TextColumn("{task.description}")]
-    if total is not None:
+    if total is not None or counted:
         columns += [BarColumn(), MofNCompleteColumn()]
     with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as progress:
         yield _Steps(progress, progress.add_task(description, total=total))
@@ -307,13 +307,12 @@ def build(
     from i18n.catalog import compile_catalogs
     from kb.loader import KBError
 
-    with _progress(tr("Building the knowledge base"), as_json=as_json) as steps:
+    with _progress(tr("Building the knowledge base"), as_json=as_json, counted=True) as steps:
         try:
             report = run_build(database_url)
         except KBError as exc:
             _fail(str(exc), error="invalid_data")
         compile_catalogs()
-        steps.say(tr("Writing the bulk files (running the worked examples)"))
         bulk = _publish_bulk(database_url, steps) if write_bulk else None
     if as_json:
         _emit_json({"url": report.url, "counts": report.counts, **({"bulk": bulk} if bulk else {})})
@@ -342,11 +341,19 @@ def _publish_bulk(database_url: Optional[str], steps: _Steps) -> dict:
     from kb import export
 
     engine = _engine(database_url)
+    steps.say(tr("Writing the bulk files (running the worked examples)"), _examples(engine))
     try:
         return export.publish(export.read(engine, run_example=_counted(example_result, steps)),
                               export.bulk_dir(database_url))
     finally:
         engine.dispose()
+
+
+def _examples(engine, game: Optional[str] = None) -> int:
+    """How many worked examples an export runs (the progress bar's length)."""
+    from kb.queries import list_entities
+
+    return list_entities(engine, game=game, kind="example", limit=1)[1]
 
 
 def example_result(doc: dict) -> dict:
@@ -379,7 +386,8 @@ def export_cmd(
     engine = _engine(database_url)
     _check_game(game, export.game_ids(engine))
     try:
-        with _progress(tr("Exporting (running the worked examples)"), as_json=as_json) as steps:
+        with _progress(tr("Exporting (running the worked examples)"), _examples(engine, game) if results else None,
+                       as_json=as_json) as steps:
             data = export.read(engine, game, run_example=_counted(example_result, steps) if results else None)
             steps.say(tr("Writing the files"))
             written = export.write(data, Path(out), tuple(dict.fromkeys(chosen)))
