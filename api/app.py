@@ -114,8 +114,8 @@ def _docs(app: FastAPI) -> None:
     @app.get("/api/v1/redoc", include_in_schema=False)
     async def redoc(request: Request):
         openapi, assets = urls(request)
-        return get_redoc_html(openapi_url=openapi, title=f"{app.title}: ReDoc", redoc_js_url=f"{assets}/redoc.standalone.js",
-                              redoc_favicon_url=f"{assets}/favicon-32x32.png", with_google_fonts=False)
+        return get_redoc_html(openapi_url=openapi, title=f"{app.title}: ReDoc",
+                              redoc_js_url=f"{assets}/redoc.standalone.js", redoc_favicon_url=f"{assets}/favicon-32x32.png", with_google_fonts=False)
 
 
 class WarmUp:

@@ -493,8 +493,14 @@ def _mark(text: str, spans) -> str:
 ORIGINS = {"translated": N_("translated"), "generated": N_("generated")}
 
 
+BASES = {"text": N_("rulebook text"), "example": N_("worked example"), "reference": N_("outside reference"),
+         "assumption": N_("assumption")}
+
+
 def _cited(source: str, spans) -> str:
-    return tr("%(source)s lines %(lines)s", source=source, lines=_spans(spans))
+    one = len(spans or []) == 1 and spans[0][0] == spans[0][1]
+    return _nt("%(source)s line %(lines)s", "%(source)s lines %(lines)s", 1 if one else 2, source=source,
+               lines=_spans(spans))
 
 
 @app.command(help=N_("One entity with its texts, attributes and sources."))
@@ -538,9 +544,12 @@ def show(
             typer.echo(f"  {k}: {json.dumps(v, ensure_ascii=False)}")
     if ent["effect"]:
         typer.echo("\n" + tr("effect: %(effect)s", effect=json.dumps(ent["effect"], ensure_ascii=False)))
+    if ent["provenance"]:
+        typer.echo("\n" + tr("provenance:"))
     for p in ent["provenance"]:
         where = _cited(p["source"], p["lines"]) if p.get("source") else p.get("example") or p.get("reference")
-        typer.echo(f"  {p['attr']}{'@' + p['edition'] if p.get('edition') else ''}: {p['basis']}: {where}")
+        basis = tr(BASES[p["basis"]]) if p["basis"] in BASES else p["basis"]
+        typer.echo(f"  {p['attr']}{'@' + p['edition'] if p.get('edition') else ''}: {basis}: {where}")
     for key, label in (("children", N_("children: %(ids)s")), ("refs", N_("references: %(ids)s")),
                        ("referenced_by", N_("referenced by: %(ids)s"))):
         if ent[key]:
