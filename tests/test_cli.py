@@ -228,8 +228,8 @@ def test_scenario_summary_is_translated_with_plural_forms(tmp_path):
     for name in ("a", "b"):
         (tmp_path / f"{name}.yaml").write_text(f"format: 2\nid: {name}\ngame: gugong\nplayers: [A, B]\nsteps: []\n"
                                                "expect: [{path: players.A.vp, equals: 0}]\n", encoding="utf-8")
-    assert "2 scenariusze: 2 zaliczone" in rulekb("scenario", "run", tmp_path, lang="pl").stdout
-    assert "2 scénáře: 2 prošly" in rulekb("scenario", "run", tmp_path, lang="cs").stdout
+    assert "2 scenariusze: zaliczone 2, niezaliczone 0" in rulekb("scenario", "run", tmp_path, lang="pl").stdout
+    assert "2 scénáře: prošlo 2, neprošlo 0" in rulekb("scenario", "run", tmp_path, lang="cs").stdout
 
 
 def test_progress_only_on_a_terminal(tmp_path):
