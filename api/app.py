@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
 from fastapi.staticfiles import StaticFiles
@@ -61,7 +61,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                     "and ZhanGuo, in Polish, Czech and English, each text with its origin and source lines; "
                     "game sessions with a token per seat.",
         openapi_url="/api/v1/openapi.json",
-        docs_url="/api/v1/docs",
+        docs_url=None,  # served from the vendored assets below (_docs), not from a CDN
         redoc_url=None,
         lifespan=lifespan,
     )
@@ -73,6 +73,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
                            responses=problems.responses(413, 422, 503) if module is not health else {})
     app.include_router(bulk.router, prefix="/api/v1")
     app.openapi = lambda: _openapi(app)
+    _docs(app)
 
     # outermost last: gzip, CORS, request limits, the knowledge-base response cache, the routes
     app.add_middleware(CachedKbResponses, reader=lambda: reader)
@@ -84,6 +85,37 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     if settings.site_dir is not None and settings.site_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.site_dir, html=True), name="site")
     return app
+
+
+DOCS_ASSETS = Path(__file__).resolve().parent / "static" / "docs"  # swagger-ui-dist and redoc, with licences
+
+
+def _docs(app: FastAPI) -> None:
+    """Swagger UI at /api/v1/docs and ReDoc at /api/v1/redoc, from files served here: they work with
+    no network (the defaults load from a CDN)."""
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+
+    app.mount("/api/v1/docs/assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
+
+    def urls(request: Request) -> tuple[str, str]:
+        root = request.scope.get("root_path", "").rstrip("/")
+        return root + (app.openapi_url or ""), root + "/api/v1/docs/assets"
+
+    @app.get("/api/v1/docs", include_in_schema=False)
+    async def swagger_ui(request: Request):
+        openapi, assets = urls(request)
+        return get_swagger_ui_html(openapi_url=openapi, title=f"{app.title}: Swagger UI",
+                                   swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+                                   swagger_css_url=f"{assets}/swagger-ui.css",
+                                   swagger_favicon_url=f"{assets}/favicon-32x32.png",
+                                   # no badge from validator.swagger.io
+                                   swagger_ui_parameters={"validatorUrl": None})
+
+    @app.get("/api/v1/redoc", include_in_schema=False)
+    async def redoc(request: Request):
+        openapi, assets = urls(request)
+        return get_redoc_html(openapi_url=openapi, title=f"{app.title}: ReDoc",
+                              redoc_js_url=f"{assets}/redoc.standalone.js", redoc_favicon_url=f"{assets}/favicon-32x32.png", with_google_fonts=False)
 
 
 class WarmUp:

@@ -1,26 +1,57 @@
-"""The `rulekb` command line."""
+"""The `rulekb` command line.
+
+Every message goes through the interface catalogs in the user's language (RULEKB_LANG, else the
+locale); click's own usage errors too (cli/usage.py). Under `--json` an error is a JSON object on
+stdout, so a script reads one stream whatever happened.
+"""
 from __future__ import annotations
 
 import fnmatch
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 import typer
+from typer._click import exceptions as click_errors  # typer's bundled click: no public name for these
+from typer._click.globals import get_current_context
 
 from kb import DATA_DIR
+from kb.messages import N_
 
-app = typer.Typer(
-    help="rulekb: rules knowledge base for Gugong, In the Year of the Dragon and ZhanGuo.",
+
+class _App(typer.Typer):
+    """The console script's entry: renders usage errors itself (translated, JSON under --json)."""
+
+    def __call__(self, *args, **kwargs):
+        _translate_help(self)
+        argv = list(kwargs.get("args") or sys.argv[1:])
+        try:
+            code = super().__call__(*args, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError as exc:  # `rulekb` alone: the help, as click prints it
+            typer.echo(exc.format_message(), err=True)
+            code = exc.exit_code
+        except click_errors.ClickException as exc:
+            code = _render_usage_error(exc, "--json" in argv)
+        except typer.Abort:
+            typer.echo(tr("Aborted."), err=True)
+            code = 1
+        sys.exit(code or 0)
+
+
+app = _App(
+    help=N_("rulekb: rules knowledge base for Gugong, In the Year of the Dragon and ZhanGuo."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-site_app = typer.Typer(help="The docs site.", no_args_is_help=True)
+site_app = typer.Typer(help=N_("The docs site."), no_args_is_help=True)
 app.add_typer(site_app, name="site")
-i18n_app = typer.Typer(help="Interface translations (babel catalogs).", no_args_is_help=True)
+i18n_app = typer.Typer(help=N_("Interface translations (babel catalogs)."), no_args_is_help=True)
 app.add_typer(i18n_app, name="i18n")
+
+LANGS = ("pl", "cs", "en")
 
 
 def _emit_json(data) -> None:
@@ -46,27 +77,143 @@ def tr(message: str, /, **params) -> str:
     return t(ui_lang(), message, **params)
 
 
-def _fail(message: str, code: int = 1) -> None:
-    typer.echo(f"rulekb: {message}", err=True)
+def _nt(singular: str, plural: str, n: int, /, **params) -> str:
+    from i18n.catalog import nt
+
+    return nt(ui_lang(), singular, plural, n, **params)
+
+
+def _translate_help(typer_app: typer.Typer) -> None:
+    """Help screens in the reader's language: each help text is marked (N_) where it is written and
+    translated here, before typer builds the commands from them."""
+    import inspect
+
+    from typer import rich_utils
+
+    for name, msgid in (("ARGUMENTS_PANEL_TITLE", N_("Arguments")), ("OPTIONS_PANEL_TITLE", N_("Options")),
+                        ("COMMANDS_PANEL_TITLE", N_("Commands")), ("REQUIRED_LONG_STRING", N_("[required]")),
+                        ("DEFAULT_STRING", N_("[default: {}]"))):
+        setattr(rich_utils, name, tr(msgid))
+    infos = [typer_app.info, *typer_app.registered_commands, *typer_app.registered_groups]
+    for command in typer_app.registered_commands:
+        infos += [p.default for p in inspect.signature(command.callback).parameters.values()]
+    for info in infos:
+        if isinstance(getattr(info, "help", None), str):
+            info.help = tr(info.help)
+    for group in typer_app.registered_groups:
+        _translate_help(group.typer_instance)
+
+
+# ---------------------------------------------------------------- errors
+
+def _json_wanted() -> bool:
+    ctx = get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.params.get("as_json"):
+            return True
+        ctx = ctx.parent
+    return False
+
+
+def _fail(message: str, code: int = 1, *, error: str = "error", **details) -> None:
+    """Stop with a message: on stderr, or under --json as {"error": {...}} on stdout."""
+    if _json_wanted():
+        _emit_json({"error": {"code": error, "message": message, "exit_status": code, **details}})
+    else:
+        typer.echo(f"rulekb: {message}", err=True)
     raise typer.Exit(code)
+
+
+def _render_usage_error(exc: click_errors.ClickException, as_json: bool) -> int:
+    """A usage error (unknown option, missing argument, bad value) in the user's language."""
+    from cli import usage
+
+    message = usage.message(exc, tr)
+    ctx = getattr(exc, "ctx", None)
+    if as_json:
+        _emit_json({"error": {"code": "usage", "message": message, "exit_status": exc.exit_code}})
+    else:
+        if ctx is not None:
+            typer.echo(usage.usage_line(ctx, tr), err=True)
+        typer.echo(f"rulekb: {message}", err=True)
+        if ctx is not None:
+            typer.echo(tr("Try `%(command)s --help` for help.", command=ctx.command_path), err=True)
+    return exc.exit_code
+
+
+def _unknown(error: str, message: str, value: str, choices: Iterable[str]) -> None:
+    """Exit 1 for a name that does not exist, offering the nearest ones, else the whole (short) list."""
+    from cli.usage import closest
+
+    choices = sorted(choices)
+    near = closest(value, choices)
+    if near:
+        message += " " + tr("Did you mean %(names)s?", names=", ".join(near))
+    elif len(choices) <= 30:
+        message += " " + tr("Known: %(names)s.", names=", ".join(choices))
+    _fail(message, 1, error=error, value=value, suggestions=near)
+
+
+def _check_game(game: Optional[str], games: Iterable[str]) -> None:
+    if game is not None and game not in set(games):
+        _unknown("unknown_game", tr("There is no game %(game)s.", game=repr(game)), game, games)
+
+
+def _check_choice(name: str, value: Optional[str], choices) -> None:
+    if value is not None and value not in choices:
+        _fail(tr("--%(option)s must be one of %(choices)s (got %(value)s)", option=name,
+                 choices=", ".join(choices), value=repr(value)), 2, error="bad_option")
+
+
+# ---------------------------------------------------------------- progress
+
+class _Steps:
+    """Advances a progress bar, or does nothing (piped output, --json)."""
+
+    def __init__(self, progress=None, task=None):
+        self.progress, self.task = progress, task
+
+    def advance(self, by: int = 1) -> None:
+        if self.progress is not None:
+            self.progress.advance(self.task, by)
+
+    def say(self, description: str, total: Optional[int] = None) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, description=description, total=total, completed=0)
+
+
+@contextmanager
+def _progress(description: str, total: Optional[int] = None, as_json: bool = False, counted: bool = False):
+    """A rich progress bar (or, with no total and not `counted`, a spinner and the time taken) on stderr
+    when it is a terminal; nothing when the output is piped or under --json."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if as_json or not console.is_terminal:
+        yield _Steps()
+        return
+    columns = [SpinnerColumn(), TextColumn("{task.description}")]
+    if total is not None or counted:
+        columns += [BarColumn(), MofNCompleteColumn()]
+    with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as progress:
+        yield _Steps(progress, progress.add_task(description, total=total))
 
 
 # ---------------------------------------------------------------- check
 
-@app.command()
+@app.command(help=N_("Validate the curated data of one game; measure text fidelity and source coverage."))
 def check(
-    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
-    only_files: Optional[str] = typer.Option(None, help="glob on paths under kb/data, e.g. 'gugong/location/*'"),
-    as_json: bool = typer.Option(False, "--json", help="machine-readable report"),
-    verbose: bool = typer.Option(False, "-v", help="list every uncovered line"),
+    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    only_files: Optional[str] = typer.Option(None, help=N_("glob on paths under kb/data, e.g. 'gugong/location/*'")),
+    as_json: bool = typer.Option(False, "--json", help=N_("machine-readable report")),
+    verbose: bool = typer.Option(False, "-v", help=N_("list every uncovered line")),
 ) -> None:
-    """Validate the curated data of one game; measure text fidelity and source coverage."""
     from kb.fidelity import MIN_FIDELITY, all_fidelity, coverage, ranges
     from kb.loader import load
 
     kb = load(strict=False)
-    if game not in kb.games:
-        _fail(f"unknown game {game!r}; games: {', '.join(sorted(kb.games))}", 2)
+    _check_game(game, kb.games)
 
     def mine(path: str) -> bool:
         return only_files is None or fnmatch.fnmatch(path.removeprefix("kb/data/"), only_files)
@@ -89,25 +236,29 @@ def check(
     else:
         for i in issues:
             typer.echo(str(i))
-        typer.echo(f"\nfidelity: {len(fid) - len(bad)}/{len(fid)} source texts at or above {MIN_FIDELITY}"
-                   " with every number found in their lines")
+        typer.echo("\n" + tr("fidelity: %(ok)d/%(texts)d source texts at or above %(threshold)s with every number "
+                             "found in their lines", ok=len(fid) - len(bad), texts=len(fid), threshold=MIN_FIDELITY))
         for f in sorted(bad, key=lambda f: f.score):
-            typer.echo(f"  {f.score:.2f} {f.record.id} texts.{f.field}.{f.lang} ({f.item.src} {f.item.lines}): "
-                       f"not in the cited lines: {' '.join(f.missing[:15])}")
+            typer.echo(f"  {f.score:.2f} {f.record.id} texts.{f.field}.{f.lang} ({f.item.src} {_spans(f.item.lines)}): "
+                       + tr("not in the cited lines: %(words)s", words=" ".join(f.missing[:15])))
         for c in covs:
-            typer.echo(f"\ncoverage {c.source}: {len(c.covered)}/{len(c.rule_lines)} rule lines = {c.share:.1%}"
-                       f" (excluded {c.excluded}, noise {c.noise})")
+            typer.echo("\n" + tr("coverage %(source)s: %(covered)d/%(lines)d rule lines = %(share)s (excluded "
+                                 "%(excluded)s, noise %(noise)s)", source=c.source, covered=len(c.covered),
+                                 lines=len(c.rule_lines), share=format(c.share, ".1%"), excluded=c.excluded, noise=c.noise))
             if c.uncited:
-                typer.echo(f"  uncited: {ranges(c.uncited) if verbose or len(c.uncited) < 400 else str(len(c.uncited)) + ' lines (-v lists them)'}")
+                listed = (ranges(c.uncited) if verbose or len(c.uncited) < 400 else
+                          _nt("%(n)d line (-v lists them)", "%(n)d lines (-v lists them)", len(c.uncited)))
+                typer.echo("  " + tr("uncited: %(lines)s", lines=listed))
             if c.cited_unexplained:
-                typer.echo(f"  cited but under half of their words transcribed: {ranges(c.cited_unexplained)}")
+                typer.echo("  " + tr("cited but under half of their words transcribed: %(lines)s",
+                                     lines=ranges(c.cited_unexplained)))
     errors = [i for i in issues if i.severity == "error"]
     raise typer.Exit(1 if errors or bad else 0)
 
 
 # ---------------------------------------------------------------- build / search / show
 
-DB_HELP = "database URL (default: RULEKB_DATABASE_URL or the SQLite file var/rulekb.db)"
+DB_HELP = N_("database URL (default: RULEKB_DATABASE_URL or the SQLite file var/rulekb.db)")
 
 
 def _engine(url: Optional[str]):
@@ -116,49 +267,93 @@ def _engine(url: Optional[str]):
     try:
         return open_engine(url, readonly=True)
     except FileNotFoundError:
-        _fail(tr("The knowledge base has not been built yet: run `rulekb build`."))
+        _fail(tr("The knowledge base has not been built yet: run `rulekb build`."), error="not_built")
 
 
-@app.command()
+def _names(engine, column, game: Optional[str] = None) -> list[str]:
+    """The distinct values of an entity column (game, kind, id) in the built knowledge base."""
+    from sqlmodel import Session, select
+
+    from kb import models as m
+
+    query = select(column).distinct()
+    if game:
+        query = query.where(m.Entity.game_id == game)
+    with Session(engine) as db:
+        return sorted(db.exec(query).all())
+
+
+def _check_filters(engine, game: Optional[str], kind: Optional[str]) -> None:
+    """An unknown game or kind is an error (exit 1), not an empty list."""
+    from kb import models as m
+
+    if game is not None:
+        _check_game(game, _names(engine, m.Game.id))
+    if kind is not None and kind not in (kinds := _names(engine, m.Entity.kind, game)):
+        message = (tr("%(game)s has no kind %(kind)s.", game=game, kind=repr(kind)) if game else
+                   tr("There is no kind %(kind)s.", kind=repr(kind)))
+        _unknown("unknown_kind", message, kind, kinds)
+
+
+@app.command(help=N_(
+    "Validate kb/data and build the database (atomically: a failed build changes nothing), then write the"
+    " bulk files (RULEKB_BULK_DIR, default bulk/ beside the database) and their changelog."))
 def build(
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
-    write_bulk: bool = typer.Option(True, "--bulk/--no-bulk", help="also write the bulk files the API serves"),
+    write_bulk: bool = typer.Option(True, "--bulk/--no-bulk", help=N_("also write the bulk files the API serves")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Validate kb/data and build the database (atomically: a failed build changes nothing), then
-    write the bulk files (RULEKB_BULK_DIR, default bulk/ beside the database) and their changelog."""
     from cli.build import build as run_build
+    from i18n.catalog import compile_catalogs
     from kb.loader import KBError
 
-    from i18n.catalog import compile_catalogs
-
-    try:
-        report = run_build(database_url)
-    except KBError as exc:
-        _fail(str(exc))
-    compile_catalogs()
-    bulk = _publish_bulk(database_url) if write_bulk else None
+    with _progress(tr("Building the knowledge base"), as_json=as_json, counted=True) as steps:
+        try:
+            report = run_build(database_url)
+        except KBError as exc:
+            _fail(str(exc), error="invalid_data")
+        compile_catalogs()
+        bulk = _publish_bulk(database_url, steps) if write_bulk else None
     if as_json:
         _emit_json({"url": report.url, "counts": report.counts, **({"bulk": bulk} if bulk else {})})
     else:
-        typer.echo(report.summary())
+        typer.echo(tr("built %(url)s: %(counts)s", url=report.url,
+                      counts=", ".join(f"{v} {k}" for k, v in report.counts.items())))
         if bulk:
             entry = bulk["changelog_entry"]
-            change = ("first build" if entry and entry["first_build"] else
-                      "content unchanged" if entry is None else
-                      "{added} added, {removed} removed, {changed} changed".format(**entry["changes"]["summary"]))
-            typer.echo(f"bulk files in {bulk['dir']} ({change})")
+            change = (tr("first build") if entry and entry["first_build"] else
+                      tr("content unchanged") if entry is None else
+                      tr("%(added)s added, %(removed)s removed, %(changed)s changed", **entry["changes"]["summary"]))
+            typer.echo(tr("bulk files in %(dir)s (%(change)s)", dir=bulk["dir"], change=change))
 
 
-def _publish_bulk(database_url: Optional[str]) -> dict:
+def _counted(run_example, steps: _Steps):
+    """The example runner, advancing the progress once per example."""
+    def run(doc: dict) -> dict:
+        result = run_example(doc)
+        steps.advance()
+        return result
+    return run
+
+
+def _publish_bulk(database_url: Optional[str], steps: _Steps) -> dict:
     """The bulk files the API serves, written after every build (kb/export.py)."""
     from kb import export
 
     engine = _engine(database_url)
+    steps.say(tr("Writing the bulk files (running the worked examples)"), _examples(engine))
     try:
-        return export.publish(export.read(engine, run_example=example_result), export.bulk_dir(database_url))
+        return export.publish(export.read(engine, run_example=_counted(example_result, steps)),
+                              export.bulk_dir(database_url))
     finally:
         engine.dispose()
+
+
+def _examples(engine, game: Optional[str] = None) -> int:
+    """How many worked examples an export runs (the progress bar's length)."""
+    from kb.queries import list_entities
+
+    return list_entities(engine, game=game, kind="example", limit=1)[1]
 
 
 def example_result(doc: dict) -> dict:
@@ -173,69 +368,63 @@ def example_result(doc: dict) -> dict:
             "checks": [{"path": c.path, "ok": c.ok, "message": c.message} for c in outcome.checks]}
 
 
-@app.command("export")
+@app.command("export", help=N_(
+    "The whole knowledge base as files: JSON (with its JSON Schema), JSON lines, CSV tables, SQLite."))
 def export_cmd(
-    out: str = typer.Option(..., "--out", help="folder to write into (created if missing)"),
-    formats: list[str] = typer.Option(["json"], "--format", help="json, jsonl, csv or sqlite (repeat for several)"),
-    game: Optional[str] = typer.Option(None, help="only this game (default: all)"),
-    results: bool = typer.Option(True, help="run each worked example in the engine and include its result"),
+    out: str = typer.Option(..., "--out", help=N_("folder to write into (created if missing)")),
+    formats: list[str] = typer.Option(["json"], "--format", help=N_("json, jsonl, csv or sqlite (repeat for several)")),
+    game: Optional[str] = typer.Option(None, help=N_("only this game (default: all)")),
+    results: bool = typer.Option(True, help=N_("run each worked example in the engine and include its result")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """The whole knowledge base as files: JSON (with its JSON Schema), JSON lines, CSV tables, SQLite."""
-    from pathlib import Path
-
     from kb import export
 
     chosen = [f.strip() for value in formats for f in value.split(",") if f.strip()]
     for f in chosen:
         _check_choice("format", f, export.FORMATS)
     engine = _engine(database_url)
-    if game is not None:
-        games = export.game_ids(engine)
-        if game not in games:
-            _fail(f"unknown game {game!r}; games: {', '.join(games)}", 2)
+    _check_game(game, export.game_ids(engine))
     try:
-        data = export.read(engine, game, run_example=example_result if results else None)
-        written = export.write(data, Path(out), tuple(dict.fromkeys(chosen)))
+        with _progress(tr("Exporting (running the worked examples)"), _examples(engine, game) if results else None,
+                       as_json=as_json) as steps:
+            data = export.read(engine, game, run_example=_counted(example_result, steps) if results else None)
+            steps.say(tr("Writing the files"))
+            written = export.write(data, Path(out), tuple(dict.fromkeys(chosen)))
     except OSError as exc:
-        _fail(f"cannot write to {out}: {exc.strerror or exc}", 1)
+        _fail(tr("cannot write to %(out)s: %(reason)s", out=out, reason=exc.strerror or exc), 1, error="cannot_write")
     finally:
         engine.dispose()
     files = [{"file": str(p), "bytes": p.stat().st_size} for p in written]
     if as_json:
         _emit_json({"meta": data.meta.model_dump(mode="json"), "files": files})
         return
-    typer.echo(f"rulekb {data.meta.kb_version} (built {data.meta.built_at}): "
-               + ", ".join(f"{v} {k}" for k, v in data.meta.counts.items()))
+    typer.echo(tr("rulekb %(version)s (built %(built)s): %(counts)s", version=data.meta.kb_version,
+                  built=data.meta.built_at, counts=", ".join(f"{v} {k}" for k, v in data.meta.counts.items())))
     for f in files:
-        typer.echo(f"  {f['file']}  {f['bytes']:,} bytes")
+        typer.echo("  " + tr("%(file)s  %(bytes)s bytes", file=f["file"], bytes=format(f["bytes"], ",")))
 
 
-@app.command("diff")
+@app.command("diff", help=N_(
+    "What changed between two versions of the knowledge base: entities added and removed, attributes and "
+    "texts changed (word by word)."))
 def diff_cmd(
-    old: str = typer.Argument(..., help="an export (rulekb.json, or a folder holding one), or `build`"),
-    new: str = typer.Argument("build", help="another export, or `build`: the current database (default)"),
+    old: str = typer.Argument(..., help=N_("an export (rulekb.json, or a folder holding one), or `build`")),
+    new: str = typer.Argument("build", help=N_("another export, or `build`: the current database (default)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """What changed between two versions of the knowledge base: entities added and removed,
-    attributes and texts changed."""
     from kb.diff import diff, render_text
 
     changes = diff(_version_of(old, database_url), _version_of(new, database_url))
     if as_json:
         _emit_json(changes)
     else:
-        typer.echo(render_text(changes))
+        typer.echo(render_text(changes, tr))
 
 
 def _version_of(where: str, database_url: Optional[str]):
     """An export read back, or (for `build`) the current database read as an export would be."""
-    from pathlib import Path
-
-    from pydantic import ValidationError
-
     from kb import export
 
     if where == "build":
@@ -244,31 +433,33 @@ def _version_of(where: str, database_url: Optional[str]):
             return export.read(engine)
         finally:
             engine.dispose()
-    path = Path(where)
     try:
-        return export.load(path)
+        return export.load(Path(where))
     except OSError:
-        _fail(f"no export at {where}: give a rulekb.json file, a folder holding one, or `build`", 2)
-    except (ValidationError, ValueError) as exc:
-        _fail(f"{where} is not a rulekb JSON export: {str(exc).splitlines()[0]}", 2)
+        _fail(tr("no export at %(path)s: give a rulekb.json file, a folder holding one, or `build`", path=where),
+              2, error="bad_file")
+    except ValueError:  # pydantic's ValidationError is a ValueError; its wording is for programmers
+        _fail(tr("%(path)s is not a rulekb JSON export (written by `rulekb export`): give a rulekb.json file, "
+                 "a folder holding one, or `build`", path=where), 2, error="bad_file")
 
 
-@app.command()
+@app.command(help=N_("Ranked lookup over every text and glossary form."))
 def search(
-    query: str = typer.Argument(..., help="words to look for; case and diacritics do not matter"),
-    game: Optional[str] = typer.Option(None, help="gugong, dragon or zhanguo"),
-    lang: Optional[str] = typer.Option(None, help="pl, cs or en"),
-    kind: Optional[str] = typer.Option(None, help="entity kind, e.g. term, location, decree"),
+    query: str = typer.Argument(..., help=N_("words to look for; case and diacritics do not matter")),
+    game: Optional[str] = typer.Option(None, help=N_("gugong, dragon or zhanguo")),
+    lang: Optional[str] = typer.Option(None, help=N_("pl, cs or en")),
+    kind: Optional[str] = typer.Option(None, help=N_("entity kind, e.g. term, location, decree")),
     limit: int = typer.Option(10, min=1, max=200),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
-    explain: bool = typer.Option(False, "--explain", help="show why each hit scored as it did"),
+    explain: bool = typer.Option(False, "--explain", help=N_("show why each hit scored as it did")),
 ) -> None:
-    """Ranked lookup over every text and glossary form."""
     from kb.search import search as run_search
 
-    _check_choice("lang", lang, ("pl", "cs", "en"))
-    res = run_search(_engine(database_url), query, game=game, lang=lang, kind=kind, limit=limit, explain=explain)
+    _check_choice("lang", lang, LANGS)
+    engine = _engine(database_url)
+    _check_filters(engine, game, kind)
+    res = run_search(engine, query, game=game, lang=lang, kind=kind, limit=limit, explain=explain)
     if as_json:
         _emit_json({"query": res.query, "tokens": res.tokens, "total": res.total, "warnings": res.warnings,
                     "suggestion": res.suggestion,
@@ -299,74 +490,91 @@ def _mark(text: str, spans) -> str:
     return "".join(out) + text[last:]
 
 
-def _check_choice(name: str, value: Optional[str], choices) -> None:
-    if value is not None and value not in choices:
-        _fail(f"--{name} must be one of {', '.join(choices)} (got {value!r})", 2)
+ORIGINS = {"translated": N_("translated"), "generated": N_("generated")}
 
 
-@app.command()
+BASES = {"text": N_("rulebook text"), "example": N_("worked example"), "reference": N_("outside reference"),
+         "assumption": N_("assumption")}
+
+
+def _cited(source: str, spans) -> str:
+    one = len(spans or []) == 1 and spans[0][0] == spans[0][1]
+    return _nt("%(source)s line %(lines)s", "%(source)s lines %(lines)s", 1 if one else 2, source=source,
+               lines=_spans(spans))
+
+
+@app.command(help=N_("One entity with its texts, attributes and sources."))
 def show(
-    entity_id: str = typer.Argument(..., metavar="ID", help="an entity id such as gugong/location/travel"),
-    lang: Optional[str] = typer.Option(None, help="show texts in one language (with any fallback said)"),
+    entity_id: str = typer.Argument(..., metavar="ID", help=N_("an entity id such as gugong/location/travel")),
+    lang: Optional[str] = typer.Option(None, help=N_("show texts in one language (with any fallback said)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """One entity with its texts, attributes and sources."""
+    from kb import models as m
     from kb.queries import NotFound, get_entity
 
-    _check_choice("lang", lang, ("pl", "cs", "en"))
+    _check_choice("lang", lang, LANGS)
+    engine = _engine(database_url)
     try:
-        ent = get_entity(_engine(database_url), entity_id, lang)
+        ent = get_entity(engine, entity_id, lang)
     except NotFound as exc:
-        _fail(tr("There is no entry with the id %(id)s; try `rulekb search`.", id=exc.ident))
+        _unknown("unknown_entity", tr("There is no entry with the id %(id)s; try `rulekb search`.", id=exc.ident),
+                 entity_id, _names(engine, m.Entity.id))
     if as_json:
         _emit_json(ent)
         return
     typer.echo(f"{ent['id']}  ({ent['kind']}, {ent['game']})")
     if ent["parent"]:
-        typer.echo(f"  part of {ent['parent']}")
+        typer.echo("  " + tr("part of %(parent)s", parent=ent["parent"]))
     for fld, value in ent["texts"].items():
         items = value if isinstance(value, list) else [item for ts in value.values() for item in ts]
         for item in items:
-            origin = f"{item['source']} lines {_spans(item['lines'])}" if item["origin"] == "source" else item["origin"]
+            origin = (_cited(item["source"], item["lines"]) if item["origin"] == "source" else
+                      tr(ORIGINS.get(item["origin"], item["origin"])))
             typer.echo(f"\n{fld} [{item['lang']}, {origin}]")
             typer.echo(f"  {item['text']}")
             if item.get("repair"):
-                typer.echo(f"  (repaired: {item['repair']})")
+                typer.echo("  " + tr("(repaired: %(repair)s)", repair=item["repair"]))
         if lang and fld in ent["fallbacks"]:
             typer.echo("  " + tr("(no %(lang)s text for %(field)s: shown in %(shown)s)", lang=lang, field=fld,
                                  shown=ent["fallbacks"][fld]))
     if ent["attrs"]:
-        typer.echo("\nattributes:")
+        typer.echo("\n" + tr("attributes:"))
         for k, v in ent["attrs"].items():
             typer.echo(f"  {k}: {json.dumps(v, ensure_ascii=False)}")
     if ent["effect"]:
-        typer.echo(f"\neffect: {json.dumps(ent['effect'], ensure_ascii=False)}")
+        typer.echo("\n" + tr("effect: %(effect)s", effect=json.dumps(ent["effect"], ensure_ascii=False)))
+    if ent["provenance"]:
+        typer.echo("\n" + tr("provenance:"))
     for p in ent["provenance"]:
-        where = f"{p['source']} lines {_spans(p['lines'])}" if p.get("source") else p.get("example") or p.get("reference")
-        typer.echo(f"  {p['attr']}{'@' + p['edition'] if p.get('edition') else ''}: {p['basis']}: {where}")
-    for label in ("children", "refs", "referenced_by"):
-        if ent[label]:
-            typer.echo(f"\n{label.replace('_', ' ')}: {', '.join(ent[label])}")
+        where = _cited(p["source"], p["lines"]) if p.get("source") else p.get("example") or p.get("reference")
+        basis = tr(BASES[p["basis"]]) if p["basis"] in BASES else p["basis"]
+        typer.echo(f"  {p['attr']}{'@' + p['edition'] if p.get('edition') else ''}: {basis}: {where}")
+    for key, label in (("children", N_("children: %(ids)s")), ("refs", N_("references: %(ids)s")),
+                       ("referenced_by", N_("referenced by: %(ids)s"))):
+        if ent[key]:
+            typer.echo("\n" + tr(label, ids=", ".join(ent[key])))
 
 
 def _spans(spans) -> str:
+    """Line spans as a reader writes them: 863, 870-874."""
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans or [])
 
 
-@app.command("list")
+@app.command("list", help=N_(
+    "List entries; `--kind unknown` is the unknowns register (status and the value the engine uses)."))
 def list_cmd(
-    game: Optional[str] = typer.Option(None, help="gugong, dragon or zhanguo"),
-    kind: Optional[str] = typer.Option(None, help="e.g. unknown (the unknowns register), decree, example"),
-    lang: str = typer.Option("en", help="language of the names"),
+    game: Optional[str] = typer.Option(None, help=N_("gugong, dragon or zhanguo")),
+    kind: Optional[str] = typer.Option(None, help=N_("e.g. unknown (the unknowns register), decree, example")),
+    lang: str = typer.Option("en", help=N_("language of the names")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """List entries; `--kind unknown` is the unknowns register (status and the value the engine uses)."""
     from kb.queries import get_entity, list_entities
 
-    _check_choice("lang", lang, ("pl", "cs", "en"))
+    _check_choice("lang", lang, LANGS)
     engine = _engine(database_url)
+    _check_filters(engine, game, kind)
     items, offset = [], 0
     while True:
         page, total = list_entities(engine, game=game, kind=kind, lang=lang, limit=200, offset=offset)
@@ -389,27 +597,30 @@ def list_cmd(
             basis = item["basis"][0] if item["basis"] else {}
             why = basis.get("reference") or basis.get("example") or ""
             value = json.dumps(item["value_used"], ensure_ascii=False) if item["value_used"] is not None else "—"
-            line += f"\n    status: {item['status']}; value used: {value[:150]}" + (f"\n    basis: {why[:150]}" if why else "")
+            line += "\n    " + tr("status: %(status)s; value used: %(value)s", status=item["status"], value=value[:150])
+            if why:
+                line += "\n    " + tr("basis: %(basis)s", basis=why[:150])
         typer.echo(line)
     typer.echo(tr("(%(shown)d of %(total)d)", shown=len(items), total=len(items)))
 
 
-@app.command()
+@app.command(help=N_(
+    "Where two rulebooks (languages or editions, or an outside text against a KB source) say different "
+    "things: every finding with its class (rule, wording, ocr), both quotes and both line spans."))
 def compare(
-    game: Optional[str] = typer.Argument(None, help="gugong, dragon or zhanguo (not needed with --text)"),
-    langs: Optional[str] = typer.Option(None, help="two languages, e.g. pl,cs"),
-    editions: Optional[str] = typer.Option(None, help="two editions, e.g. 2007,2017"),
-    text: Optional[Path] = typer.Option(None, "--text", help="a rulebook text file that is not in the KB"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="the language of --text (pl, cs, en)"),
-    against: Optional[str] = typer.Option(None, "--against", help="the KB source to check --text against, e.g. gugong-pl"),
-    check_names: Optional[list[str]] = typer.Option(None, "--check", help="show only this check (repeatable)"),
-    classes: Optional[str] = typer.Option(None, "--class", help="show only these classes, e.g. rule or rule,ocr"),
-    fmt: str = typer.Option("text", "--format", help="text or html (a side-by-side review page)"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the report here instead of stdout"),
-    as_json: bool = typer.Option(False, "--json", help="every finding with its class, whatever the filters"),
+    game: Optional[str] = typer.Argument(None, help=N_("gugong, dragon or zhanguo (not needed with --text)")),
+    langs: Optional[str] = typer.Option(None, help=N_("two languages, e.g. pl,cs")),
+    editions: Optional[str] = typer.Option(None, help=N_("two editions, e.g. 2007,2017")),
+    text: Optional[Path] = typer.Option(None, "--text", help=N_("a rulebook text file that is not in the KB")),
+    lang: Optional[str] = typer.Option(None, "--lang", help=N_("the language of --text (pl, cs, en)")),
+    against: Optional[str] = typer.Option(None, "--against",
+                                          help=N_("the KB source to check --text against, e.g. gugong-pl")),
+    check_names: Optional[list[str]] = typer.Option(None, "--check", help=N_("show only this check (repeatable)")),
+    classes: Optional[str] = typer.Option(None, "--class", help=N_("show only these classes, e.g. rule or rule,ocr")),
+    fmt: str = typer.Option("text", "--format", help=N_("text or html (a side-by-side review page)")),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help=N_("write the report here instead of stdout")),
+    as_json: bool = typer.Option(False, "--json", help=N_("every finding with its class, whatever the filters")),
 ) -> None:
-    """Where two rulebooks (languages or editions, or an outside text against a KB source) say different
-    things: every finding with its class (rule, wording, ocr), both quotes and both line spans."""
     from collections import Counter
 
     from i18n.checker import CHECKS, CLASSES, Checker, check_text, default_comparisons
@@ -423,57 +634,64 @@ def compare(
     for c in wanted:
         _check_choice("class", c, CLASSES)
     if langs and editions:
-        _fail("give --langs or --editions, not both", 2)
+        _fail(tr("give --langs or --editions, not both"), 2, error="usage")
     if text and (langs or editions):
-        _fail("--text compares an outside file with one KB source (--against); --langs/--editions compare two KB sources", 2)
+        _fail(tr("--text compares an outside file with one KB source (--against); --langs/--editions compare two "
+                 "KB sources"), 2, error="usage")
     if text and not (lang and against):
-        _fail("--text needs --lang (the file's language) and --against (a KB source id, e.g. gugong-pl)", 2)
+        _fail(tr("--text needs --lang (the file's language) and --against (a KB source id, e.g. gugong-pl)"), 2,
+              error="usage")
     if (lang or against) and not text:
-        _fail("--lang and --against go with --text FILE", 2)
-    _check_choice("lang", lang, ("pl", "cs", "en"))
+        _fail(tr("--lang and --against go with --text FILE"), 2, error="usage")
+    _check_choice("lang", lang, LANGS)
     try:
         kb = load()
     except KBError as exc:
-        _fail(str(exc))
-    if text:
-        if against not in kb.sources:
-            _fail(f"unknown source {against!r}; sources: {', '.join(sorted(kb.sources))}", 2)
-        if game and game != kb.sources[against].meta.game:
-            _fail(f"{against} is a {kb.sources[against].meta.game} source, not {game}", 2)
-        if not text.is_file():
-            _fail(f"no such file: {text}", 2)
-        try:
-            findings = check_text(kb, text, lang, against)
-        except UnicodeDecodeError:
-            _fail(f"{text} is not UTF-8 text", 2)
-        game, mode = kb.sources[against].meta.game, "text"
-        a, b = against, f"{lang} ({text.name})"
-    else:
-        if game is None:
-            _fail("name a game (gugong, dragon, zhanguo), or give --text FILE --lang L --against SOURCE", 2)
-        if game not in kb.games:
-            _fail(f"unknown game {game!r}; games: {', '.join(sorted(kb.games))}", 2)
-        if langs or editions:
-            pair = (langs or editions).split(",")
-            if len(pair) != 2:
-                _fail("name exactly two, e.g. --langs pl,cs or --editions 2007,2017", 2)
-            mode, (a, b) = ("langs" if langs else "editions"), pair
+        _fail(str(exc), error="invalid_data")
+    with _progress(tr("Comparing"), as_json=as_json):
+        if text:
+            if against not in kb.sources:
+                _unknown("unknown_source", tr("There is no source %(source)s.", source=repr(against)), against,
+                         kb.sources)
+            if game and game != kb.sources[against].meta.game:
+                _fail(tr("%(source)s is a %(its)s source, not %(game)s", source=against,
+                         its=kb.sources[against].meta.game, game=game), 2, error="usage")
+            if not text.is_file():
+                _fail(tr("no such file: %(path)s", path=text), 2, error="bad_file")
+            try:
+                findings = check_text(kb, text, lang, against)
+            except UnicodeDecodeError:
+                _fail(tr("%(path)s is not UTF-8 text", path=text), 2, error="bad_file")
+            game, mode = kb.sources[against].meta.game, "text"
+            a, b = against, f"{lang} ({text.name})"
         else:
-            defaults = [c for c in default_comparisons(kb) if c[0] == game]
-            if not defaults:
-                _fail(f"{game} has a single source: nothing to compare", 1)
-            _, mode, a, b = defaults[0]
-        try:
-            findings = Checker(kb, game).run(mode, a, b)
-        except ValueError as exc:
-            _fail(str(exc), 2)
+            if game is None:
+                _fail(tr("name a game (gugong, dragon, zhanguo), or give --text FILE --lang L --against SOURCE"), 2,
+                      error="usage")
+            _check_game(game, kb.games)
+            if langs or editions:
+                pair = (langs or editions).split(",")
+                if len(pair) != 2:
+                    _fail(tr("name exactly two, e.g. --langs pl,cs or --editions 2007,2017"), 2, error="usage")
+                mode, (a, b) = ("langs" if langs else "editions"), pair
+                _check_pair(kb, game, mode, a, b)
+            else:
+                defaults = [c for c in default_comparisons(kb) if c[0] == game]
+                if not defaults:
+                    _fail(tr("%(game)s has a single source: nothing to compare", game=game), 1,
+                          error="nothing_to_compare")
+                _, mode, a, b = defaults[0]
+            try:
+                findings = Checker(kb, game).run(mode, a, b)
+            except ValueError as exc:
+                _fail(str(exc), 2, error="usage")
     shown = [f for f in findings if f.triage in wanted and (not check_names or f.check in check_names)]
     if as_json:
         _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(findings), "shown": len(shown),
                     "findings": [f.to_dict() for f in findings]})
         return
     if fmt == "html":
-        report = page(shown, f"{game}: {a} against {b}", str(a), str(b))
+        report = page(shown, f"{game}: {a} — {b}", str(a), str(b))
     else:
         lines = []
         last = None
@@ -481,31 +699,46 @@ def compare(
             if f.entity_id != last:
                 lines.append(f"\n{f.entity_id}")
                 last = f.entity_id
-            tag = f"{f.triage}, hand-recorded" if f.hand_recorded else f.triage
+            tag = tr("%(class)s, hand-recorded", **{"class": f.triage}) if f.hand_recorded else f.triage
             lines.append(f"  {f.field}: [{f.check}, {tag}] {f.message}")
             for side in (f.a, f.b):
                 if side:
                     where = f"{side.source} {_spans(side.lines)}" if side.source else ""
                     lines.append(f"    {side.label} ({where}): {side.text}")
         counts = Counter(f.triage for f in shown)
-        lines.append(f"\n{len(shown)} of {len(findings)} findings shown ("
-                     + ", ".join(f"{counts[c]} {c}" for c in CLASSES) + ")")
+        lines.append("\n" + tr("%(shown)d of %(total)d findings shown (%(counts)s)", shown=len(shown),
+                               total=len(findings), counts=", ".join(f"{counts[c]} {c}" for c in CLASSES)))
         report = "\n".join(lines) + "\n"
     if output:
         output.write_text(report, encoding="utf-8")
-        typer.echo(f"{len(shown)} findings written to {output}")
+        typer.echo(_nt("%(n)d finding written to %(file)s", "%(n)d findings written to %(file)s", len(shown),
+                       file=output))
     else:
         typer.echo(report, nl=False)
 
 
-@app.command()
+def _check_pair(kb, game: str, mode: str, a: str, b: str) -> None:
+    """Two languages or editions the game has sources for, and not one twice."""
+    key = "lang" if mode == "langs" else "edition"
+    have = sorted({getattr(s.meta, key) for s in kb.sources.values() if s.meta.game == game})
+    for value in (a, b):
+        if value not in have:
+            message = (tr("%(game)s has no source in language %(value)s (it has: %(have)s)", game=game,
+                          value=repr(value), have=", ".join(have)) if mode == "langs" else
+                       tr("%(game)s has no source for edition %(value)s (it has: %(have)s)", game=game,
+                          value=value, have=", ".join(have)))
+            _fail(message, 2, error="usage")
+    if a == b:
+        _fail(tr("compare two different sources, not %(value)s with itself", value=a), 2, error="usage")
+
+
+@app.command(help=N_("Serve the API (under /api/v1) and the built docs site (at /) on one port."))
 def serve(
     host: str = typer.Option("127.0.0.1"),
     port: int = typer.Option(8000),
-    workers: int = typer.Option(1, min=1, max=64, help="worker processes (uvicorn); they share the databases"),
+    workers: int = typer.Option(1, min=1, max=64, help=N_("worker processes (uvicorn); they share the databases")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
 ) -> None:
-    """Serve the API (under /api/v1) and the built docs site (at /) on one port."""
     import os
 
     import uvicorn
@@ -516,11 +749,12 @@ def serve(
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1", timeout_graceful_shutdown=10)
 
 
-@site_app.command("build")
+@site_app.command("build", help=N_(
+    "Generate the docs site from the built database into build/site (strict: warnings fail)."))
 def site_build(
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Generate the docs site from the built database into build/site (strict: warnings fail)."""
     import os
     import subprocess
 
@@ -528,68 +762,83 @@ def site_build(
 
     config = PACKAGE_DIR.parent / "mkdocs.yml"
     if not config.is_file():
-        _fail("the site is built from a source checkout (mkdocs.yml not found beside kb/)")
+        _fail(tr("the site is built from a source checkout (mkdocs.yml not found beside kb/)"), error="no_checkout")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     if database_url:
         env["RULEKB_DATABASE_URL"] = database_url
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config)], env=env)
+    with _progress(tr("Building the site"), as_json=as_json):
+        done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config)], env=env,
+                              stdout=sys.stderr if as_json else None)
     if done.returncode:
-        _fail("the site build failed (see the messages above)", done.returncode)
-    typer.echo(f"site built in {PACKAGE_DIR.parent / 'build' / 'site'}")
+        _fail(tr("the site build failed (see the messages above)"), done.returncode, error="site_failed")
+    site = PACKAGE_DIR.parent / "build" / "site"
+    if as_json:
+        _emit_json({"site": str(site)})
+    else:
+        typer.echo(tr("site built in %(dir)s", dir=site))
 
 
-@i18n_app.command("update")
-def i18n_update() -> None:
-    """Extract marked interface strings and merge them into the pl/cs .po catalogs."""
+@i18n_app.command("update", help=N_(
+    "Extract marked interface strings and merge them into the pl/cs .po catalogs."))
+def i18n_update(as_json: bool = typer.Option(False, "--json")) -> None:
     from i18n.catalog import update_catalogs
 
-    for lang, missing in update_catalogs().items():
-        typer.echo(f"{lang}: {missing} untranslated")
+    missing = update_catalogs()
+    if as_json:
+        _emit_json({"untranslated": missing})
+        return
+    for lang, count in missing.items():
+        typer.echo(tr("%(catalog)s: %(n)d untranslated", catalog=lang, n=count))
 
 
 # ---------------------------------------------------------------- engine
 
-scenario_app = typer.Typer(help="Scenarios: worked examples the engine runs.", no_args_is_help=True)
+scenario_app = typer.Typer(help=N_("Scenarios: worked examples the engine runs."), no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 
 
 def _game(key: str):
     from engine.core import EngineError, get_game
+    from engine.core.game import ENGINES
 
+    _check_game(key, ENGINES)
     try:
         return get_game(key)
     except EngineError as exc:
-        _fail(str(exc), 2)
+        _fail(str(exc), 2, error="engine")
 
 
-@app.command()
-def schema(game: str = typer.Argument(..., help="gugong, dragon or zhanguo")) -> None:
-    """The JSON schema of a game state (paths in it are what scenarios check)."""
+@app.command(help=N_("The JSON schema of a game state (paths in it are what scenarios check)."))
+def schema(
+    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    as_json: bool = typer.Option(False, "--json", help=N_("accepted for uniformity: the schema is JSON either way")),
+) -> None:
     _emit_json(_game(game).state_schema())
 
 
-@scenario_app.command("run")
+@scenario_app.command("run", help=N_(
+    "Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check "
+    "with where it is, the expected and the actual value; then a summary line."))
 def scenario_run(
-    path: str = typer.Argument(..., help="a scenario file or a folder of them"),
-    strict: bool = typer.Option(False, help="a worked example with no steps yet counts as a failure"),
+    path: str = typer.Argument(..., help=N_("a scenario file or a folder of them")),
+    strict: bool = typer.Option(False, help=N_("a worked example with no steps yet counts as a failure")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check
-    with where it is, the expected and the actual value; then a summary line."""
-    from pathlib import Path
-
     from engine.core.errors import ScenarioError
     from engine.core.scenario import Outcome, files, load_file, run
 
     target = Path(path)
     if not target.exists():
-        _fail(f"no such file or folder: {path}", 2)
+        _fail(tr("no such file or folder: %(path)s", path=path), 2, error="bad_file")
     outcomes: list[tuple[str, Outcome]] = []
-    for f in files(target):
-        try:
-            outcomes.append((str(f), run(load_file(f), source=str(f))))
-        except ScenarioError as exc:
-            outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc))))
+    found = list(files(target))
+    with _progress(tr("Running scenarios"), total=len(found), as_json=as_json or len(found) < 2) as steps:
+        for f in found:
+            try:
+                outcomes.append((str(f), run(load_file(f), source=str(f))))
+            except ScenarioError as exc:
+                outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc))))
+            steps.advance()
     checks = [c for _, o in outcomes for c in o.checks]
     if as_json:
         _emit_json([{"id": o.id, "file": f, "status": o.status, "message": o.message, "seeds": o.seeds,
@@ -601,52 +850,62 @@ def scenario_run(
                        + (f": {o.message}" if o.message else ""))
             for c in o.checks:
                 if not c.ok:
-                    seed = f" [seed {c.seed}]" if len(o.seeds) > 1 else ""
+                    seed = " " + tr("[seed %(seed)s]", seed=c.seed) if len(o.seeds) > 1 else ""
                     where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
                     detail = c.message.removeprefix(f"{c.where}: ")
-                    typer.echo(f"    {where}{seed}: expected {c.expected!r}, actual {c.actual!r} ({detail})")
+                    typer.echo(f"    {where}{seed}: " + tr("expected %(expected)s, actual %(actual)s (%(detail)s)",
+                                                          expected=repr(c.expected), actual=repr(c.actual),
+                                                          detail=detail))
     bad = [o for _, o in outcomes if o.status in ("FAIL", "ERROR") or (strict and o.status == "PENDING")]
     if not as_json:
         counts = {s: sum(o.status == s for _, o in outcomes) for s in ("PASS", "FAIL", "PENDING", "ERROR")}
-        typer.echo(f"{len(outcomes)} scenarios: " + ", ".join(f"{v} {k.lower()}" for k, v in counts.items())
-                   + f"; {len(checks)} checks, {sum(not c.ok for c in checks)} failed")
+        typer.echo(_nt("%(n)d scenario", "%(n)d scenarios", len(outcomes)) + ": "
+                   + tr("%(pass)d pass, %(fail)d fail, %(pending)d pending, %(error)d error",
+                        **{k.lower(): v for k, v in counts.items()}) + "; "
+                   + _nt("%(n)d check, %(failed)d failed", "%(n)d checks, %(failed)d failed", len(checks),
+                         failed=sum(not c.ok for c in checks)))
     raise typer.Exit(1 if bad else 0)
 
 
-@app.command()
+@app.command(help=N_("Seeded full games with a random agent (a progress bar for many games)."))
 def play(
-    game: str = typer.Argument(..., help="gugong, dragon or zhanguo"),
+    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
     players: int = typer.Option(..., "--players", min=1, max=5),
     seed: int = typer.Option(0, "--seed"),
     games: int = typer.Option(1, "--games", min=1, max=100_000),
-    check: bool = typer.Option(True, help="check invariants after every action"),
+    check: bool = typer.Option(True, help=N_("check invariants after every action")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Seeded full games with a random agent (a progress bar for many games)."""
-    from rich.progress import track
-
     from engine.core.play import random_game
 
     g = _game(game)
     results = []
     seeds = range(seed, seed + games)
-    for s in (track(seeds, description=f"{game} x{games}", disable=games < 5 or as_json) if games > 1 else seeds):
-        try:
-            results.append(random_game(g, players, s, check=check))
-        except Exception as exc:  # a crash is a finding: report the seed that reproduces it
-            _fail(f"seed {s}: {type(exc).__name__}: {exc}")
+    with _progress(f"{game} ×{games}", total=games, as_json=as_json or games < 5) as steps:
+        for s in seeds:
+            try:
+                results.append(random_game(g, players, s, check=check))
+            except Exception as exc:  # a crash is a finding: report the seed that reproduces it
+                _fail(tr("seed %(seed)d: %(error)s", seed=s, error=type(exc).__name__ + ": " + str(exc)), error="crash",
+                      seed=s)
+            steps.advance()
     if as_json:
         _emit_json([{"seed": r.seed, "actions": len(r.actions), "scores": r.scores, "violations": r.violations}
                     for r in results])
     else:
         for r in results[:20]:
             top = r.scores[0] if r.scores else {}
-            result = (f"winner {top.get('player')} ({top.get('vp')} VP)" if not top.get("disqualified")
-                      else f"no winner: every player disqualified (first on the tie-break: {top.get('player')})")
-            typer.echo(f"seed {r.seed}: {len(r.actions)} actions; {result}"
-                       + (f"; {len(r.violations)} invariant violations" if r.violations else ""))
+            result = (tr("winner %(player)s (%(vp)s VP)", player=top.get("player"), vp=top.get("vp"))
+                      if not top.get("disqualified") else
+                      tr("no winner: every player disqualified (first on the tie-break: %(player)s)",
+                         player=top.get("player")))
+            line = tr("seed %(seed)d: %(actions)s; %(result)s", seed=r.seed,
+                      actions=_nt("%(n)d action", "%(n)d actions", len(r.actions)), result=result)
+            if r.violations:
+                line += "; " + _nt("%(n)d invariant violation", "%(n)d invariant violations", len(r.violations))
+            typer.echo(line)
         if len(results) > 20:
-            typer.echo(f"… {len(results) - 20} more games")
+            typer.echo(_nt("… %(n)d more game", "… %(n)d more games", len(results) - 20))
     raise typer.Exit(1 if any(r.violations for r in results) else 0)
 
 

@@ -1,12 +1,17 @@
 """What changed between two versions of the knowledge base (`rulekb diff`, and the changelog of
 each build): entities added and removed; for an entity in both, each attribute (by dotted path),
-each text (by field, language and position), its effect, parent, scope and references.
+each text (by field, language and position, with the words that changed), its effect, parent, scope
+and references.
 """
 from __future__ import annotations
 
-from typing import Any
+import difflib
+import json
+import re
+from typing import Any, Callable
 
 from kb.export import EntityRecord, Export
+from kb.messages import N_
 
 _MISSING = object()
 
@@ -49,8 +54,10 @@ def entity_changes(old: EntityRecord, new: EntityRecord) -> dict[str, Any] | Non
         a, b = texts_old.get(key, _MISSING), texts_new.get(key, _MISSING)
         if a != b:
             field, lang, position = key
-            texts.append({"field": field, "lang": lang, "position": position,
-                          **{k: v for k, v in _change("", a, b).items() if k != "path"}})
+            change = {k: v for k, v in _change("", a, b).items() if k != "path"}
+            if a is not _MISSING and b is not _MISSING:
+                change["words"] = word_diff(a, b)
+            texts.append({"field": field, "lang": lang, "position": position, **change})
     other = [_change(f, getattr(old, f), getattr(new, f)) for f in ("effect", "parent", "scope", "kind")
              if getattr(old, f) != getattr(new, f)]
     if sorted(old.refs) != sorted(new.refs):
@@ -85,36 +92,72 @@ def diff(old: Export, new: Export) -> dict[str, Any]:
     }
 
 
+def word_diff(old: str, new: str) -> list[dict[str, str]]:
+    """The two texts as runs of words kept (`=`), removed (`-`) and added (`+`); whitespace belongs
+    to the words around it, so joining the `=` and `-` runs gives `old` back, `=` and `+` runs `new`."""
+    a, b = _WORDS.findall(old), _WORDS.findall(new)
+    runs: list[dict[str, str]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            runs.append({"op": "=", "text": "".join(a[i1:i2])})
+            continue
+        if i2 > i1:
+            runs.append({"op": "-", "text": "".join(a[i1:i2])})
+        if j2 > j1:
+            runs.append({"op": "+", "text": "".join(b[j1:j2])})
+    return runs
+
+
+_WORDS = re.compile(r"\s+|[^\s]+")
+
+
+def _english(message: str, /, **params) -> str:
+    return message % params if params else message
+
+
 def is_empty(changes: dict[str, Any]) -> bool:
     return not any(changes["summary"].values())
 
 
-def _short(value: Any, width: int = 100) -> str:
-    import json
-
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = text.replace("\n", " ")
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def render_text(changes: dict[str, Any]) -> str:
-    """The changes for a terminal: one line per entity added or removed, one per value changed."""
+def _marked(runs: list[dict[str, str]]) -> str:
+    """A word diff for a terminal: [-removed-]{+added+}, the whole text, never cut."""
+    return "".join(r["text"] if r["op"] == "=" else f"[-{r['text']}-]" if r["op"] == "-" else f"{{+{r['text']}+}}"
+                   for r in runs)
+
+
+def render_text(changes: dict[str, Any], say: Callable[..., str] = _english) -> str:
+    """The changes for a terminal: one line per entity added or removed, one per value changed, and
+    each changed text whole with its changed words marked. `say` translates (the CLI hands in its own)."""
     old, new, s = changes["old"], changes["new"], changes["summary"]
-    lines = [f"{old['kb_version']} ({old['built_at']}) -> {new['kb_version']} ({new['built_at']})"]
+    if old["kb_version"] == new["kb_version"]:
+        lines = [say(N_("knowledge base %(version)s (built %(built)s)"), version=new["kb_version"],
+                     built=new["built_at"])]
+    else:
+        lines = [f"{old['kb_version']} ({old['built_at']}) -> {new['kb_version']} ({new['built_at']})"]
     if is_empty(changes):
-        return "\n".join(lines + ["no changes"])
-    lines.append(f"{s['added']} added, {s['removed']} removed, {s['changed']} changed "
-                 f"({s['attrs']} attributes, {s['texts']} texts); findings +{s['findings_added']} -{s['findings_removed']}")
+        return "\n".join(lines + [say(N_("no changes"))])
+    lines.append(say(N_("%(added)d added, %(removed)d removed, %(changed)d changed (%(attrs)d attributes, %(texts)d "
+                        "texts); findings +%(findings_added)d -%(findings_removed)d"), **s))
     lines += [f"+ {a['id']}  {a['name']}" for a in changes["added"]]
     lines += [f"- {r['id']}  {r['name']}" for r in changes["removed"]]
+    none = say(N_("(none)"))
     for c in changes["changed"]:
         lines.append(f"~ {c['id']}  {c['name']}")
         for a in c["attrs"] + c["other"]:
             if "added" in a:
                 lines.append(f"    {a['path']}: +{a['added']} -{a['removed']}")
             else:
-                lines.append(f"    {a['path']}: {_short(a.get('old', '(none)'))} -> {_short(a.get('new', '(none)'))}")
+                lines.append(f"    {a['path']}: {_value(a.get('old', none))} -> {_value(a.get('new', none))}")
         for item in c["texts"]:
-            lines.append(f"    texts.{item['field']}.{item['lang']}[{item['position']}]: "
-                         f"{_short(item.get('old', '(none)'), 60)} -> {_short(item.get('new', '(none)'), 60)}")
+            where = f"    texts.{item['field']}.{item['lang']}[{item['position']}]: "
+            if "words" in item:
+                lines.append(where + _marked(item["words"]))
+            elif "new" in item:
+                lines.append(where + say(N_("added: %(text)s"), text=item["new"]))
+            else:
+                lines.append(where + say(N_("removed: %(text)s"), text=item["old"]))
     return "\n".join(lines)

@@ -199,9 +199,10 @@ class UnknownRecord(Record):
 class Meta(Record):
     object: Literal["meta"] = "meta"
     format_version: int = FORMAT_VERSION
-    kb_version: str = Field(description="package version + content hash: equal versions hold equal data")
+    kb_version: str = Field(description="package version + hash of the knowledge base (the worked examples' engine "
+                                        "results left out): equal versions hold equal data, with or without results")
     built_at: str = Field(description="when `rulekb build` built the database this was exported from")
-    content_hash: str = Field(description="sha256 of the canonical JSON of `data`")
+    content_hash: str = Field(description="sha256 of the canonical JSON of `data` as written (results included)")
     game: Optional[str] = Field(description="the one game exported, or null for all")
     counts: dict[str, int]
     sources: list[dict[str, Any]] = Field(description="the source manifest (kb/sources/manifest.yaml)")
@@ -359,11 +360,15 @@ def package_version() -> str:
 def meta_for(engine: Engine, data: Data, game: str | None) -> Meta:
     with Session(engine) as db:
         built = db.get(m.BuildInfo, "built_at")
-    digest = hashlib.sha256(_canonical(data.model_dump(mode="json"))).hexdigest()
+    dump = data.model_dump(mode="json")
+    digest = hashlib.sha256(_canonical(dump)).hexdigest()
+    for example in dump["examples"]:  # results are optional in an export: they do not make another version
+        example.pop("result", None)
+    kb_digest = hashlib.sha256(_canonical(dump)).hexdigest()
     manifest = yaml.safe_load((SOURCES_DIR / "manifest.yaml").read_text(encoding="utf-8"))["sources"]
     if game:
         manifest = [s for s in manifest if s.get("game") == game]
-    return Meta(kb_version=f"{package_version()}+{digest[:12]}", built_at=built.value if built else "",
+    return Meta(kb_version=f"{package_version()}+{kb_digest[:12]}", built_at=built.value if built else "",
                 content_hash=f"sha256:{digest}", game=game, counts={k: len(getattr(data, k)) for k in SECTIONS},
                 sources=manifest, licence=LICENCE)
 
