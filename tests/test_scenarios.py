@@ -86,8 +86,8 @@ def test_the_polish_night_dice_reading_fails_as_the_engine_follows_the_numbers()
 
 
 IMPOSSIBLE = {
-    "gugong": ({"players": {"A": {"pool": 40}}}, "servants accounted for"),
-    "dragon": ({"players": {"A": {"yuan": 50}}}, "yuan created or lost"),
+    "gugong": ({"players": {"A": {"pool": 40}}}, "negative servant count"),
+    "dragon": ({"players": {"A": {"hand": ["joker", "joker", "joker"]}}}, "person cards are not one of each type"),
     "zhanguo": ({"players": {"A": {"hand": [1, 1]}}}, "cards in two places"),
 }
 

@@ -14,7 +14,7 @@ from engine.core.state import own
 from engine.core.errors import IllegalAction
 from engine.core.game import PhasedGame
 from engine.dragon import common as c
-from engine.dragon import gametype
+from engine.dragon import gametype, setup
 from engine.dragon import events as E
 from engine.dragon import phases as ph
 from engine.dragon.consts import Consts
@@ -359,4 +359,7 @@ class Dragon(PhasedGame):
             for n in s["order"]:
                 if len(P[n]["wall"]) + sum(1 for x in s["wall"] if x == n) != len(k.wall_tiles):
                     bad.append(f"{n}'s wall tiles created or lost")
-        return bad
+        return bad + setup.composition(self, s)
+
+    def settle_setup(self, s, patch):
+        setup.settle(self, s, patch)

@@ -13,7 +13,7 @@ from engine.core import state as st
 from engine.core.errors import IllegalAction
 from engine.core.game import Action, Event, PhasedGame
 from engine.gugong import common as c
-from engine.gugong import day, gametype, morning, night, scoring, solo
+from engine.gugong import day, gametype, morning, night, scoring, setup, solo
 from engine.gugong import locations as L
 from engine.gugong.consts import Consts
 from engine.gugong.schema import state_schema
@@ -235,13 +235,9 @@ class Gugong(PhasedGame):
         bad = []
         for name in s["order"]:
             p = s["players"][name]
-            on_wall = sum(1 for who, size in s["wall"] if who == name and size == 1)
             dbl_wall = sum(1 for who, size in s["wall"] if who == name and size != 1)
-            on_ships = sum(sh["load"].count(1) for sh in p["ships"] if sh)
             dbl_ships = sum(1 for sh in p["ships"] if sh for x in sh["load"] if x != 1)
-            on_decrees = sum(1 for holders in s["decrees"].values() for who in holders if who == name)
-            parked = sum(k.token_attrs[b["token"]]["servant_cost"] for b in p["bonus"])
-            total = p["pool"] + p["supply"] + on_wall + on_ships + on_decrees + sum(p["ports"].values()) + parked
+            total = setup.servants_placed(self, s, name)
             if total != k.servants_total:
                 bad.append(f"{name} has {total} servants accounted for, not {k.servants_total}")
             if min(p["pool"], p["supply"]) < 0:
@@ -280,4 +276,7 @@ class Gugong(PhasedGame):
             bad.append("a destiny die shows an impossible side")
         if len(s["palace_spots"]) != len(set(s["palace_spots"])):
             bad.append("an envoy entered the palace twice")
-        return bad
+        return bad + setup.composition(self, s)
+
+    def settle_setup(self, s, patch):
+        setup.settle(self, s, patch)

@@ -90,6 +90,9 @@ class ZhanGuo(PhasedGame):
     def check_invariants(self, state):
         return scoring.invariants(self, state)
 
+    def settle_setup(self, state, patch):
+        setup.settle(self, state, patch)
+
     # ================================================================ legal actions
     def legal_actions(self, state) -> list[Action]:
         if self.is_terminal(state):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.zhanguo import setup
 from engine.zhanguo.common import P, marker_value
 
 
@@ -127,23 +128,13 @@ def invariants(g, s):
             on = sum(r["gov"][c] + r["work"][c] for r in p["regions"].values())
             if on + p["supply"][c] != k.officials_per_colour:
                 bad.append(f"{name}: {c} officials {on} on board + {p['supply'][c]} in supply")
-        govs = sum(1 for r in k.regions for gv in s["board"]["governors"][r] if gv["player"] == name)
-        if govs + p["governors"] != k.governors:
-            bad.append(f"{name}: governors {govs} + {p['governors']}")
-        pal = sum(sp.count(name) for sp in s["board"]["palaces"].values())
-        if pal + p["palaces"] != k.palaces:
-            bad.append(f"{name}: palaces {pal} + {p['palaces']}")
-        wal = sum(sp.count(name) for sp in s["board"]["walls"])
-        if wal + p["walls"] != k.walls:
-            bad.append(f"{name}: walls {wal} + {p['walls']}")
+        out = setup.pieces_out(k, s, name)
+        for key in setup.PIECES:
+            total = k.task_discs if key == "discs" else getattr(k, key)
+            if out[key] + p[key] != total:
+                bad.append(f"{name}: {key} {out[key]} out + {p[key]} in supply, not {total}")
         if any(sp.count(name) > k.walls_per_section for sp in s["board"]["walls"]):
             bad.append(f"{name}: more than one wall in a section")
-        cubes = sum(1 for r in p["regions"].values() if r["unrest"] > 0)
-        if cubes + p["cubes"] != k.cubes:
-            bad.append(f"{name}: unrest cubes {cubes} + {p['cubes']}")
-        discs = sum(1 for sec in s["board"]["tasks"].values() for item in sec.values() if name in item["discs"])
-        if discs + p["discs"] != k.task_discs:
-            bad.append(f"{name}: task discs {discs} + {p['discs']}")
         for r, reg in p["regions"].items():
             if reg["unrest"] > k.track_len[p["side"]][r] or reg["unrest"] < 0:
                 bad.append(f"{name}: unrest {reg['unrest']} in region {r}")
@@ -188,4 +179,4 @@ def invariants(g, s):
         for item in sec.values():
             if len(item["discs"]) != len(set(item["discs"])) or len(item["discs"]) > k.task_spaces:
                 bad.append("task discs: a player twice on a task or too many discs")
-    return bad
+    return bad + setup.composition(g, s)
