@@ -163,7 +163,8 @@ class Gugong(PhasedGame):
             return
 
     def run(self, state, step):
-        """Engine steps by name, for scenarios: night, destiny_dice, move_ships, morning, final_scoring."""
+        """Engine steps by name, for scenarios: night, destiny_dice, move_ships, morning, final_scoring,
+        and in the solo game dusk."""
         s = st.copy(state)
         ev: list[Event] = []
         if step == "night":
@@ -179,6 +180,10 @@ class Gugong(PhasedGame):
             self._advance(s, ev)
         elif step == "final_scoring":
             scoring.run(self, s, ev)
+        elif step == "dusk" and solo.is_solo(s):  # the solo Dusk: the lower parts of Meng's cards of the day
+            solo.start_dusk(self, s, ev)
+            while s["solo"]["todo"]:
+                solo.step(self, s, ev)
         else:
             raise IllegalAction("scenario", f"gugong has no engine step {step!r}")
         c.offer_double_servants(s)
