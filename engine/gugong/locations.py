@@ -6,6 +6,8 @@ parameter set that is legal now, for legal_actions).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
@@ -214,6 +216,22 @@ def tokens_opts(g, s, name):
     return out
 
 
+def _tokens_named(g, p, handed, need) -> list[str]:
+    """The tokens an exchange names (`hand_in`): held, worth what the exchange needs (a double token
+    counts as two), and none beyond it."""
+    if not isinstance(handed, list) or not all(isinstance(x, str) for x in handed):
+        raise MalformedAction("tokens: 'hand_in' is a list of travel tokens")
+    missing = Counter(handed) - Counter(p["tokens"])
+    if missing:
+        raise IllegalAction(R + "travel-token-exchange", f"tokens not held: {sorted(missing.elements())}")
+    worth = [g.k.double_token_counts if x == "travel-double" else 1 for x in handed]
+    if sum(worth) < need:
+        raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed, not {sum(worth)}")
+    if any(sum(worth) - w >= need for w in worth):
+        raise IllegalAction(R + "travel-token-exchange", f"the exchange takes {need} travel tokens, not more")
+    return handed
+
+
 def do_tokens(g, s, name, a, ev):
     p = P(s, name)
     kind = a.get("for")
@@ -223,16 +241,18 @@ def do_tokens(g, s, name, a, ev):
     if not isinstance(d, int) or d < 0:
         raise MalformedAction("tokens: 'doubles' is a count")
     need, (res, amount) = g.k.token_rates[kind]
-    if d > p["tokens"].count("travel-double"):
-        raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
-    rest = max(0, need - d * g.k.double_token_counts)
-    singles = [item for item in p["tokens"] if item != "travel-double"]
-    if rest > len(singles):
-        raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
-    for _ in range(d):
-        own(p, "tokens").remove("travel-double")
-        s["token_discard"].append("travel-double")
-    for item in singles[:rest]:
+    handed = a.get("hand_in")
+    if handed is not None:  # the player names the tokens handed in (which ones matters for the rest)
+        handed = _tokens_named(g, p, handed, need)
+    else:
+        if d > p["tokens"].count("travel-double"):
+            raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
+        rest = max(0, need - d * g.k.double_token_counts)
+        singles = [item for item in p["tokens"] if item != "travel-double"]
+        if rest > len(singles):
+            raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
+        handed = ["travel-double"] * d + singles[:rest]
+    for item in handed:
         own(p, "tokens").remove(item)
         s["token_discard"].append(item)
     ev.append({"event": "tokens_exchanged", "player": name, "for": kind})

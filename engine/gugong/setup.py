@@ -104,8 +104,8 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
 def settle(g, s: dict, setup: dict) -> None:
     """What a scenario's setup hands a player comes out of its supply: gift cards out of the draw pile
     and the box (cards no longer anywhere go to the box; a player's dealt card the setup gives another
-    is replaced from the draw pile), decree tiles it names onto the board (in place of an unheld tile
-    of the same level), servants out of the player's own supply."""
+    is replaced from the draw pile), travel tokens out of their draw piles, decree tiles it names onto the
+    board (in place of an unheld tile of the same level), servants out of the player's own supply."""
     k = g.k
     fixed, dealt, supplies = [s["board"]], [], []
     for n in s["order"]:
@@ -115,6 +115,13 @@ def settle(g, s: dict, setup: dict) -> None:
         (fixed if named(setup, key) else supplies).append(s[key])
     settle_items(k.cards, fixed, supplies, None if named(setup, "box") else s["box"].append, dealt,
                  lambda card: s["draw"].pop() if s["draw"] and not named(setup, "draw") else None)
+    # travel tokens a player is handed come out of the draw piles
+    if not named(setup, "token_piles"):
+        for name in s["order"]:
+            for token in s["players"][name]["tokens"] if named(setup, "players", name, "tokens") else []:
+                pile = next((x for x in s["token_piles"] if token in x), None)
+                if pile is not None:
+                    pile.remove(token)
     # a decree tile the setup names was drawn in place of one it does not name, of the same level
     wanted = set(setup.get("decrees") or {}) if isinstance(setup.get("decrees"), dict) else set()
     for name in s["order"]:
