@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.core import state as st
 from engine.core.errors import IllegalAction
 from engine.core.game import Action, Event, PhasedGame
+from engine.core.settle import Broken
 from engine.gugong import common as c
 from engine.gugong import day, gametype, morning, night, scoring, setup, solo
 from engine.gugong import locations as L
@@ -256,14 +257,14 @@ class Gugong(PhasedGame):
             if p["vp"] < 0:
                 bad.append(f"{name} has negative VP")
             if not 0 <= p["intrigue"] <= k.intrigue_max:
-                bad.append(f"{name}'s intrigue marker is off the track")
+                bad.append(Broken(f"{name}'s intrigue marker is off the track", R + "intrigue-track-limit"))
             if not 0 <= p["palace"] <= k.palace_end:
                 bad.append(f"{name}'s envoy is off the palace track")
             if len(p["tokens"]) > k.token_slots:
-                bad.append(f"{name} holds more than {k.token_slots} travel tokens")
+                bad.append(Broken(f"{name} holds more than {k.token_slots} travel tokens", R + "travel-token-limit"))
             for kind, n in p["ports"].items():
                 if n > k.port_limits[kind]:
-                    bad.append(f"{name} claimed {kind} {n} times")
+                    bad.append(Broken(f"{name} claimed {kind} {n} times", R + "port-reward-limits"))
             for sh in p["ships"]:
                 if sh and sum(sh["load"]) > k.ship_capacity:
                     bad.append(f"{name} has an overloaded ship")

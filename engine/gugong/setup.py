@@ -17,7 +17,7 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     solo_game = len(players) == 1
     if solo_game:  # gugong/variant/solo: Meng takes the second seat, the player starts
         if options.get("bonus_travel_tokens"):
-            raise EngineError("the solo game uses only the basic travel tokens (gugong/rule/solo-setup-basic-tokens)")
+            raise IllegalAction("gugong/rule/solo-setup-basic-tokens", "the solo game uses only the basic travel tokens")
         players = players + [g.solo.meng]
         options = dict(options, first_player=players[0])
     lo, hi = g.rules.meta["players"]["min"], g.rules.meta["players"]["max"]
