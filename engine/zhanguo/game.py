@@ -207,6 +207,8 @@ class ZhanGuo(PhasedGame):
         hand, unrest above a track's maximum, a full workers' area. None: the action's own rule."""
         k = self.consts
         p = P(s, name)
+        if not s["pending"] and s["phase"] == "play" and s["stage"] == "end" and kind in ("unify", "court"):
+            return R + "how-to-play-a-card", f"{name} has played this turn's card"
         if s["pending"] or s["phase"] != "play" or s["stage"] == "end":
             return None
         if kind in ("unify", "court") and body.get("card") not in p["hand"]:
