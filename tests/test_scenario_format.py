@@ -118,6 +118,8 @@ def test_a_check_compares_two_paths_of_the_state():
     ({"steps": [{"legal": {"exclude": []}}]}, ["steps[0]: legal:", "did you mean `excludes`"]),
     ({"expect": {"setup": "refused", "rules": "x"}}, ["expect:", "did you mean `rule`"]),
     ({"setup": {"players": {"Kuba": {"pool": "five"}}}}, ["setup.players.Kuba.pool: a whole number, not 'five'"]),
+    ({"setup": {"players": {"Kuba": {"pol": 5}}}}, ["setup.players.Kuba: unknown key `pol`", "did you mean `pool`"]),
+    ({"setup": {"players": {"Kuab": {"vp": 1}}}}, ["setup.players: unknown key `Kuab`", "did you mean `Kuba`"]),
     ({"setup": {"players": {"Kuba": {"hand": "9a"}}}}, ["setup.players.Kuba.hand: a list"]),
     ({"steps": [{"player": "Kuba", "action": {"type": "pass"}, "rejected": {"rule": "gugong/rule/decree-onse"}}]},
      ["'gugong/rule/decree-onse' is not an entity", "did you mean 'gugong/rule/decree-once'"]),

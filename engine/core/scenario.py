@@ -240,6 +240,19 @@ def _check_rule_ids(doc: dict, game: Game) -> None:
                                 + (f"; did you mean {close[0]!r}?" if close else ""))
 
 
+def _check_setup_players(patch: dict, state: dict) -> None:
+    """A setup's players are the scenario's seats, and a player's record has the start state's keys:
+    a misspelled name or field would otherwise add a stray entry and leave the real one as it was."""
+    given, seats = patch.get("players"), state.get("players")
+    if not isinstance(given, dict) or not isinstance(seats, dict):
+        return
+    for name, record in given.items():
+        if name not in seats:
+            _unknown([name], list(seats), "setup.players: ")
+        if isinstance(record, dict) and isinstance(seats[name], dict):
+            _unknown(record, list(seats[name]), f"setup.players.{name}: ")
+
+
 def _check_setup_types(patch: Any, base: Any, where: str) -> None:
     """A setup value of another type than the start state's value at the same place names the field
     (`pool: "five"` is not a count), rather than reaching the engine as an impossible position."""
@@ -340,6 +353,7 @@ def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
             raise
         return _refusal_outcome(refused, [Broken(exc.message, exc.rule)], {}, seed)
     if doc.get("setup"):
+        _check_setup_players(doc["setup"], state)
         _check_setup_types(doc["setup"], state, "")
         merge_setup(state, doc["setup"], remove_nulls=doc.get("format", 1) >= 2)
         try:
