@@ -102,8 +102,9 @@ def settle(g, s: dict, setup: dict) -> None:
 
 def composition(g, s: dict) -> list[str]:
     """The component lists and the setup chapter: the event track (two peace tiles first, the others
-    by their count, never two identical tiles side by side after the peace tiles), person tiles of the
-    kinds printed (craftsmen, court ladies and tax collectors only young), each player's person cards."""
+    by their count, never two identical tiles side by side after the peace tiles), the action cards
+    in the groups, person tiles of the kinds printed (craftsmen, court ladies and tax collectors only
+    young), each player's person cards."""
     k = g.k(s)
     bad: list[str] = []  # the bank may run short: other markers stand in (dragon/rule/supply-shortage)
     track = s["events"]
@@ -116,6 +117,13 @@ def composition(g, s: dict) -> list[str]:
     twins = sorted({a for i, (a, b) in enumerate(zip(track, track[1:])) if a == b and i + 1 >= k.peace_first})
     if twins:
         bad.append(Broken(f"two {', '.join(map(str, twins))} tiles side by side on the event track", rule))
+    cards = [x for group in s["groups"] for x in group]
+    known = list(k.actions) + ([k.gw_card] if s["options"]["great_wall"] else [])
+    if len(cards) != len(set(cards)) or any(x not in known for x in cards):
+        bad.append(Broken(f"the action groups hold {cards}: each of the action cards at most once",
+                          "dragon/component/action-cards"))
+    if len(s["dragons"]) != len(s["groups"]):
+        bad.append(Broken("a dragon stands beside no group of action cards", "dragon/phase/action"))
     for n in s["order"]:
         p = s["players"][n]
         strange = sorted({x for pal in p["palaces"] for x in pal["persons"] if x not in k.subtypes})

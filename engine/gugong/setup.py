@@ -156,7 +156,8 @@ def servants_placed(g, s: dict, name: str) -> int:
 
 def composition(g, s: dict) -> list[str]:
     """The component lists and the setup chapter: two decree tiles of each level, one gift card on
-    each location, the destiny dice, the solo game's automa only in a one-player game."""
+    each location, the destiny dice, the jade on the houses' roofs, each player's ships, the solo
+    game's automa only in a one-player game."""
     k = g.k
     bad: list[str] = []
     levels: dict[int, int] = {}
@@ -176,8 +177,14 @@ def composition(g, s: dict) -> list[str]:
     solo_seats = 2  # the player and Meng, the automa (gugong/variant/solo)
     if s.get("solo") is not None and len(s["order"]) != solo_seats:
         bad.append(Broken(f"the solo game is played by one player, not {len(s['order']) - 1}", "gugong/variant/solo"))
+    if len(s["jade_houses"]) != len(k.jade_houses) or any(
+            not 0 <= left <= h["jade"] for left, h in zip(s["jade_houses"], k.jade_houses)):
+        bad.append(Broken(f"the jade houses hold {s['jade_houses']}, more than their roofs or less than none",
+                          "gugong/setup-step/jade"))
     for name in s["order"]:
         p = s["players"][name]
+        if len(p["ships"]) != k.ships:
+            bad.append(Broken(f"{name} has {len(p['ships'])} ships, not {k.ships}", "gugong/setup-step/ships"))
         if p["jade"] < 0:
             bad.append(Broken(f"{name} has negative jade", "gugong/setup-step/jade"))
         unknown = sorted({x for x in p["tokens"] if x not in k.token_attrs})
