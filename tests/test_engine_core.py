@@ -18,7 +18,8 @@ class Race(Game):
     key = "race"
 
     def __init__(self):
-        super().__init__(Rules("race", {}, {}))
+        # the rules its refusals name (a scenario's `rejected` ids are checked against them)
+        super().__init__(Rules("race", {"race/rule/add": {}, "race/rule/turn-order": {}}, {}))
 
     @classmethod
     def over(cls, url=None):  # a toy: its rules are in its code, not in a database

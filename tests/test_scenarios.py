@@ -86,8 +86,8 @@ def test_the_polish_night_dice_reading_fails_as_the_engine_follows_the_numbers()
 
 
 IMPOSSIBLE = {
-    "gugong": ({"players": {"A": {"pool": 40}}}, "servants accounted for"),
-    "dragon": ({"players": {"A": {"yuan": 50}}}, "yuan created or lost"),
+    "gugong": ({"players": {"A": {"pool": 40}}}, "negative servant count"),
+    "dragon": ({"players": {"A": {"hand": ["joker", "joker", "joker"]}}}, "person cards are not one of each type"),
     "zhanguo": ({"players": {"A": {"hand": [1, 1]}}}, "cards in two places"),
 }
 
@@ -102,3 +102,42 @@ def test_an_impossible_setup_is_refused_naming_the_invariant(game):
     assert any(invariant in c.actual for c in out.checks), [c.actual for c in out.checks]
     # the same scenario without the impossible part runs
     assert scenario.run({**d, "setup": {}}).status == "PASS"
+
+
+# issue 36: the engine bugs a reader's scenarios found, each fixed with a scenario citing the lines
+# that state the rule (source, first line, last line: each must lie within one of the file's refs)
+BUG_SCENARIOS = {
+    "gugong/canal-b-needs-three-servants": [("gugong-pl", 919, 924), ("gugong-cs", 830, 832)],
+    "gugong/decree-needs-a-servant-to-place": [("gugong-pl", 742, 746)],
+    "gugong/double-servant-pays-one": [("gugong-pl", 1005, 1007), ("gugong-cs", 905, 907)],
+    "gugong/solo-jade-card-free-travel-at-dusk": [("gugong-pl", 1449, 1451), ("gugong-cs", 1331, 1332)],
+    "gugong/solo-decrees-card-free-travel-at-dusk": [("gugong-pl", 1501, 1502)],
+    "zhanguo/free-shift-any-moment-of-the-turn": [("zhanguo-pl", 574, 576), ("zhanguo-pl", 642, 644)],
+    "gugong/solo-options-need-one-player": [("gugong-pl", 1199, 1200)],
+    "gugong/two-decree-tiles-per-level": [("gugong-pl", 181, 187)],
+    "dragon/no-elder-craftsman": [("dragon-2007-pl", 63, 64), ("dragon-2017-pl", 95, 98)],
+    "dragon/no-twin-events-side-by-side": [("dragon-2007-pl", 72, 76), ("dragon-2017-pl", 118, 123)],
+    "zhanguo/one-player-per-b-board": [("zhanguo-pl", 227, 227)],
+}
+
+
+@pytest.mark.parametrize("key", sorted(BUG_SCENARIOS))
+def test_each_engine_bug_a_reader_found_has_a_passing_scenario_citing_its_lines(key):
+    game, stem = key.split("/")
+    d = doc(DATA / game / "scenarios" / f"{stem}.yaml")
+    assert scenario.run(d).status == "PASS"
+    for source, a, b in BUG_SCENARIOS[key]:
+        assert any(r["source"] == source and r["lines"][0] <= a and b <= r["lines"][1] for r in d["source_refs"]), \
+            (key, source, a, b)
+
+
+def test_a_refused_setup_never_reaches_the_step_it_would_crash():
+    """An elder craftsman (no such tile) made final scoring fail with a KeyError; the setup is now
+    refused before any step runs, and a version 1 file, which runs unchecked, reports an error."""
+    d = doc(DATA / "dragon" / "scenarios" / "no-elder-craftsman.yaml")
+    run_it = {**d, "steps": [{"run": "end_scoring"}], "expect": [{"path": "players.A.vp", "at_least": 0}]}
+    refused = scenario.run(run_it)
+    assert refused.status == "FAIL" and refused.checks[0].where == "setup"
+    assert "no person tile is" in refused.checks[0].actual
+    unchecked = scenario.run({k: v for k, v in run_it.items() if k != "format"})
+    assert unchecked.status == "ERROR" and "craftsman-elder" in unchecked.message, unchecked.line

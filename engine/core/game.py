@@ -116,8 +116,14 @@ class Game(ABC):
     def state_schema(self) -> dict: ...
 
     def check_invariants(self, state: dict) -> list[str]:
-        """Broken invariants (resources created or lost, values out of bounds); empty when sound."""
+        """Broken invariants (resources created or lost, values out of bounds, a composition rule of
+        the rulebook broken); empty when sound. An entry may be an engine.core.settle.Broken naming
+        the rule entity it breaks."""
         return []
+
+    def settle_setup(self, state: dict, setup: dict) -> None:
+        """After a scenario's setup is merged onto the start state: take what it handed the players out
+        of the supplies it did not name itself (engine.core.settle), in place."""
 
     # ---- changing states
     @abstractmethod

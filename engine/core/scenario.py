@@ -1,14 +1,16 @@
 """Scenarios: worked examples, prohibitions and any other situation as files the engine runs and checks.
 
 Format version 2, described in kb/data/README.md (a file without `format` is version 1 and keeps its
-meaning): the engine builds the start state for each seed, merges `setup` (which must leave a state
-that satisfies the game's invariants), runs `steps` (actions that must be accepted or refused, engine
-steps, legal-action and part-way checks) and checks `expect` on the final state and on the events
-the steps emitted. A worked example with no steps yet is PENDING: recorded knowledge the engine does
+meaning): the engine builds the start state for each seed, merges `setup`, takes what it handed the
+players out of their supplies (Game.settle_setup), refuses (in version 2) a position that breaks the
+game's invariants, runs `steps` (actions that must be accepted or refused, engine steps, legal-action
+and part-way checks) and checks `expect` on the final state and on the events the steps emitted, or
+(`expect: {setup: refused}`) that the setup is impossible. A worked example with no steps yet is PENDING: recorded knowledge the engine does
 not reproduce yet. A malformed document is an ERROR naming the step and what is wrong, never a crash.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,12 +21,22 @@ from engine.core import state as st
 from engine.core.errors import EngineError, IllegalAction, MalformedAction, ScenarioError
 from engine.core.game import Game, get_game
 from engine.core.rng import Rng
+from engine.core.settle import Broken
 
 MISSING = object()
-COMPARISONS = ("equals", "delta", "at_least", "at_most", "one_of", "contains", "length", "absent")
+COMPARISONS = ("equals", "delta", "at_least", "at_most", "greater_than", "less_than", "one_of", "contains",
+               "length", "absent")
+# comparisons whose value may be another path of the state: {path: a, greater_than: {path: b}}
+PATH_COMPARISONS = ("equals", "at_least", "at_most", "greater_than", "less_than")
 FOLLOWS = ("pl", "cs", "2007", "2017", "all")
+# every key a scenario may have; a worked example (kb/data/<game>/examples) adds its entity's keys
+TOP_KEYS = ("format", "id", "game", "title", "source_refs", "follows", "options", "players", "seed", "seeds",
+            "setup", "steps", "expect", "note", "key", "names", "texts", "refs", "scope", "facts")
 STEP_KEYS = {"action": {"player", "action", "rejected", "note"}, "run": {"run", "note"},
              "legal": {"legal", "note"}, "check": {"check", "note"}}
+LEGAL_KEYS = ("player", "includes", "excludes", "count")
+EVENT_KEYS = ("event", "count", "absent", "note")
+REFUSED_KEYS = ("setup", "rule", "note")  # expect: {setup: refused, rule: <rule entity id>}
 MAX_ENGINE_ACTIONS = 20_000  # `run: end` plays at most this many decisions
 MAX_SEEDS = 100  # a property over many shuffles needs tens, not thousands (documents also come from the API)
 
@@ -64,6 +76,8 @@ def load_file(path: Path) -> dict:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ScenarioError(f"{path}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason})") from exc
     if not isinstance(doc, dict):
         raise ScenarioError(f"{path}: a scenario is a YAML mapping")
     if "id" not in doc and "key" in doc:  # a worked example file: its id follows from its place
@@ -90,17 +104,33 @@ def _seeds(doc: dict) -> list[int]:
     return [seed]
 
 
+def _unknown(keys: Any, valid: Any, where: str) -> None:
+    """An unknown key is an error naming it and the closest valid key (a misspelled `steps` or
+    `expect` would otherwise leave a file with nothing to check)."""
+    for key in keys:
+        if key not in valid:
+            close = difflib.get_close_matches(str(key), [str(v) for v in valid], n=1, cutoff=0.5)
+            hint = f"; did you mean `{close[0]}`?" if close else f"; valid keys: {', '.join(map(str, valid))}"
+            raise ScenarioError(f"{where}unknown key `{key}`{hint}")
+
+
 def _validate(doc: dict) -> None:
     """Raise ScenarioError naming the part of the document that is malformed."""
+    _unknown(doc, TOP_KEYS, "")
     fmt = doc.get("format", 1)
     if fmt not in (1, 2):
         raise ScenarioError(f"format: 1 or 2, not {fmt!r}")
     players = doc.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, (str, int)) for p in players):
         raise ScenarioError("players: a list of names in seat order")
-    for key in ("options", "setup"):
+    if not isinstance(doc.get("game"), str):
+        raise ScenarioError("game: the game's key (gugong, dragon, zhanguo)")
+    for key in ("options", "setup", "title"):
         if doc.get(key) is not None and not isinstance(doc[key], dict):
             raise ScenarioError(f"{key}: a mapping")
+    if doc.get("source_refs") is not None and not (isinstance(doc["source_refs"], list) and all(
+            isinstance(r, dict) and set(r) == {"source", "lines"} for r in doc["source_refs"])):
+        raise ScenarioError("source_refs: a list of {source: <source id>, lines: [first, last]}")
     if doc.get("follows") is not None and str(doc["follows"]) not in FOLLOWS:
         raise ScenarioError(f"follows: one of {', '.join(FOLLOWS)}, not {doc['follows']!r}")
     steps = doc.get("steps") or []
@@ -109,8 +139,13 @@ def _validate(doc: dict) -> None:
     for n, step in enumerate(steps):
         _validate_step(step, f"steps[{n}]")
     expect = doc.get("expect") or []
+    if isinstance(expect, dict):
+        _unknown(expect, REFUSED_KEYS, "expect: ")
+        if expect.get("setup") != "refused" or not isinstance(expect.get("rule", ""), str):
+            raise ScenarioError("expect: a list of checks, or {setup: refused, rule: <rule entity id>}")
+        return
     if not isinstance(expect, list):
-        raise ScenarioError("expect: a list")
+        raise ScenarioError("expect: a list of checks, or {setup: refused, rule: <rule entity id>}")
     for n, spec in enumerate(expect):
         _validate_expectation(spec, f"expect[{n}]")
 
@@ -120,15 +155,18 @@ def _validate_step(step: Any, where: str) -> None:
         raise ScenarioError(f"{where}: a step is a mapping, not {step!r}")
     kinds = [k for k in STEP_KEYS if k in step]
     if len(kinds) != 1:
+        _unknown(step, sorted(set().union(*STEP_KEYS.values())), f"{where}: ")
         raise ScenarioError(f"{where}: give exactly one of `action` (with `player`), `run`, `legal` or `check`")
     kind = kinds[0]
-    extra = set(step) - STEP_KEYS[kind]
-    if extra:
-        raise ScenarioError(f"{where}: unknown keys {sorted(extra)} in a `{kind}` step")
+    _unknown(step, sorted(STEP_KEYS[kind]), f"{where}: in a `{kind}` step, ")
     if kind == "action":
         if not isinstance(step["action"], dict):
             raise ScenarioError(f"{where}: action: a mapping with a `type`")
+        if "player" in step and not isinstance(step["player"], (str, int)):
+            raise ScenarioError(f"{where}: player: a player's name")
         rejected = step.get("rejected", False)
+        if isinstance(rejected, dict):
+            _unknown(rejected, ("rule",), f"{where}: rejected: ")
         if not (isinstance(rejected, bool) or (isinstance(rejected, dict) and set(rejected) == {"rule"}
                                                and isinstance(rejected["rule"], str))):
             raise ScenarioError(f"{where}: rejected: true or {{rule: <rule entity id>}}")
@@ -137,8 +175,9 @@ def _validate_step(step: Any, where: str) -> None:
             raise ScenarioError(f"{where}: run: a phase or step name, `round` or `end`")
     elif kind == "legal":
         spec = step["legal"]
-        if not isinstance(spec, dict) or not set(spec) <= {"player", "includes", "excludes", "count"}:
+        if not isinstance(spec, dict):
             raise ScenarioError(f"{where}: legal: a mapping of player, includes, excludes, count")
+        _unknown(spec, LEGAL_KEYS, f"{where}: legal: ")
         for key in ("includes", "excludes"):
             if key in spec and not (isinstance(spec[key], list) and all(isinstance(a, dict) for a in spec[key])):
                 raise ScenarioError(f"{where}: legal.{key}: a list of (partial) actions")
@@ -157,24 +196,22 @@ def _validate_expectation(spec: Any, where: str) -> None:
     if "event" in spec:
         if not isinstance(spec["event"], dict) or not spec["event"]:
             raise ScenarioError(f"{where}: event: the fields of an emitted event")
-        extra = set(spec) - {"event", "count", "absent", "note"}
-        if extra:
-            raise ScenarioError(f"{where}: unknown keys {sorted(extra)} in an event expectation (count, absent)")
+        _unknown(spec, EVENT_KEYS, f"{where}: in an event expectation, ")
+        if "count" in spec and (not isinstance(spec["count"], int) or isinstance(spec["count"], bool)):
+            raise ScenarioError(f"{where}: count: an integer")
         return
+    _unknown(spec, ("path", "note") + COMPARISONS, f"{where}: ")
     if not isinstance(spec.get("path"), str) or not spec["path"]:
         raise ScenarioError(f"{where}: give a `path` (or an `event`)")
-    ops = [k for k in spec if k not in ("path", "note")]
-    unknown = [k for k in ops if k not in COMPARISONS]
-    if unknown or not ops:
-        raise ScenarioError(f"{where}: {'unknown ' + repr(unknown) if unknown else 'no comparison'}; "
-                            f"use {', '.join(COMPARISONS)}")
+    if not [k for k in spec if k not in ("path", "note")]:
+        raise ScenarioError(f"{where}: no comparison; use {', '.join(COMPARISONS)}")
     if "one_of" in spec and not isinstance(spec["one_of"], list):
         raise ScenarioError(f"{where}: one_of: a list")
     if "absent" in spec and not isinstance(spec["absent"], bool):
         raise ScenarioError(f"{where}: absent: true or false")
-    for key in ("delta", "at_least", "at_most"):
-        if key in spec and not _number(spec[key]):
-            raise ScenarioError(f"{where}: {key}: a number")
+    for key in ("delta", "at_least", "at_most", "greater_than", "less_than"):
+        if key in spec and not _number(spec[key]) and _other_path(spec[key]) is None:
+            raise ScenarioError(f"{where}: {key}: a number or {{path: <another path of the state>}}")
     if "length" in spec and (not isinstance(spec["length"], int) or isinstance(spec["length"], bool)):
         raise ScenarioError(f"{where}: length: an integer")
 
@@ -183,18 +220,82 @@ def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _other_path(v: Any) -> str | None:
+    """The path a comparison names instead of a value ({path: b}), else None."""
+    return v["path"] if isinstance(v, dict) and set(v) == {"path"} and isinstance(v["path"], str) else None
+
+
+def _check_rule_ids(doc: dict, game: Game) -> None:
+    """A rule id a refusal names must be an entity of the knowledge base: a misspelled one would
+    only ever fail, and say nothing about the rule."""
+    known = game.rules.entities
+    wanted = [(f"steps[{n}]: rejected.rule", step["rejected"]["rule"]) for n, step in enumerate(doc.get("steps") or [])
+              if isinstance(step.get("rejected"), dict)]
+    if isinstance(doc.get("expect"), dict) and doc["expect"].get("rule"):
+        wanted.append(("expect: rule", doc["expect"]["rule"]))
+    for where, rule in wanted:
+        if rule not in known:
+            close = difflib.get_close_matches(rule, list(known), n=1, cutoff=0.6)
+            raise ScenarioError(f"{where}: {rule!r} is not an entity of the knowledge base"
+                                + (f"; did you mean {close[0]!r}?" if close else ""))
+
+
+def _check_setup_players(patch: dict, state: dict) -> None:
+    """A setup's players are the scenario's seats, and a player's record has the start state's keys:
+    a misspelled name or field would otherwise add a stray entry and leave the real one as it was."""
+    given, seats = patch.get("players"), state.get("players")
+    if not isinstance(given, dict) or not isinstance(seats, dict):
+        return
+    for name, record in given.items():
+        if name not in seats:
+            _unknown([name], list(seats), "setup.players: ")
+        if isinstance(record, dict) and isinstance(seats[name], dict):
+            _unknown(record, list(seats[name]), f"setup.players.{name}: ")
+
+
+def _check_setup_types(patch: Any, base: Any, where: str) -> None:
+    """A setup value of another type than the start state's value at the same place names the field
+    (`pool: "five"` is not a count), rather than reaching the engine as an impossible position."""
+    if not isinstance(patch, dict) or not isinstance(base, dict):
+        return
+    for key, value in patch.items():
+        here = f"{where}.{key}" if where else str(key)
+        if value is None or key not in base or base[key] is None:
+            continue
+        old = base[key]
+        if isinstance(old, dict):
+            if not isinstance(value, dict):
+                raise ScenarioError(f"setup.{here}: a mapping, not {value!r}")
+            _check_setup_types(value, old, here)
+        elif isinstance(old, bool):
+            if not isinstance(value, bool):
+                raise ScenarioError(f"setup.{here}: true or false, not {value!r}")
+        elif isinstance(old, int):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ScenarioError(f"setup.{here}: a whole number, not {value!r}")
+        elif isinstance(old, list):
+            if not isinstance(value, list):
+                raise ScenarioError(f"setup.{here}: a list, not {value!r}")
+        elif isinstance(old, str) and not isinstance(value, (str, int)):
+            raise ScenarioError(f"setup.{here}: a name, not {value!r}")
+
+
 # ------------------------------------------------------------------ running
 def run(doc: dict[str, Any], source: str | None = None, url: str | None = None) -> Outcome:
     """Run one scenario document (never a path: the API passes documents). `source` (a file name)
     prefixes error messages; `url` names the database whose rule set the engine reads."""
     sid = str(doc.get("id") or "scenario")
     prefix = f"{source}: " if source else ""
+    try:
+        _validate(doc)  # first: a misspelled `steps` must not pass for a file with nothing to do yet
+    except EngineError as exc:
+        return Outcome(sid, "ERROR", message=prefix + str(exc))
     if not doc.get("steps") and not doc.get("expect"):
         return Outcome(sid, "PENDING", message="no steps or expectations yet")
     try:
-        _validate(doc)
         seeds = _seeds(doc)
         game = get_game(str(doc.get("game")), url)
+        _check_rule_ids(doc, game)
     except EngineError as exc:
         return Outcome(sid, "ERROR", message=prefix + str(exc))
     follows = str(doc["follows"]) if doc.get("follows") is not None else None
@@ -244,14 +345,31 @@ def merge_setup(base: dict, patch: dict, remove_nulls: bool) -> dict:
 
 def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
     players = [str(p) for p in doc["players"]]
-    state = game.new_state(players, options, seed)
+    refused = doc.get("expect") if isinstance(doc.get("expect"), dict) else None
+    try:
+        state = game.new_state(players, options, seed)
+    except IllegalAction as exc:  # options no game can be set up with (a rule of the setup names it)
+        if refused is None:
+            raise
+        return _refusal_outcome(refused, [Broken(exc.message, exc.rule)], {}, seed)
     if doc.get("setup"):
+        _check_setup_players(doc["setup"], state)
+        _check_setup_types(doc["setup"], state, "")
         merge_setup(state, doc["setup"], remove_nulls=doc.get("format", 1) >= 2)
+        try:
+            game.settle_setup(state, doc["setup"])
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass  # a state the supplies cannot be read from: the invariants name what is wrong
         broken = _invariants(game, state)
-        if broken:
+        if refused is not None:
+            return _refusal_outcome(refused, broken, state, seed)
+        # a version 1 file runs as it always did; version 2 refuses a position no game can reach
+        if broken and doc.get("format", 1) >= 2:
             checks = [Check("setup", False, f"the setup breaks an invariant: {b}", "setup", "a legal position", b, seed)
                       for b in broken]
             return Outcome("", "FAIL", checks, state=state, before=state)
+    elif refused is not None:
+        return _refusal_outcome(refused, [], state, seed)
     before = st.copy(state)
     events: list[dict] = []
     checks: list[Check] = []
@@ -276,6 +394,19 @@ def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
     else:
         checks += [evaluate(spec, state, before, events, "expect", seed) for spec in doc.get("expect") or []]
     return Outcome("", "", checks, state=state, before=before)
+
+
+def _refusal_outcome(refused: dict, broken: list[str], state: dict, seed: int) -> Outcome:
+    """expect: {setup: refused, rule: …}: the setup must break an invariant (naming that rule)."""
+    want = refused.get("rule")
+    rules = [getattr(b, "rule", None) for b in broken]
+    ok = bool(broken) and (want is None or want in rules)
+    actual = "; ".join(f"{b}" + (f" ({r})" if r else "") for b, r in zip(broken, rules)) or "a legal position"
+    message = (f"setup refused: {actual}" if ok else
+               f"the setup was {'refused for another reason: ' + actual if broken else 'accepted'}, "
+               f"expected a refusal" + (f" by {want}" if want else ""))
+    return Outcome("", "", [Check("setup", ok, message, "setup", want or "refused", actual, seed)],
+                   state=state, before=state)
 
 
 def _invariants(game: Game, state: dict) -> list[str]:
@@ -418,9 +549,17 @@ def evaluate(spec: dict, state: dict, before: dict, events: list, where: str = "
         if op not in spec:
             continue
         want = spec[op]
+        other = _other_path(want) if op in PATH_COMPARISONS else None
+        if other is not None:
+            try:
+                want = st.get_path(state, other)
+            except KeyError:
+                return Check(path, False, f"{other} does not exist", where, spec[op], None, seed)
         ok, actual, message = _compare(op, want, value, path, before)
+        if other is not None:
+            message = message.replace(f"{want!r}", f"{other} ({want!r})", 1)
         if not ok:
-            return Check(path, False, message, where, {op: want} if op != "equals" else want, actual, seed)
+            return Check(path, False, message, where, {op: spec[op]} if op != "equals" else spec[op], actual, seed)
         last = (message, actual)
     return Check(path, True, last[0], where, _expected(spec), last[1], seed)
 
@@ -444,6 +583,10 @@ def _compare(op: str, want: Any, value: Any, path: str, before: dict) -> tuple[b
             return value >= want, value, f"{path} is {value!r}, expected at least {want!r}"
         if op == "at_most":
             return value <= want, value, f"{path} is {value!r}, expected at most {want!r}"
+        if op == "greater_than":
+            return value > want, value, f"{path} is {value!r}, expected more than {want!r}"
+        if op == "less_than":
+            return value < want, value, f"{path} is {value!r}, expected less than {want!r}"
         if op == "one_of":
             return value in want, value, f"{path} is {value!r}, expected one of {want!r}"
         if op == "contains":
@@ -486,18 +629,20 @@ def _event_check(spec: dict, events: list, where: str, seed: int | None) -> Chec
                  where, pattern, None if hits else near[:3], seed)
 
 
+SCENARIO_FOLDERS = ("scenarios", "examples")
+
+
 def files(path: Path) -> list[Path]:
-    """A file as given; in a folder, the scenario documents: YAML mappings with steps, expect, or
-    (worked examples) a title and texts. Other data files under kb/data are skipped."""
+    """A file as given; in a folder, every YAML file, each reported, never skipped (a misspelled key
+    makes an ERROR, not a missing line), except a game's entity files: inside a folder that holds a
+    game.yaml (kb/data/<game>), only the files under `scenarios` and `examples` are scenarios."""
     if not path.is_dir():
         return [path]
     out = []
     for f in sorted(path.rglob("*.yaml")):
-        try:
-            doc = yaml.safe_load(f.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
-            out.append(f)  # unreadable: report it rather than skip it silently
-            continue
-        if isinstance(doc, dict) and ("steps" in doc or "expect" in doc or ("title" in doc and "texts" in doc)):
+        folders = [path, *(path / Path(*f.relative_to(path).parts[:i + 1])
+                           for i in range(len(f.relative_to(path).parts) - 1))]
+        in_game = [d for d in folders if (d / "game.yaml").is_file() or any(d.glob("*/game.yaml"))]
+        if not in_game or any(d.name in SCENARIO_FOLDERS for d in folders[folders.index(in_game[-1]):]):
             out.append(f)
     return out

@@ -13,8 +13,9 @@ from engine.core import state as st
 from engine.core.state import own
 from engine.core.errors import IllegalAction
 from engine.core.game import PhasedGame
+from engine.core.settle import Broken
 from engine.dragon import common as c
-from engine.dragon import gametype
+from engine.dragon import gametype, setup
 from engine.dragon import events as E
 from engine.dragon import phases as ph
 from engine.dragon.consts import Consts
@@ -336,7 +337,8 @@ class Dragon(PhasedGame):
                 placed[x] = placed.get(x, 0) + 1
         for x, total in start.items():
             if s["supply"][x] + s["released"][x] + placed.get(x, 0) != total:
-                bad.append(f"{x} person tiles created or lost")
+                bad.append(Broken(f"{x} person tiles created or lost: {total} are in a game of {len(s['order'])}",
+                                  "dragon/setup-step/person-tiles-by-player-count"))
             if s["supply"][x] < 0:
                 bad.append(f"negative supply of {x}")
         for n in s["order"]:
@@ -348,9 +350,9 @@ class Dragon(PhasedGame):
                 bad.append(f"{n} has negative privileges")
             for pal in p["palaces"]:
                 if not 1 <= pal["floors"] <= k.max_floors:
-                    bad.append(f"{n} has a palace of {pal['floors']} floors")
+                    bad.append(Broken(f"{n} has a palace of {pal['floors']} floors", R + "palace-capacity"))
                 if len(pal["persons"]) > pal["floors"] * k.persons_per_floor:
-                    bad.append(f"{n} has an overcrowded palace")
+                    bad.append(Broken(f"{n} has an overcrowded palace", R + "palace-capacity"))
             if len(p["hand"]) > k.hand_size:
                 bad.append(f"{n} holds too many person cards")
         if s["options"]["great_wall"]:
@@ -359,4 +361,7 @@ class Dragon(PhasedGame):
             for n in s["order"]:
                 if len(P[n]["wall"]) + sum(1 for x in s["wall"] if x == n) != len(k.wall_tiles):
                     bad.append(f"{n}'s wall tiles created or lost")
-        return bad
+        return bad + setup.composition(self, s)
+
+    def settle_setup(self, s, patch):
+        setup.settle(self, s, patch)

@@ -2,7 +2,10 @@
 the expansions' extra parts; the initial persons are drafted as actions (phase "draft")."""
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.settle import Broken, named
 from engine.core.rng import Rng
 
 def options(g, opts: dict, players: list[str]) -> dict:
@@ -75,3 +78,60 @@ def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
                  "floors": k.total_floors - n * k.start_palaces * k.start_floors,
                  "small": k.total_small, "large": k.total_large}
     return s
+
+
+# ---------------------------------------------------------------- scenario setups (engine.core.settle)
+def settle(g, s: dict, setup: dict) -> None:
+    """What a scenario's setup hands a player comes out of the bank and the person tile supply,
+    unless the setup names those itself."""
+    k = g.k(s)
+    P = s["players"]
+    for what, total in (("yuan", k.total_yuan), ("rice", k.total_rice), ("fireworks", k.total_fireworks)):
+        if not named(setup, "bank", what):
+            s["bank"][what] = total - sum(P[n][what] for n in s["order"])
+    if not named(setup, "bank", "floors"):
+        s["bank"]["floors"] = k.total_floors - sum(pal["floors"] for n in s["order"] for pal in P[n]["palaces"])
+    for z, total in (("small", k.total_small), ("large", k.total_large)):
+        if not named(setup, "bank", z):
+            s["bank"][z] = total - sum(P[n]["privileges"][z] for n in s["order"])
+    placed = Counter(x for n in s["order"] for pal in P[n]["palaces"] for x in pal["persons"])
+    for x, total in k.tiles(len(s["order"])).items():
+        if not named(setup, "supply", x):
+            s["supply"][x] = total - s["released"][x] - placed[x]
+
+
+def composition(g, s: dict) -> list[str]:
+    """The component lists and the setup chapter: the event track (two peace tiles first, the others
+    by their count, never two identical tiles side by side after the peace tiles), the action cards
+    in the groups, person tiles of the kinds printed (craftsmen, court ladies and tax collectors only
+    young), each player's person cards."""
+    k = g.k(s)
+    bad: list[str] = []  # the bank may run short: other markers stand in (dragon/rule/supply-shortage)
+    track = s["events"]
+    rule = "dragon/setup-step/event-track"
+    want = Counter({e: k.per_event for e in k.events if e != k.peace})
+    want[k.peace] = k.peace_first
+    if len(track) != k.track_spaces or track[:k.peace_first] != [k.peace] * k.peace_first or Counter(track) != want:
+        bad.append(Broken(f"the event track is not {k.peace_first} peace tiles followed by the other event tiles, "
+                          f"{k.per_event} of each", rule))
+    twins = sorted({a for i, (a, b) in enumerate(zip(track, track[1:])) if a == b and i + 1 >= k.peace_first})
+    if twins:
+        bad.append(Broken(f"two {', '.join(map(str, twins))} tiles side by side on the event track", rule))
+    cards = [x for group in s["groups"] for x in group]
+    known = list(k.actions) + ([k.gw_card] if s["options"]["great_wall"] else [])
+    if len(cards) != len(set(cards)) or any(x not in known for x in cards):
+        bad.append(Broken(f"the action groups hold {cards}: each of the action cards at most once",
+                          "dragon/component/action-cards"))
+    if len(s["dragons"]) != len(s["groups"]):
+        bad.append(Broken("a dragon stands beside no group of action cards", "dragon/phase/action"))
+    for n in s["order"]:
+        p = s["players"][n]
+        strange = sorted({x for pal in p["palaces"] for x in pal["persons"] if x not in k.subtypes})
+        if strange:
+            bad.append(Broken(f"{n}'s palaces hold {strange}, which no person tile is", "dragon/component/person-tiles"))
+        cards = Counter(p["hand"])
+        if any(x not in k.types and x != "joker" for x in cards) or cards["joker"] > k.jokers \
+                or any(m > 1 for x, m in cards.items() if x != "joker"):
+            bad.append(Broken(f"{n}'s person cards are not one of each type and {k.jokers} jokers at most",
+                              "dragon/component/cards"))
+    return bad

@@ -25,19 +25,20 @@ def pool_value(g, p: dict) -> int:
 
 
 def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list) -> None:
-    """Remove n servants from the pool to the general supply. The double servant may replace two."""
+    """Remove n servants from the pool to the general supply. The double servant may replace two, or
+    one: it "can be used as one or two servants" (gugong-pl 1005-1007, gugong-cs 905-907)."""
     p = P(s, name)
-    dv = g.k.double_removed
     if n <= 0:
         return
     if use_double:
-        if p["double"] != "pool" or n < dv:
-            raise IllegalAction(R + "double-servant-remove", "the double servant is not in your pool or the payment is below two servants")
-        if p["pool"] < n - dv:
+        if p["double"] != "pool":
+            raise IllegalAction(R + "double-servant-remove", "the double servant is not in your pool")
+        rest = n - double_covers(g, n)
+        if p["pool"] < rest:
             raise IllegalAction(rule, f"{name} cannot pay {n} servants")
         p["double"] = "supply"
-        p["pool"] -= n - dv
-        p["supply"] += n - dv
+        p["pool"] -= rest
+        p["supply"] += rest
     else:
         if p["pool"] < n:
             raise IllegalAction(rule, f"{name} has {p['pool']} servants in the pool and cannot pay {n}")
@@ -46,12 +47,16 @@ def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list
     events.append({"event": "pay_servants", "player": name, "servants": n, "double": bool(use_double)})
 
 
+def double_covers(g, n: int) -> int:
+    """How many servants of a payment of n the double servant stands for: two, or one when one is due."""
+    return min(n, g.k.double_removed)
+
+
 def can_pay(g, p: dict, n: int, use_double: bool) -> bool:
-    dv = g.k.double_removed
     if n <= 0:
         return not use_double
     if use_double:
-        return p["double"] == "pool" and n >= dv and p["pool"] >= n - dv
+        return p["double"] == "pool" and p["pool"] >= n - double_covers(g, n)
     return p["pool"] >= n
 
 

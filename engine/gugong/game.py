@@ -12,8 +12,9 @@ from __future__ import annotations
 from engine.core import state as st
 from engine.core.errors import IllegalAction
 from engine.core.game import Action, Event, PhasedGame
+from engine.core.settle import Broken
 from engine.gugong import common as c
-from engine.gugong import day, gametype, morning, night, scoring, solo
+from engine.gugong import day, gametype, morning, night, scoring, setup, solo
 from engine.gugong import locations as L
 from engine.gugong.consts import Consts
 from engine.gugong.schema import state_schema
@@ -163,7 +164,8 @@ class Gugong(PhasedGame):
             return
 
     def run(self, state, step):
-        """Engine steps by name, for scenarios: night, destiny_dice, move_ships, morning, final_scoring."""
+        """Engine steps by name, for scenarios: night, destiny_dice, move_ships, morning, final_scoring,
+        and in the solo game dusk."""
         s = st.copy(state)
         ev: list[Event] = []
         if step == "night":
@@ -179,6 +181,10 @@ class Gugong(PhasedGame):
             self._advance(s, ev)
         elif step == "final_scoring":
             scoring.run(self, s, ev)
+        elif step == "dusk" and solo.is_solo(s):  # the solo Dusk: the lower parts of Meng's cards of the day
+            solo.start_dusk(self, s, ev)
+            while s["solo"]["todo"]:
+                solo.step(self, s, ev)
         else:
             raise IllegalAction("scenario", f"gugong has no engine step {step!r}")
         c.offer_double_servants(s)
@@ -235,13 +241,9 @@ class Gugong(PhasedGame):
         bad = []
         for name in s["order"]:
             p = s["players"][name]
-            on_wall = sum(1 for who, size in s["wall"] if who == name and size == 1)
             dbl_wall = sum(1 for who, size in s["wall"] if who == name and size != 1)
-            on_ships = sum(sh["load"].count(1) for sh in p["ships"] if sh)
             dbl_ships = sum(1 for sh in p["ships"] if sh for x in sh["load"] if x != 1)
-            on_decrees = sum(1 for holders in s["decrees"].values() for who in holders if who == name)
-            parked = sum(k.token_attrs[b["token"]]["servant_cost"] for b in p["bonus"])
-            total = p["pool"] + p["supply"] + on_wall + on_ships + on_decrees + sum(p["ports"].values()) + parked
+            total = setup.servants_placed(self, s, name)
             if total != k.servants_total:
                 bad.append(f"{name} has {total} servants accounted for, not {k.servants_total}")
             if min(p["pool"], p["supply"]) < 0:
@@ -255,14 +257,14 @@ class Gugong(PhasedGame):
             if p["vp"] < 0:
                 bad.append(f"{name} has negative VP")
             if not 0 <= p["intrigue"] <= k.intrigue_max:
-                bad.append(f"{name}'s intrigue marker is off the track")
+                bad.append(Broken(f"{name}'s intrigue marker is off the track", R + "intrigue-track-limit"))
             if not 0 <= p["palace"] <= k.palace_end:
                 bad.append(f"{name}'s envoy is off the palace track")
             if len(p["tokens"]) > k.token_slots:
-                bad.append(f"{name} holds more than {k.token_slots} travel tokens")
+                bad.append(Broken(f"{name} holds more than {k.token_slots} travel tokens", R + "travel-token-limit"))
             for kind, n in p["ports"].items():
                 if n > k.port_limits[kind]:
-                    bad.append(f"{name} claimed {kind} {n} times")
+                    bad.append(Broken(f"{name} claimed {kind} {n} times", R + "port-reward-limits"))
             for sh in p["ships"]:
                 if sh and sum(sh["load"]) > k.ship_capacity:
                     bad.append(f"{name} has an overloaded ship")
@@ -280,4 +282,7 @@ class Gugong(PhasedGame):
             bad.append("a destiny die shows an impossible side")
         if len(s["palace_spots"]) != len(set(s["palace_spots"])):
             bad.append("an envoy entered the palace twice")
-        return bad
+        return bad + setup.composition(self, s)
+
+    def settle_setup(self, s, patch):
+        setup.settle(self, s, patch)

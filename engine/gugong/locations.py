@@ -6,6 +6,8 @@ parameter set that is legal now, for legal_actions).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
@@ -214,6 +216,22 @@ def tokens_opts(g, s, name):
     return out
 
 
+def _tokens_named(g, p, handed, need) -> list[str]:
+    """The tokens an exchange names (`hand_in`): held, worth what the exchange needs (a double token
+    counts as two), and none beyond it."""
+    if not isinstance(handed, list) or not all(isinstance(x, str) for x in handed):
+        raise MalformedAction("tokens: 'hand_in' is a list of travel tokens")
+    missing = Counter(handed) - Counter(p["tokens"])
+    if missing:
+        raise IllegalAction(R + "travel-token-exchange", f"tokens not held: {sorted(missing.elements())}")
+    worth = [g.k.double_token_counts if x == "travel-double" else 1 for x in handed]
+    if sum(worth) < need:
+        raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed, not {sum(worth)}")
+    if any(sum(worth) - w >= need for w in worth):
+        raise IllegalAction(R + "travel-token-exchange", f"the exchange takes {need} travel tokens, not more")
+    return handed
+
+
 def do_tokens(g, s, name, a, ev):
     p = P(s, name)
     kind = a.get("for")
@@ -223,16 +241,18 @@ def do_tokens(g, s, name, a, ev):
     if not isinstance(d, int) or d < 0:
         raise MalformedAction("tokens: 'doubles' is a count")
     need, (res, amount) = g.k.token_rates[kind]
-    if d > p["tokens"].count("travel-double"):
-        raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
-    rest = max(0, need - d * g.k.double_token_counts)
-    singles = [item for item in p["tokens"] if item != "travel-double"]
-    if rest > len(singles):
-        raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
-    for _ in range(d):
-        own(p, "tokens").remove("travel-double")
-        s["token_discard"].append("travel-double")
-    for item in singles[:rest]:
+    handed = a.get("hand_in")
+    if handed is not None:  # the player names the tokens handed in (which ones matters for the rest)
+        handed = _tokens_named(g, p, handed, need)
+    else:
+        if d > p["tokens"].count("travel-double"):
+            raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
+        rest = max(0, need - d * g.k.double_token_counts)
+        singles = [item for item in p["tokens"] if item != "travel-double"]
+        if rest > len(singles):
+            raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
+        handed = ["travel-double"] * d + singles[:rest]
+    for item in handed:
         own(p, "tokens").remove(item)
         s["token_discard"].append(item)
     ev.append({"event": "tokens_exchanged", "player": name, "for": kind})
@@ -368,7 +388,7 @@ def opts_jade(g, s, name):
 def do_intrigue(g, s, name, a, ev):
     option = _option(a)
     cost, steps = g.k.intrigue[option]
-    c.pay(g, s, name, cost, False, AO + "intrigue-b", ev)
+    c.pay(g, s, name, cost, bool(a.get("double")), AO + "intrigue-b", ev)
     c.move_intrigue(g, s, name, steps, ev)
     if option == "A" and s["medal"] is None:  # the first to choose A this day takes the medal
         s["medal"] = name
@@ -377,7 +397,7 @@ def do_intrigue(g, s, name, a, ev):
 
 def opts_intrigue(g, s, name):
     p = P(s, name)
-    return [{"option": "A"}] + ([{"option": "B"}] if p["pool"] >= g.k.intrigue["B"][0] else [])
+    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(g, p, g.k.intrigue["B"][0])]
 
 
 # ================================================================ 5. palace
@@ -412,8 +432,10 @@ def do_decrees(g, s, name, a, ev):
     if name in s["decrees"][key]:
         raise IllegalAction(R + "decree-once", "you may take each decree only once")
     c.pay(g, s, name, decree_cost(g, s, p, name, key), bool(a.get("double")), AO + "decrees-action", ev)
-    if p["pool"] < g.k.decree_placed:  # only a normal servant may stand on a decree
-        raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
+    if p["pool"] < g.k.decree_placed:
+        if p["double"] == "pool":  # the double servant is left, and it may not stand on a decree
+            raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
+        raise IllegalAction(AO + "decrees-action", f"after paying, {name} has no servant left to place on the decree")
     p["pool"] -= g.k.decree_placed
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
@@ -429,7 +451,7 @@ def opts_decrees(g, s, name):
             continue
         cost = decree_cost(g, s, p, name, key)
         for d in c.pay_options(g, p, cost):
-            left = p["pool"] - (cost - g.k.double_removed if d else cost)
+            left = p["pool"] - (cost - c.double_covers(g, cost) if d else cost)
             if left >= g.k.decree_placed:
                 out.append({"decree": key, "double": d})
     return out
@@ -443,6 +465,9 @@ def do_grand_canal(g, s, name, a, ev):
                  for _ in range(g.k.canal_a_place)]
         items += [{"kind": "canal_move", "player": name} for _ in range(g.k.canal_a_steps)]
     else:
+        if not canal_b_possible(g, P(s, name)):
+            raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.k.canal_b_cost} servant from the pool to "
+                                f"place {g.k.canal_b_place} others: {name}'s pool cannot")
         c.pay(g, s, name, g.k.canal_b_cost, False, AO + "grand-canal-b", ev)
         items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": False}
                  for _ in range(g.k.canal_b_place)]
@@ -450,12 +475,13 @@ def do_grand_canal(g, s, name, a, ev):
     c.push_many(s, items)
 
 
+def canal_b_possible(g, p) -> bool:
+    """Option B removes one servant to place two others (gugong-pl 919-924): the pool must hold all three."""
+    return p["pool"] >= g.k.canal_b_cost and c.pool_value(g, p) - g.k.canal_b_cost >= g.k.canal_b_place
+
+
 def opts_grand_canal(g, s, name):
-    p = P(s, name)
-    out = [{"option": "A"}]
-    if p["pool"] >= g.k.canal_b_cost and c.pool_value(g, p) - g.k.canal_b_cost >= g.k.canal_b_place:
-        out.append({"option": "B"})
-    return out
+    return [{"option": "A"}] + ([{"option": "B"}] if canal_b_possible(g, P(s, name)) else [])
 
 
 def canal_place_opts(g, s, name, item):

@@ -1,9 +1,12 @@
 """Components and setup (rulebook "Przygotowanie gry" / "Příprava hry"): the start state."""
 from __future__ import annotations
 
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, IllegalAction
 from engine.core.rng import Rng
+from engine.core.settle import Broken, named, settle_items
 from engine.gugong import solo
+
+SOLO_OPTIONS = ("solo", "solo_sets", "focus")
 
 
 def new_state(g, players: list[str], options: dict, seed: int) -> dict:
@@ -14,7 +17,7 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     solo_game = len(players) == 1
     if solo_game:  # gugong/variant/solo: Meng takes the second seat, the player starts
         if options.get("bonus_travel_tokens"):
-            raise EngineError("the solo game uses only the basic travel tokens (gugong/rule/solo-setup-basic-tokens)")
+            raise IllegalAction("gugong/rule/solo-setup-basic-tokens", "the solo game uses only the basic travel tokens")
         players = players + [g.solo.meng]
         options = dict(options, first_player=players[0])
     lo, hi = g.rules.meta["players"]["min"], g.rules.meta["players"]["max"]
@@ -82,6 +85,11 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     used = set(board) | set(draw) | dealt
     s["box"] = [c for c in k.cards if c not in used]
     s["solo"] = None
+    # the solo game's options are refused in a game of several players, not ignored (gugong/variant/solo)
+    given = [x for x in SOLO_OPTIONS if x in options and options[x] != g.game_type.option(x).default]
+    if given and not solo_game:
+        raise IllegalAction("gugong/variant/solo", f"{', '.join(given)}: options of the solo game, "
+                            f"which is played by one player, not {len(players)}")
     if solo_game:
         try:
             solo.setup(g, s, players[0], options, rng)
@@ -90,3 +98,96 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     # destiny dice
     s["dice"] = [rng.die(k.die_faces) for _ in range(k.dice)]
     return s
+
+
+# ---------------------------------------------------------------- scenario setups (engine.core.settle)
+def settle(g, s: dict, setup: dict) -> None:
+    """What a scenario's setup hands a player comes out of its supply: gift cards out of the draw pile
+    and the box (cards no longer anywhere go to the box; a player's dealt card the setup gives another
+    is replaced from the draw pile), travel tokens out of their draw piles, decree tiles it names onto the
+    board (in place of an unheld tile of the same level), servants out of the player's own supply."""
+    k = g.k
+    fixed, dealt, supplies = [s["board"]], [], []
+    for n in s["order"]:
+        for x in ("hand", "discard"):
+            (fixed if named(setup, "players", n, x) else dealt).append(s["players"][n][x])
+    for key in ("draw", "box"):
+        (fixed if named(setup, key) else supplies).append(s[key])
+    settle_items(k.cards, fixed, supplies, None if named(setup, "box") else s["box"].append, dealt,
+                 lambda card: s["draw"].pop() if s["draw"] and not named(setup, "draw") else None)
+    # travel tokens a player is handed come out of the draw piles
+    if not named(setup, "token_piles"):
+        for name in s["order"]:
+            for token in s["players"][name]["tokens"] if named(setup, "players", name, "tokens") else []:
+                pile = next((x for x in s["token_piles"] if token in x), None)
+                if pile is not None:
+                    pile.remove(token)
+    # a decree tile the setup names was drawn in place of one it does not name, of the same level
+    wanted = set(setup.get("decrees") or {}) if isinstance(setup.get("decrees"), dict) else set()
+    for name in s["order"]:
+        if named(setup, "players", name, "decrees"):
+            wanted |= {d for d in s["players"][name]["decrees"] if d in k.decrees}
+            for d in s["players"][name]["decrees"]:
+                if d in k.decrees and name not in s["decrees"].setdefault(d, []):
+                    s["decrees"][d].append(name)
+    for level in range(1, k.decree_levels + 1):
+        tiles = sorted(d for d in s["decrees"] if d in k.decrees and k.decrees[d]["level"] == level)
+        spare = [d for d in tiles if d not in wanted and not s["decrees"][d]]
+        for d in spare[:max(0, len(tiles) - k.decrees_per_level)]:
+            del s["decrees"][d]
+    for name in s["order"]:
+        if not named(setup, "players", name, "decrees"):
+            s["players"][name]["decrees"] = sorted(d for d, holders in s["decrees"].items() if name in holders)
+    for name in s["order"]:
+        if not named(setup, "players", name, "supply"):
+            p = s["players"][name]
+            p["supply"] = k.servants_total - (servants_placed(g, s, name) - p["supply"])
+
+
+def servants_placed(g, s: dict, name: str) -> int:
+    """A player's servants wherever they are (the double servant apart): the conservation count."""
+    k, p = g.k, s["players"][name]
+    on_wall = sum(1 for who, size in s["wall"] if who == name and size == 1)
+    on_ships = sum(sh["load"].count(1) for sh in p["ships"] if sh)
+    on_decrees = sum(1 for holders in s["decrees"].values() for who in holders if who == name)
+    parked = sum(k.token_attrs[b["token"]]["servant_cost"] for b in p["bonus"])
+    return p["pool"] + p["supply"] + on_wall + on_ships + on_decrees + sum(p["ports"].values()) + parked
+
+
+def composition(g, s: dict) -> list[str]:
+    """The component lists and the setup chapter: two decree tiles of each level, one gift card on
+    each location, the destiny dice, the jade on the houses' roofs, each player's ships, the solo
+    game's automa only in a one-player game."""
+    k = g.k
+    bad: list[str] = []
+    levels: dict[int, int] = {}
+    for d in s["decrees"]:
+        if d not in k.decrees:
+            bad.append(Broken(f"{d!r} is not a decree tile", "gugong/setup-step/decrees"))
+            continue
+        levels[k.decrees[d]["level"]] = levels.get(k.decrees[d]["level"], 0) + 1
+    for level in range(1, k.decree_levels + 1):
+        if levels.get(level, 0) != k.decrees_per_level:
+            bad.append(Broken(f"{levels.get(level, 0)} decree tiles of level {level} in play, not {k.decrees_per_level}",
+                              "gugong/setup-step/decrees"))
+    if sorted(s["board"]) != sorted(k.locations) or any(card not in k.card_setup for card in s["board"].values()):
+        bad.append(Broken("each location holds one gift card", "gugong/setup-step/gift-cards"))
+    if len(s["dice"]) != k.dice:
+        bad.append(Broken(f"{len(s['dice'])} destiny dice, not {k.dice}", "gugong/setup-step/destiny-dice"))
+    solo_seats = 2  # the player and Meng, the automa (gugong/variant/solo)
+    if s.get("solo") is not None and len(s["order"]) != solo_seats:
+        bad.append(Broken(f"the solo game is played by one player, not {len(s['order']) - 1}", "gugong/variant/solo"))
+    if len(s["jade_houses"]) != len(k.jade_houses) or any(
+            not 0 <= left <= h["jade"] for left, h in zip(s["jade_houses"], k.jade_houses)):
+        bad.append(Broken(f"the jade houses hold {s['jade_houses']}, more than their roofs or less than none",
+                          "gugong/setup-step/jade"))
+    for name in s["order"]:
+        p = s["players"][name]
+        if len(p["ships"]) != k.ships:
+            bad.append(Broken(f"{name} has {len(p['ships'])} ships, not {k.ships}", "gugong/setup-step/ships"))
+        if p["jade"] < 0:
+            bad.append(Broken(f"{name} has negative jade", "gugong/setup-step/jade"))
+        unknown = sorted({x for x in p["tokens"] if x not in k.token_attrs})
+        if unknown:
+            bad.append(Broken(f"{name} holds {unknown}, not travel tokens", "gugong/setup-step/travel-tokens"))
+    return bad

@@ -90,6 +90,9 @@ class ZhanGuo(PhasedGame):
     def check_invariants(self, state):
         return scoring.invariants(self, state)
 
+    def settle_setup(self, state, patch):
+        setup.settle(self, state, patch)
+
     # ================================================================ legal actions
     def legal_actions(self, state) -> list[Action]:
         if self.is_terminal(state):
@@ -115,39 +118,16 @@ class ZhanGuo(PhasedGame):
         if state["pending"]:
             item = state["pending"][0]
             kind = item["kind"]
-            if kind == "bid":
-                au = state["auction"]
-                lo = max(au["high"] + 1, k.min_bid)
-                out = [("bid", {"amount": x}) for x in range(lo, p["vp"] + 1)]
-                if au["leader"] is not None:
-                    out.append(("pass", {}))
-                return out
-            if kind == "board":
-                return [("board", {"board": b}) for b in state["free_boards"]]
-            if kind == "select":
-                return [("select", {"discard": c}) for c in item["cards"]]
-            if kind == "move":
-                return [("move", o) for o in movement.move_opts(self, state, name, item)]
-            if kind == "activate":
-                return [("activate", o) for o in activation.activate_opts(self, state, name, item)] + [("activate", {"done": True})]
-            if kind == "official":
-                out = [("official", {"colour": c, "region": r}) for c in k.official_colours if p["supply"][c] > 0
-                       for r in k.regions]
-                return out + [("official", {"skip": True})]
-            if kind == "reward":
-                return [("reward", o) for o in rewards.reward_opts(self, state, name, item)] + [("reward", {"accept": False})]
-            if kind == "tasks":
-                return [("task", o) for o in tasks.task_opts(self, state, name)] + [("task", {"done": True})]
-            return []
+            if state["phase"] == "play" and name == self.turn_player(state):
+                # the free shift may be made at any moment of the player's turn (zhanguo/rule/free-official-shift)
+                return self._decision_options(state, name, item) + self._shift_options(state, name)
+            return self._decision_options(state, name, item)
         if state["phase"] != "play":
             return []
         if state["stage"] == "end":
-            return [("task", o) for o in tasks.task_opts(self, state, name)] + [("end_turn", {})]
-        out = []
-        for r in k.regions:
-            reg = p["regions"][r]
-            if sum(reg["work"].values()) < k.work_capacity:
-                out += [("shift", {"region": r, "colour": c}) for c in k.official_colours if reg["gov"][c] > 0]
+            return [("task", o) for o in tasks.task_opts(self, state, name)] + self._shift_options(state, name) \
+                + [("end_turn", {})]
+        out = self._shift_options(state, name)
         for card in p["hand"]:
             for r in k.regions:
                 pos = len(p["regions"][r]["cards"]) + 1
@@ -157,6 +137,45 @@ class ZhanGuo(PhasedGame):
         for card in p["hand"]:
             out += [("court", {"card": card, **o}) for o in court_options]
         return out
+
+    def _shift_options(self, state, name):
+        """Officials a player may move from the governors' to the workers' area of a region: free."""
+        k = self.consts
+        out = []
+        for r, reg in P(state, name)["regions"].items():
+            if sum(reg["work"].values()) < k.work_capacity:
+                out += [("shift", {"region": r, "colour": c}) for c in k.official_colours if reg["gov"][c] > 0]
+        return out
+
+    def _decision_options(self, state, name, item):
+        """The choices of a pending decision."""
+        k = self.consts
+        p = P(state, name)
+        kind = item["kind"]
+        if kind == "bid":
+            au = state["auction"]
+            lo = max(au["high"] + 1, k.min_bid)
+            out = [("bid", {"amount": x}) for x in range(lo, p["vp"] + 1)]
+            if au["leader"] is not None:
+                out.append(("pass", {}))
+            return out
+        if kind == "board":
+            return [("board", {"board": b}) for b in state["free_boards"]]
+        if kind == "select":
+            return [("select", {"discard": c}) for c in item["cards"]]
+        if kind == "move":
+            return [("move", o) for o in movement.move_opts(self, state, name, item)]
+        if kind == "activate":
+            return [("activate", o) for o in activation.activate_opts(self, state, name, item)] + [("activate", {"done": True})]
+        if kind == "official":
+            out = [("official", {"colour": c, "region": r}) for c in k.official_colours if p["supply"][c] > 0
+                   for r in k.regions]
+            return out + [("official", {"skip": True})]
+        if kind == "reward":
+            return [("reward", o) for o in rewards.reward_opts(self, state, name, item)] + [("reward", {"accept": False})]
+        if kind == "tasks":
+            return [("task", o) for o in tasks.task_opts(self, state, name)] + [("task", {"done": True})]
+        return []
 
     # ================================================================ applying actions
     def _apply(self, s, action, events):
@@ -188,6 +207,8 @@ class ZhanGuo(PhasedGame):
         hand, unrest above a track's maximum, a full workers' area. None: the action's own rule."""
         k = self.consts
         p = P(s, name)
+        if not s["pending"] and s["phase"] == "play" and s["stage"] == "end" and kind in ("unify", "court"):
+            return R + "how-to-play-a-card", f"{name} has played this turn's card"
         if s["pending"] or s["phase"] != "play" or s["stage"] == "end":
             return None
         if kind in ("unify", "court") and body.get("card") not in p["hand"]:
@@ -321,7 +342,10 @@ class ZhanGuo(PhasedGame):
                 draw.start_play(self, state)
                 continue
             if state["phase"] == "play":
-                if state["stage"] == "end" and not tasks.task_opts(self, state, state["order"][state["turn"]]):
+                turn = state["order"][state["turn"]]
+                # the turn ends by itself only when nothing is left to do in it: no task to declare, no free shift
+                if state["stage"] == "end" and not tasks.task_opts(self, state, turn) \
+                        and not self._shift_options(state, turn):
                     self._end_turn(state, events)
                     continue
                 return

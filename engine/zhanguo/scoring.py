@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.core.settle import Broken
+from engine.zhanguo import setup
 from engine.zhanguo.common import P, marker_value
 
 
@@ -113,6 +115,10 @@ def final(g, state, events):
     events.append({"event": "game_end", "result": state["result"]})
 
 
+R = "zhanguo/rule/"
+LIMITS = R + "component-limits"  # every component but the workers is limited (zhanguo-pl 222-224)
+
+
 def invariants(g, s):
     k = g.consts
     bad = []
@@ -126,29 +132,20 @@ def invariants(g, s):
         for c in k.official_colours:
             on = sum(r["gov"][c] + r["work"][c] for r in p["regions"].values())
             if on + p["supply"][c] != k.officials_per_colour:
-                bad.append(f"{name}: {c} officials {on} on board + {p['supply'][c]} in supply")
-        govs = sum(1 for r in k.regions for gv in s["board"]["governors"][r] if gv["player"] == name)
-        if govs + p["governors"] != k.governors:
-            bad.append(f"{name}: governors {govs} + {p['governors']}")
-        pal = sum(sp.count(name) for sp in s["board"]["palaces"].values())
-        if pal + p["palaces"] != k.palaces:
-            bad.append(f"{name}: palaces {pal} + {p['palaces']}")
-        wal = sum(sp.count(name) for sp in s["board"]["walls"])
-        if wal + p["walls"] != k.walls:
-            bad.append(f"{name}: walls {wal} + {p['walls']}")
+                bad.append(Broken(f"{name}: {c} officials {on} on board + {p['supply'][c]} in supply, not "
+                                  f"{k.officials_per_colour}", LIMITS))
+        out = setup.pieces_out(k, s, name)
+        for key in setup.PIECES:
+            total = k.task_discs if key == "discs" else getattr(k, key)
+            if out[key] + p[key] != total:
+                bad.append(Broken(f"{name}: {key} {out[key]} out + {p[key]} in supply, not {total}", LIMITS))
         if any(sp.count(name) > k.walls_per_section for sp in s["board"]["walls"]):
             bad.append(f"{name}: more than one wall in a section")
-        cubes = sum(1 for r in p["regions"].values() if r["unrest"] > 0)
-        if cubes + p["cubes"] != k.cubes:
-            bad.append(f"{name}: unrest cubes {cubes} + {p['cubes']}")
-        discs = sum(1 for sec in s["board"]["tasks"].values() for item in sec.values() if name in item["discs"])
-        if discs + p["discs"] != k.task_discs:
-            bad.append(f"{name}: task discs {discs} + {p['discs']}")
         for r, reg in p["regions"].items():
             if reg["unrest"] > k.track_len[p["side"]][r] or reg["unrest"] < 0:
-                bad.append(f"{name}: unrest {reg['unrest']} in region {r}")
+                bad.append(Broken(f"{name}: unrest {reg['unrest']} in region {r}", R + "unrest-tracks"))
             if sum(reg["work"].values()) > k.work_capacity:
-                bad.append(f"{name}: workers' area of region {r} over capacity")
+                bad.append(Broken(f"{name}: workers' area of region {r} over capacity", R + "worker-area-capacity"))
             if len(reg["cards"]) > k.max_cards_region:
                 bad.append(f"{name}: region {r} holds {len(reg['cards'])} cards")
             if reg["workers"] < 0 or min(reg["gov"].values()) < 0 or min(reg["work"].values()) < 0:
@@ -156,9 +153,9 @@ def invariants(g, s):
             workers += reg["workers"]
         for key in ("governors", "palaces", "walls", "cubes", "discs"):
             if p[key] < 0:
-                bad.append(f"{name}: negative {key}")
+                bad.append(Broken(f"{name}: negative {key}: more are handed out than exist", LIMITS))
         if min(p["supply"].values()) < 0 or min(p["m1"].values()) < 0 or min(p["m3"].values()) < 0:
-            bad.append(f"{name}: negative supply or markers")
+            bad.append(Broken(f"{name}: negative supply or markers: more are handed out than exist", LIMITS))
     # each card in exactly one place
     where = Counter(cards)
     twice = sorted(x for x, m in where.items() if m > 1)
@@ -175,12 +172,12 @@ def invariants(g, s):
     for c in k.colours:
         m1 = s["supply"]["m1"][c] + sum(P(s, x)["m1"][c] for x in s["seats"])
         if m1 != k.m1_by_players[n]:
-            bad.append(f"value-1 {c} markers: {m1}")
+            bad.append(Broken(f"value-1 {c} markers: {m1}", LIMITS))
         m3 = s["supply"]["m3"][c] + sum(P(s, x)["m3"][c] for x in s["seats"])
         if m3 != k.m3_per_colour:
-            bad.append(f"value-3 {c} markers: {m3}")
+            bad.append(Broken(f"value-3 {c} markers: {m3}", LIMITS))
         if s["supply"]["m1"][c] < 0 or s["supply"]["m3"][c] < 0:
-            bad.append(f"negative {c} marker supply")
+            bad.append(Broken(f"negative {c} marker supply: more are handed out than exist", LIMITS))
     for r, sp in s["board"]["palaces"].items():
         if len(sp) != k.palace_spaces[n]:
             bad.append(f"region {r}: {len(sp)} palace spaces")
@@ -188,4 +185,4 @@ def invariants(g, s):
         for item in sec.values():
             if len(item["discs"]) != len(set(item["discs"])) or len(item["discs"]) > k.task_spaces:
                 bad.append("task discs: a player twice on a task or too many discs")
-    return bad
+    return bad + setup.composition(g, s)

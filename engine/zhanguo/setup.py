@@ -4,6 +4,7 @@ player boards; who starts; with sides "B" each player chooses a board in reverse
 from __future__ import annotations
 
 from engine.core.errors import MalformedAction
+from engine.core.settle import Broken, named, settle_items
 from engine.zhanguo.common import P
 
 
@@ -112,3 +113,84 @@ def auction_next(g, state, events):
             au["turn"] = nm
             break
     state["pending"] = [{"kind": "bid", "player": au["turn"]}]
+
+
+# ---------------------------------------------------------------- scenario setups (engine.core.settle)
+PIECES = ("governors", "palaces", "walls", "cubes", "discs")
+
+
+def pieces_out(k, s: dict, name: str) -> dict[str, int]:
+    """How many of each of a player's pieces are out of the player's supply: the conservation count."""
+    p = P(s, name)
+    return {"governors": sum(1 for r in k.regions for gv in s["board"]["governors"][r] if gv["player"] == name),
+            "palaces": sum(sp.count(name) for sp in s["board"]["palaces"].values()),
+            "walls": sum(sp.count(name) for sp in s["board"]["walls"]),
+            "cubes": sum(1 for r in p["regions"].values() if r["unrest"] > 0),
+            "discs": sum(1 for sec in s["board"]["tasks"].values() for item in sec.values() if name in item["discs"])}
+
+
+def settle(g, s: dict, setup: dict) -> None:
+    """What a scenario's setup hands a player comes out of its supply: cards out of the decks (a card
+    no longer anywhere goes to the bottom of its colour's deck), officials, governors, palaces, walls,
+    unrest markers and discs out of the player's supply, markers out of the general supply, workers
+    out of the worker supply."""
+    k = g.consts
+    seats = s["seats"]
+    fixed, dealt = [s.get("discards") or {}], []
+    (fixed if named(setup, "court") else dealt).append(s["court"])
+    for name in seats:
+        p = P(s, name)
+        for key in ("hand", "draft"):
+            (fixed if named(setup, "players", name, key) else dealt).append(p[key])
+        fixed += [r["cards"] for r in p["regions"].values()]
+    decks = {c: d for c, d in s["decks"].items() if not named(setup, "decks", c)}
+    fixed += [d for c, d in s["decks"].items() if c not in decks]
+
+    def colour(card):
+        return next((c for c, (lo, hi) in k.deck_range.items() if lo <= card <= hi), None)
+
+    def bottom(card):
+        if colour(card) in decks:
+            decks[colour(card)].insert(0, card)
+
+    def draw(card):  # a dealt card the setup gave elsewhere: its place takes the top card of that colour
+        deck = decks.get(colour(card))
+        return deck.pop() if deck else None
+
+    settle_items(list(k.cards), fixed, list(decks.values()), bottom, dealt, draw)
+    for name in seats:
+        p = P(s, name)
+        for c in k.official_colours:
+            if not named(setup, "players", name, "supply", c):
+                p["supply"][c] = k.officials_per_colour - sum(r["gov"][c] + r["work"][c] for r in p["regions"].values())
+        out = pieces_out(k, s, name)
+        for key in PIECES:
+            if not named(setup, "players", name, key):
+                p[key] = getattr(k, "task_discs" if key == "discs" else key) - out[key]
+    if not named(setup, "workers_out"):
+        s["workers_out"] = sum(r["workers"] for name in seats for r in P(s, name)["regions"].values())
+    for size, total in (("m1", lambda: k.m1_by_players[len(seats)]), ("m3", lambda: k.m3_per_colour)):
+        for c in k.colours:
+            if not named(setup, "supply", size, c):
+                s["supply"][size][c] = total() - sum(P(s, x)[size][c] for x in seats)
+
+
+def composition(g, s: dict) -> list[str]:
+    """The component lists and the setup chapter: four player boards with different symbols, each
+    on at most one player's table; a player plays side A or the B side of the board taken."""
+    k = g.consts
+    bad: list[str] = []
+    rule = "zhanguo/setup-step/player-boards"
+    taken = [P(s, n)["board"] for n in s["seats"] if P(s, n)["board"] is not None]
+    for board in sorted({b for b in taken if taken.count(b) > 1}, key=str):
+        bad.append(Broken(f"two players play the same B board {board!r}", rule))
+    for name in s["seats"]:
+        p = P(s, name)
+        if p["board"] is not None and p["board"] not in k.boards:
+            bad.append(Broken(f"{name}'s board {p['board']!r} is not one of {k.boards}", rule))
+        if p["side"] not in ("A", p["board"]):
+            bad.append(Broken(f"{name} plays side {p['side']!r} without that board", rule))
+    for board in s.get("free_boards") or []:
+        if board in taken:
+            bad.append(Broken(f"board {board!r} is both taken and free", rule))
+    return bad
