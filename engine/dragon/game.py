@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.core import state as st
 from engine.core.state import own
 from engine.core.errors import IllegalAction
+from engine.core.effects import Interpreter
 from engine.core.game import PhasedGame
 from engine.dragon import common as c
 from engine.dragon import gametype
@@ -20,6 +21,7 @@ from engine.dragon import phases as ph
 from engine.dragon.consts import Consts
 from engine.dragon.schema import state_schema
 from engine.dragon.setup import new_state
+from engine.dragon.vocabulary import DragonVocabulary
 
 R = "dragon/rule/"
 DECISIONS = {"release": "release", "floor": "floor", "flood": "flood", "discard_card": "discard_card",
@@ -36,6 +38,11 @@ class Dragon(PhasedGame):
         super().__init__(rules)
         eds = [e["key"] for e in self.rules.meta["editions"]]
         self.K = {ed: Consts(self.rules, ed) for ed in eds}
+        # the effects of events, actions, person tiles and scorings run through the one interpreter;
+        # a choice an event leaves to each player waits as that decision
+        self.effects = Interpreter(self.rules, DragonVocabulary(self.k, {"dragon/event/ge-flood": "flood"}))
+        for k in self.K.values():
+            k.effects = self.effects
         self.default_edition = max(eds, key=lambda e: [x for x in self.rules.meta["editions"] if x["key"] == e][0]["year"])
 
     def k(self, s: dict) -> Consts:
