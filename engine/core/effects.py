@@ -12,41 +12,37 @@ the game implements by name.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.core.errors import EngineError
-from kb.effects import AMOUNT_OPS, EffectVisitor, nested, resolve
+from kb.effects import AMOUNT_OPS, NESTED, EffectVisitor, nested, resolved
 
 Count = Callable[["Run"], int]
 Condition = Callable[["Run"], bool]
 
 
-@dataclass
 class Run:
     """One execution of one entity's effect for one player. `forced`: the effect cannot be declined
     (an event: a payment takes what the player has and the shortfall is counted); otherwise a payment
     the player cannot make is refused. `shared` lives across the players' runs of one resolution (a
-    ranking taken before anyone pays); `choice` is what the acting player chose (an action's arguments)."""
+    ranking taken before anyone pays); `choice` is what the acting player chose (an action's arguments).
+    `dry`: count what the effect would give without changing the state."""
 
-    entity: str
-    attrs: dict[str, Any]
-    state: dict
-    player: str
-    events: list
-    forced: bool = False
-    choice: dict = field(default_factory=dict)
-    shared: dict = field(default_factory=dict)
-    counted: dict[str, int] = field(default_factory=dict)  # what each `per` counted, by its text
-    held: set[str] = field(default_factory=set)  # the conditions that held
-    short: dict[str, int] = field(default_factory=dict)  # what a forced payment could not take
-    gained: dict[str, int] = field(default_factory=dict)  # what a vocabulary keeps for the caller (floors to build)
-    each: str | None = None  # the text of the innermost running `per`
-    each_do: list = field(default_factory=list)  # and the steps it repeats
-    dry: bool = False  # count what the effect would give without changing the state
+    __slots__ = ("entity", "attrs", "state", "player", "events", "forced", "choice", "shared", "dry",
+                 "counted", "held", "short", "gained", "each", "each_do")
 
-    def number(self, value: Any) -> Any:
-        return resolve(value, self.attrs)
+    def __init__(self, entity: str, attrs: dict[str, Any], state: dict, player: str, events: list,
+                 forced: bool = False, choice: dict | None = None, shared: dict | None = None, dry: bool = False):
+        self.entity, self.attrs, self.state, self.player, self.events = entity, attrs, state, player, events
+        self.forced, self.dry = forced, dry
+        self.choice = choice if choice is not None else {}
+        self.shared = shared if shared is not None else {}
+        self.counted: dict[str, int] = {}  # what each `per` counted, by its text
+        self.held: set[str] = set()  # the conditions that held
+        self.short: dict[str, int] = {}  # what a forced payment could not take
+        self.gained: dict[str, int] = {}  # what a vocabulary keeps for the caller (floors to build)
+        self.each: str | None = None  # the text of the innermost running `per`
+        self.each_do: tuple = ()  # and the steps it repeats (compiled)
 
 
 class Vocabulary:
@@ -71,19 +67,19 @@ class Vocabulary:
     def have(self, run: Run, what: str) -> int:
         raise EngineError(f"{run.entity}: the engine cannot count {what!r}")
 
-    def choose(self, run: Run, options: list[list]) -> int | None:
-        """The index of the option taken; None defers the choice to a decision the game raises."""
+    def choose(self, run: Run, options: tuple) -> int | None:
+        """The index of the option taken (options compiled: engine.core.effects.gains reads them);
+        None defers the choice to a decision the game raises."""
         raise EngineError(f"{run.entity}: the engine has no choice for this effect")
 
     def affordable(self, run: Run) -> int:
         """How many times the player can make the payments of the running `per`'s steps (what a
         player who chooses how many to pay for can pay for)."""
         cost: dict[str, int] = {}
-        for step in run.each_do:
-            (op, args), = step.items()
+        for op, args, _ in run.each_do:
             if op == "pay":
                 for w, n in args.items():
-                    cost[w] = cost.get(w, 0) + run.number(n)
+                    cost[w] = cost.get(w, 0) + n
         return min((self.have(run, w) // n for w, n in cost.items() if n > 0), default=0)
 
     def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
@@ -106,25 +102,47 @@ class Interpreter:
     def __init__(self, rules, vocabulary: Vocabulary):
         self.rules, self.vocabulary = rules, vocabulary
         self.ran: set[str] = set()  # the entities whose effect this interpreter executed (coverage)
+        self._gains: dict[tuple[str, str], bool] = {}
+        self._mechanisms: dict[str, list[str]] = {}
+        self._compiled: dict[str, tuple] = {}
 
-    def run(self, entity_id: str, state: dict, player: str, events: list, **kw) -> Run:
-        entity = self.rules.entities[entity_id]
-        run = Run(entity_id, entity["attrs"], state, player, events, **kw)
+    def gains(self, entity_id: str, what: str) -> bool:
+        """Whether the entity's effect gains `what` anywhere (read once per rule set)."""
+        key = (entity_id, what)
+        if key not in self._gains:
+            self._gains[key] = gains(self.compiled(entity_id), what)
+        return self._gains[key]
+
+    def mechanisms(self, entity_id: str) -> list[str]:
+        """The rule ids the entity's effect names (a phase's scorings, in order), read once."""
+        if entity_id not in self._mechanisms:
+            self._mechanisms[entity_id] = mechanisms(self.rules.entities[entity_id].get("effect") or [])
+        return self._mechanisms[entity_id]
+
+    def run(self, entity_id: str, state: dict, player: str, events: list, *, forced: bool = False,
+            choice: dict | None = None, shared: dict | None = None, dry: bool = False) -> Run:
+        run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, forced, choice, shared, dry)
         self.ran.add(entity_id)
-        self.execute(entity.get("effect") or [], run)
+        self.execute(self.compiled(entity_id), run)
         return run
 
-    def execute(self, steps: list, run: Run) -> None:
-        for step in steps:
-            (op, args), = step.items()
-            inner = [effect for _, effect in nested(op, args, "")]
+    def compiled(self, entity_id: str) -> tuple:
+        """The entity's effect as the interpreter runs it (compile_effect), made once per rule set."""
+        if entity_id not in self._compiled:
+            entity = self.rules.entities[entity_id]
+            self._compiled[entity_id] = compile_effect(entity.get("effect") or [], entity["attrs"])
+        return self._compiled[entity_id]
+
+    def execute(self, steps: tuple, run: Run) -> None:
+        vocabulary = self.vocabulary
+        for op, args, inner in steps:
             if op in AMOUNT_OPS:
                 for what, n in args.items():
-                    getattr(self.vocabulary, op)(run, what, run.number(n))
+                    getattr(vocabulary, op)(run, what, n)
             elif op == "move":
-                self.vocabulary.move(run, args["track"], run.number(args["steps"]))
+                vocabulary.move(run, args["track"], args["steps"])
             elif op == "repeat":
-                for _ in range(run.number(args["times"])):
+                for _ in range(args["times"]):
                     self.execute(inner[0], run)
             elif op == "per":
                 self._per(args, inner[0], run)
@@ -133,28 +151,29 @@ class Interpreter:
                     run.held.add(args["if"])
                     self.execute(inner[0], run)
             elif op == "choose":
-                k = self.vocabulary.choose(run, inner)
+                k = vocabulary.choose(run, inner)
                 if k is not None:
                     self.execute(inner[k], run)
             elif op == "exchange":
                 self._exchange(args, run)
             elif op == "rule":
-                self.vocabulary.mechanism(run, args["id"])
+                vocabulary.mechanism(run, args["id"])
             else:
-                self.vocabulary.other(run, op, args)
+                vocabulary.other(run, op, args)
 
-    def _per(self, args: dict, inner: list, run: Run) -> None:
+    def _per(self, args: dict, inner: tuple, run: Run) -> None:
         each = args["each"]
-        if each not in self.vocabulary.counts:
+        count = self.vocabulary.counts.get(each)
+        if count is None:
             raise EngineError(f"{run.entity}: the {self.rules.game} engine has no count for {each!r}")
         outer, run.each, run.each_do = (run.each, run.each_do), each, inner
-        n = max(0, self.vocabulary.counts[each](run))
+        n = max(0, count(run))
         if "max" in args:
-            n = min(n, run.number(args["max"]))
+            n = min(n, args["max"])
         run.counted[each] = n
-        scaled = scale(inner, n, run) if n else []
-        if scaled is not None:  # amounts only: one step of n times the amount, one event, as a player counts
-            self.execute(scaled, run)
+        if n and all(op in SCALABLE for op, _, _ in inner):
+            # amounts only: one step of n times the amount (one event), as a player counts them
+            self.execute(tuple((op, scaled(op, a, n), ()) for op, a, _ in inner), run)
         else:
             for _ in range(n):
                 self.execute(inner, run)
@@ -167,46 +186,52 @@ class Interpreter:
 
     def _exchange(self, args: dict, run: Run) -> None:
         """Give to receive, as often as the player can (every time: what they hold decides)."""
-        give = {w: run.number(n) for w, n in args["give"].items()}
-        get = {w: run.number(n) for w, n in args["get"].items()}
+        give, get = args["give"], args["get"]
         times = min(self.vocabulary.have(run, w) // n for w, n in give.items())
         if times > 0:
             self.vocabulary.exchange(run, give, get, times)
 
 
-def scale(steps: list, n: int, run: Run) -> list | None:
-    """`steps` done n times as one list of steps when they are only amounts and moves, else None."""
+SCALABLE = frozenset(AMOUNT_OPS) | {"move"}
+
+
+def scaled(op: str, args: dict, n: int) -> dict:
+    if op == "move":
+        return {"track": args["track"], "steps": args["steps"] * n}
+    return {w: v * n for w, v in args.items()}
+
+
+def compile_effect(steps: list, attrs: dict[str, Any]) -> tuple:
+    """An effect as a tuple of (op, arguments with references resolved, nested effects compiled):
+    the structure read once with kb/effects.py's tables, not at every step of play."""
     out = []
     for step in steps:
         (op, args), = step.items()
-        if op in AMOUNT_OPS:
-            out.append({op: {w: run.number(v) * n for w, v in args.items()}})
-        elif op == "move":
-            out.append({op: {"track": args["track"], "steps": run.number(args["steps"]) * n}})
-        else:
-            return None
-    return out
+        inner = tuple(compile_effect(effect, attrs) for _, effect in nested(op, args, "")) if op in NESTED else ()
+        if isinstance(args, dict):
+            args = resolved({k: v for k, v in args.items() if k != NESTED.get(op)}, attrs)
+        out.append((op, args, inner))
+    return tuple(out)
 
 
-def gains_of(steps: list, what: str) -> bool:
-    """Whether an effect gains `what` anywhere (which option of a choice a player's request names)."""
-    found = []
+def gains(steps: tuple, what: str) -> bool:
+    """Whether a compiled effect gains `what` anywhere (which option of a choice a request names)."""
+    return any((op == "gain" and what in args) or any(gains(i, what) for i in inner) for op, args, inner in steps)
 
-    class Find(EffectVisitor):
-        def step(self, op, args, path):
-            if op == "gain" and isinstance(args, dict) and what in args:
-                found.append(path)
-    Find().visit(steps)
-    return bool(found)
+
+class _Find(EffectVisitor):
+    """The steps of one op, anywhere in an effect."""
+
+    def __init__(self, op: str):
+        self.op, self.found = op, []
+
+    def step(self, op, args, path):
+        if op == self.op and isinstance(args, dict):
+            self.found.append(args)
 
 
 def mechanisms(steps: list) -> list[str]:
     """The rule ids an effect's `rule:` steps name."""
-    out: list[str] = []
-
-    class Find(EffectVisitor):
-        def step(self, op, args, path):
-            if op == "rule" and isinstance(args, dict):
-                out.append(args.get("id"))
-    Find().visit(steps or [])
-    return out
+    find = _Find("rule")
+    find.visit(steps or [])
+    return [args.get("id") for args in find.found]

@@ -3,7 +3,6 @@ uninhabited palaces, phase 4 (round scoring) and the end of the game. Decisions 
 items returned, cards discarded, persons chosen) wait in state["pending"] in person-track order."""
 from __future__ import annotations
 
-from engine.core.effects import mechanisms
 from engine.core.state import own
 from engine.dragon import common as c
 
@@ -112,7 +111,7 @@ def decay(k, s: dict, ev: list) -> None:
 
 def round_scoring(k, s: dict, ev: list) -> None:
     """dragon/phase/scoring: the scoring rules its effect names, in its order."""
-    for rule in mechanisms(k.effects.rules.entities["dragon/phase/scoring"]["effect"]):
+    for rule in k.effects.mechanisms("dragon/phase/scoring"):
         run_effect(k, s, rule, ev)
 
 
@@ -124,7 +123,7 @@ def monk_points(k, p: dict) -> int:
 def end_scoring(k, s: dict, ev: list) -> None:
     """dragon/rule/end-game: the scorings its effect names, each player's points kept by scoring."""
     parts = {n: {} for n in s["order"]}
-    for rule in mechanisms(k.effects.rules.entities[R + "end-game"]["effect"]):
+    for rule in k.effects.mechanisms(R + "end-game"):
         before = {n: (s["players"][n]["vp"], s["players"][n]["yuan"]) for n in s["order"]}
         for n, run in run_effect(k, s, rule, ev).items():
             vp, yuan = before[n]

@@ -2,7 +2,6 @@
 topping money up to 3 yuan) and phase 2 (person cards)."""
 from __future__ import annotations
 
-from engine.core.effects import gains_of
 from engine.core.errors import IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
@@ -79,7 +78,7 @@ def floors_of(k, s: dict, name: str, entity: str) -> int:
 
 
 def builds(k, card: str) -> bool:
-    return gains_of(k.effects.rules.entities[A + card].get("effect") or [], "palace_floor")
+    return k.effects.gains(A + card, "palace_floor")
 
 
 def wall_open(k, s: dict, p: dict) -> bool:

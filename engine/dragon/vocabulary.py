@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from engine.core.effects import Run, Vocabulary, gains_of
+from engine.core.effects import Run, Vocabulary, gains
 from engine.core.errors import IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
@@ -154,13 +154,13 @@ class DragonVocabulary(Vocabulary):
         super().exchange(run, give, get, times)
         run.gained["sold"] = run.gained.get("sold", 0) + get.get("yuan", 0) * times
 
-    def choose(self, run: Run, options: list[list]) -> int | None:
+    def choose(self, run: Run, options: tuple) -> int | None:
         if run.entity in self.decisions:  # the player decides each one later (a pending decision)
             self._pending(run, self.decisions[run.entity], 1)
             return None
         size = run.choice.get("size")
         for i, option in enumerate(options):
-            if gains_of(option, PRIVILEGE + str(size)):
+            if gains(option, PRIVILEGE + str(size)):
                 return i
         raise IllegalAction(run.entity, "size: small or large")
 
