@@ -26,15 +26,17 @@ class Run:
     (an event: a payment takes what the player has and the shortfall is counted); otherwise a payment
     the player cannot make is refused. `shared` lives across the players' runs of one resolution (a
     ranking taken before anyone pays); `choice` is what the acting player chose (an action's arguments).
-    `dry`: count what the effect would give without changing the state."""
+    `dry`: count what the effect would give without changing the state. `moment`: the moment of the
+    game's flow the run happens at (a `trigger` step acts only at its own moment)."""
 
-    __slots__ = ("entity", "attrs", "state", "player", "events", "forced", "choice", "shared", "dry",
+    __slots__ = ("entity", "attrs", "state", "player", "events", "forced", "choice", "shared", "dry", "moment",
                  "counted", "held", "short", "gained", "each", "each_do")
 
     def __init__(self, entity: str, attrs: dict[str, Any], state: dict, player: str, events: list,
-                 forced: bool = False, choice: dict | None = None, shared: dict | None = None, dry: bool = False):
+                 forced: bool = False, choice: dict | None = None, shared: dict | None = None, dry: bool = False,
+                 moment: str | None = None):
         self.entity, self.attrs, self.state, self.player, self.events = entity, attrs, state, player, events
-        self.forced, self.dry = forced, dry
+        self.forced, self.dry, self.moment = forced, dry, moment
         self.choice = choice if choice is not None else {}
         self.shared = shared if shared is not None else {}
         self.counted: dict[str, int] = {}  # what each `per` counted, by its text
@@ -120,8 +122,9 @@ class Interpreter:
         return self._mechanisms[entity_id]
 
     def run(self, entity_id: str, state: dict, player: str, events: list, *, forced: bool = False,
-            choice: dict | None = None, shared: dict | None = None, dry: bool = False) -> Run:
-        run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, forced, choice, shared, dry)
+            choice: dict | None = None, shared: dict | None = None, dry: bool = False, moment: str | None = None) -> Run:
+        run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, forced, choice, shared, dry,
+                  moment)
         self.ran.add(entity_id)
         self.execute(self.compiled(entity_id), run)
         return run
@@ -156,6 +159,9 @@ class Interpreter:
                     self.execute(inner[k], run)
             elif op == "exchange":
                 self._exchange(args, run)
+            elif op == "trigger":  # the game's flow brings the moment; the run says which it is
+                if args["when"] == run.moment:
+                    self.execute(inner[0], run)
             elif op == "rule":
                 vocabulary.mechanism(run, args["id"])
             else:

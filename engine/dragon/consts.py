@@ -107,12 +107,6 @@ class Consts(RuleConstants):
             per = unk("gw-wall-tile-bonuses")
             self.wall_tiles = [item["key"] for item in tiles for _ in range(per[item["key"]])]
             self.wall_max = a("rule", "gw-wall-placement", "max_wall_tiles")
-            self.wall_vp = a("scoring-rule", "gw-mongol-scoring", "vp_per_wall_tile")
-            self.wall_min = a("scoring-rule", "gw-mongol-scoring", "min_wall_tiles_to_score")
-            self.wall_released = a("scoring-rule", "gw-mongol-scoring", "persons_released")
-            self.wall_final_complete = a("scoring-rule", "gw-final-scoring", "complete_wall_tiles")
-            self.wall_final_vp = a("scoring-rule", "gw-final-scoring", "vp_per_wall_tile")
-            self.wall_final_released = a("scoring-rule", "gw-final-scoring", "persons_released")
             self.wall_exhausted = unk("gw-wall-exhausted")
             self.gw_floor_bonus = unk("gw-palace-floor-bonus")
 

@@ -34,21 +34,13 @@ def resolve(k, s: dict, event: str, ev: list) -> None:
 
 
 def wall_scoring(k, s: dict, ev: list, final: bool = False) -> None:
-    """dragon/scoring-rule/gw-mongol-scoring (after a Mongol Invasion) and gw-final-scoring (round 12)."""
-    placed = {n: sum(1 for x in s["wall"] if x == n) for n in s["order"]}
-    reach = len(s["wall"]) >= (k.wall_final_complete if final else s["round"])  # dragon/unknown/gw-wall-reach
-    ev.append({"event": "wall_scoring", "final": final, "reached": reach, "length": len(s["wall"])})
-    order = c.track_order(s)
-    if reach:
-        for n in order:
-            if final or placed[n] >= k.wall_min:
-                c.vp(s, n, placed[n] * (k.wall_final_vp if final else k.wall_vp), "great wall", ev)
-    else:
-        low = min(placed.values())
-        rule = "dragon/scoring-rule/gw-final-scoring" if final else "dragon/scoring-rule/gw-mongol-scoring"
-        for n in order:
-            if placed[n] == low:
-                _release(s, n, k.wall_final_released if final else k.wall_released, rule)
+    """dragon/scoring-rule/gw-mongol-scoring (the flow runs it after a Mongol Invasion, at the event
+    phase) and gw-final-scoring (round 12, the end of the game): their effects."""
+    ev.append({"event": "wall_scoring", "final": final, "length": len(s["wall"])})
+    shared: dict = {}
+    entity, moment = (S + "gw-final-scoring", "end_game") if final else (S + "gw-mongol-scoring", "event_phase")
+    for n in c.track_order(s):
+        k.effects.run(entity, s, n, ev, forced=True, shared=shared, moment=moment)
 
 
 # ---------------------------------------------------------------- great events (round 7)

@@ -57,6 +57,7 @@ class DragonVocabulary(Vocabulary):
                 self._monk_points,
             "{attr.divisor} of the player's yuan, rice tiles and fireworks tiles counted together (half of the total, rounded down)":
                 lambda run: sum(_player(run)[w] for w in COUNTERS) // run.attrs["divisor"],
+            "own wall tile placed in the Great Wall": lambda run: run.state["wall"].count(run.player),
             "privilege tile the player has": lambda run: sum(_player(run)["privileges"].values()),
             # rules and scorings
             "uninhabited palace of the player": lambda run: sum(1 for pal in _player(run)["palaces"] if not pal["persons"]),
@@ -77,6 +78,17 @@ class DragonVocabulary(Vocabulary):
             "the player scored in this festival": lambda run: bool(run.held),
             "the player has the fewest helmets (on a tie, including all players equal or all at 0, every such player)":
                 lambda run: self._helmets(run)[run.player] == min(self._helmets(run).values()),
+            # the Great Wall scorings: the flow runs the Mongol one only after a Mongol Invasion
+            "the event just resolved is a Mongol Invasion (wall scoring comes after the event's effects)":
+                lambda run: run.moment == "event_phase",
+            # dragon/unknown/gw-wall-reach: the wall reaches the tile of the round when it is that long
+            "the wall reaches the current Mongol Invasion event tile": lambda run: self._reach(run),
+            "the wall does not reach the current Mongol Invasion event tile, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
+                lambda run: not self._reach(run) and self._fewest_wall(run),
+            "the wall consists of {attr.complete_wall_tiles} wall tiles":
+                lambda run: len(run.state["wall"]) >= run.attrs["complete_wall_tiles"],
+            "the wall consists of fewer than {attr.complete_wall_tiles} wall tiles, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
+                lambda run: len(run.state["wall"]) < run.attrs["complete_wall_tiles"] and self._fewest_wall(run),
             "the chosen group already has at least one dragon on it this round":
                 lambda run: bool(run.state["dragons"][run.choice["group"]]),
         }
@@ -225,3 +237,12 @@ class DragonVocabulary(Vocabulary):
             k = self.k(run.state)
             run.shared["helmets"] = {n: k.symbols(p, "warrior") for n, p in run.state["players"].items()}
         return run.shared["helmets"]
+
+    @staticmethod
+    def _reach(run: Run) -> bool:
+        return len(run.state["wall"]) >= run.state["round"]
+
+    @staticmethod
+    def _fewest_wall(run: Run) -> bool:
+        wall = run.state["wall"]
+        return wall.count(run.player) == min(wall.count(n) for n in run.state["order"])
