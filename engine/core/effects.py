@@ -42,7 +42,7 @@ class Run:
         self.counted: dict[str, int] = {}  # what each `per` counted, by its text
         self.held: set[str] = set()  # the conditions that held
         self.short: dict[str, int] = {}  # what a forced payment could not take
-        self.gained: dict[str, int] = {}  # what a vocabulary keeps for the caller (floors to build)
+        self.gained: dict[str, Any] = {}  # what a vocabulary keeps for the caller (floors to build)
         self.each: str | None = None  # the text of the innermost running `per`
         self.each_do: tuple = ()  # and the steps it repeats (compiled)
 
@@ -103,6 +103,7 @@ class Interpreter:
 
     def __init__(self, rules, vocabulary: Vocabulary):
         self.rules, self.vocabulary = rules, vocabulary
+        vocabulary.interpreter = self  # a mechanism may run another entity's effect
         self.ran: set[str] = set()  # the entities whose effect this interpreter executed (coverage)
         self._gains: dict[tuple[str, str], bool] = {}
         self._mechanisms: dict[str, list[str]] = {}

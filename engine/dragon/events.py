@@ -1,6 +1,8 @@
 """Phase 3 (the month's event), the Great Events (round 7) and the Great Wall scorings, decay of
-uninhabited palaces, phase 4 (round scoring) and the end of the game. Decisions (releases, floors lost,
-items returned, cards discarded, persons chosen) wait in state["pending"] in person-track order."""
+uninhabited palaces, phase 4 (round scoring) and the end of the game: the flow (when, in which order,
+for whom); what each does is its effect, run by the interpreter (engine/core/effects.py, the
+vocabulary in engine/dragon/vocabulary.py). Decisions (releases, floors lost, items returned, cards
+discarded, persons chosen) wait in state["pending"] in person-track order."""
 from __future__ import annotations
 
 from engine.core.state import own
@@ -9,14 +11,6 @@ from engine.dragon import common as c
 E = "dragon/event/"
 R = "dragon/rule/"
 S = "dragon/scoring-rule/"
-
-
-def _release(s: dict, name: str, n: int, rule: str, palaces=None) -> None:
-    if n > 0:
-        item = {"kind": "release", "player": name, "count": n, "rule": rule}
-        if palaces is not None:
-            item["palaces"] = list(palaces)
-        s["pending"].append(item)
 
 
 def run_effect(k, s: dict, entity: str, ev: list) -> dict:
@@ -48,7 +42,6 @@ def great(k, s: dict, ev: list) -> None:
     ge = s["great_event"]
     ev.append({"event": "great_event", "name": ge})
     order = c.track_order(s)  # dragon/unknown/ge-first-player
-    P = s["players"]
     if ge in RUN_BY_FLOW:
         RUN_BY_FLOW[ge](k, s, order, ev)
     else:

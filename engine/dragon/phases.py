@@ -10,6 +10,7 @@ R = "dragon/rule/"
 A = "dragon/action/"
 T = "dragon/tile/"
 MARKER = R + "person-marker"  # a new person tile moves the marker by its value
+PERSON_PHASE = "dragon/phase/person"
 S = "dragon/setup-step/"
 
 
@@ -207,8 +208,5 @@ def do_person(k, s: dict, name: str, a: dict, ev: list) -> None:
         fits = x in k.subtypes and card in ("joker", k.subtypes[x]["type"])
         raise IllegalAction(R + "exhausted-tiles" if fits else "dragon/phase/person",
                             f"the {card} card cannot take a {x!r} tile now")
-    own(p, "hand").remove(card)
-    ev.append({"event": "card", "player": name, "card": card})
-    if x is not None:
-        take_person(k, s, name, x, a, "dragon/phase/person", ev)
+    k.effects.run(PERSON_PHASE, s, name, ev, choice=a)  # the card played, the tile taken, the marker moved
     s["queue"].pop(0)

@@ -18,6 +18,7 @@ from engine.dragon import common as c
 
 COUNTERS = ("yuan", "rice", "fireworks")  # a player's counters that come from and go to the bank
 PRIVILEGE = "privilege_"  # privilege_small / privilege_large: a privilege tile of that size
+MARKER = "dragon/rule/person-marker"  # the mechanism that moves a new person's marker
 
 
 def _player(run: Run) -> dict:
@@ -103,6 +104,8 @@ class DragonVocabulary(Vocabulary):
             c.gain(run.state, run.player, what, n, run.events)
         elif what == "vp":
             c.vp(run.state, run.player, n, run.entity, run.events)
+        elif what == "person":  # the tile the player's card takes, into the palace they name
+            self._take_person(run)
         elif what.startswith(PRIVILEGE):
             size = what.removeprefix(PRIVILEGE)
             own(_player(run), "privileges")[size] += n
@@ -112,6 +115,11 @@ class DragonVocabulary(Vocabulary):
             super().gain(run, what, n)
 
     def pay(self, run: Run, what: str, n: int) -> None:
+        if what == "person_card":
+            card = run.choice["card"]
+            own(_player(run), "hand").remove(card)
+            run.events.append({"event": "card", "player": run.player, "card": card})
+            return
         if what not in COUNTERS:
             return super().pay(run, what, n)
         have = _player(run)[what]
@@ -156,6 +164,19 @@ class DragonVocabulary(Vocabulary):
 
     def have(self, run: Run, what: str) -> int:
         return _player(run)[what] if what in COUNTERS else super().have(run, what)
+
+    def mechanism(self, run: Run, rule_id: str) -> None:
+        if rule_id == MARKER and run.gained.get("placed"):  # the new person moves the marker
+            self.interpreter.run(MARKER, run.state, run.player, run.events, choice={"person": run.gained["placed"]})
+
+    def _take_person(self, run: Run) -> None:
+        x, s = run.choice.get("person"), run.state
+        if x is None:  # no tile left for the card: it is played without a person
+            return
+        s["supply"][x] -= 1
+        run.events.append({"event": "person", "player": run.player, "person": x})
+        if c.place_person(self.k(s), s, run.player, x, run.choice.get("palace"), run.choice.get("slot"), run.entity, run.events):
+            run.gained["placed"] = x
 
     def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
         """Goods sold for yuan leave the player; yuan counted for points stay (the rulebook's final
