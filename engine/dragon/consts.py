@@ -54,7 +54,6 @@ class Consts(RuleConstants):
     dragons = Unknown("small-privilege-dragons")  # {small, large}
 
     # ---- phase 3: events (what they do is their effects': engine/dragon/vocabulary.py)
-    tribute = Attr("event/imperial-tribute", "tribute_yuan")
     peace_rounds = Attr("event/peace", "fixed_rounds")
 
     def derive(self) -> None:

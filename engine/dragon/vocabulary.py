@@ -60,6 +60,11 @@ class DragonVocabulary(Vocabulary):
                 lambda run: sum(_player(run)[w] for w in COUNTERS) // run.attrs["divisor"],
             "own wall tile placed in the Great Wall": lambda run: run.state["wall"].count(run.player),
             "privilege tile the player has": lambda run: sum(_player(run)["privileges"].values()),
+            # the edict's options (the engine's edict reads its benefits from the unknowns register)
+            "rice-sack symbol on the player's farmers": lambda run: self._symbols(run, "farmer"),
+            "Buddha symbol on the player's monks, counted once per floor of the monk's palace (Buddha symbols × palace floors)":
+                self._monk_points,
+            "book symbol on the player's scholars": lambda run: self._symbols(run, "scholar"),
             # rules and scorings
             "uninhabited palace of the player": lambda run: sum(1 for pal in _player(run)["palaces"] if not pal["persons"]),
             "yuan the player is short of {attr.refill_to_yuan}": lambda run: run.attrs["refill_to_yuan"] - _player(run)["yuan"],
