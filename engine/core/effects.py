@@ -178,7 +178,7 @@ class Interpreter:
         if "max" in args:
             n = min(n, args["max"])
         run.counted[each] = n
-        if n and all(op in SCALABLE for op, _, _ in inner):
+        if n and args[AMOUNTS_ONLY]:
             # amounts only: one step of n times the amount (one event), as a player counts them
             self.execute(tuple((op, scaled(op, a, n), ()) for op, a, _ in inner), run)
         else:
@@ -200,6 +200,7 @@ class Interpreter:
 
 
 SCALABLE = frozenset(AMOUNT_OPS) | {"move"}
+AMOUNTS_ONLY = " amounts only"  # a compiled `per`'s note (no argument of the language has a space)
 
 
 def scaled(op: str, args: dict, n: int) -> dict:
@@ -217,6 +218,8 @@ def compile_effect(steps: list, attrs: dict[str, Any]) -> tuple:
         inner = tuple(compile_effect(effect, attrs) for _, effect in nested(op, args, "")) if op in NESTED else ()
         if isinstance(args, dict):
             args = resolved({k: v for k, v in args.items() if k != NESTED.get(op)}, attrs)
+        if op == "per":  # whether its steps can run once, scaled, rather than n times (read once here)
+            args[AMOUNTS_ONLY] = all(inner_op in SCALABLE for inner_op, _, _ in inner[0])
         out.append((op, args, inner))
     return tuple(out)
 
