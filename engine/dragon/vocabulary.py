@@ -47,7 +47,7 @@ class DragonVocabulary(Vocabulary):
             "palace with at least 1 person that the player chooses to supply": self._supplied,
             "inhabited palace the player cannot supply":
                 lambda run: len(self._inhabited(run)) - run.counted["palace with at least 1 person that the player chooses to supply"],
-            "{attr.tiles} fireworks tiles held, an odd one counting as {attr.tiles} (half the tiles, rounded up)":
+            "fireworks tile to return to the bank (half of those the player holds, rounded up)":
                 lambda run: math.ceil(self._fireworks(run)[run.player] * run.attrs["discard_fraction"]),
             "helmet symbol on all warriors in your palaces": lambda run: self._helmets(run)[run.player],
             "person to release ({attr.persons_released} minus the mortar symbols on your healers, not below 0)":
