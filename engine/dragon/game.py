@@ -28,6 +28,7 @@ DECISIONS = {"release": "release", "floor": "floor", "flood": "flood", "discard_
              "sunrise": "sunrise", "edict": "edict"}
 TURN = {"draft", "action", "refill", "person"}
 ALL_TYPES = TURN | set(DECISIONS.values())
+EDICT = "dragon/event/ge-edict"
 RUN_STEPS = {"action", "person", "decay", "scoring", "end_scoring", "wall", "wall_final", "great"}
 
 
@@ -253,16 +254,10 @@ class Dragon(PhasedGame):
             entry = a.get("kind")
             if entry not in {k.subtypes[x]["type"] for x in c.persons(p)}:
                 raise IllegalAction("dragon/event/ge-edict", f"{name} has no {entry!r} in their court")
-            what, n = E.edict_value(k, p, entry)
-            if what == "palace_floors":
-                c.check_build(k, p, n, a.get("add"), a.get("new"), "dragon/event/ge-edict")
+            floors = self.effects.run(EDICT, s, name, ev, choice=a, forced=True).gained.get("palace_floor", 0)
+            if floors:  # built at once, as with Build (dragon/unknown/ge-edict-benefits)
+                c.check_build(k, p, floors, a.get("add"), a.get("new"), EDICT)
                 c.do_build(s, name, a.get("add"), a.get("new"), ev)
-            elif what == "person_track":
-                c.move_marker(s, name, n, ev)
-            elif what == "vp":
-                c.vp(s, name, n, "edict", ev)
-            elif what in ("yuan", "rice", "fireworks"):
-                c.gain(s, name, what, n, ev)
             ev.append({"event": "edict", "player": name, "kind": entry})
         item["count"] -= 1
 

@@ -15,10 +15,17 @@ from engine.core.effects import Run, Vocabulary, gains
 from engine.core.errors import IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
+from engine.dragon.events import edict_value
 
 COUNTERS = ("yuan", "rice", "fireworks")  # a player's counters that come from and go to the bank
+ROUND = {"up": math.ceil, "down": math.floor}  # a rounding the data names
 PRIVILEGE = "privilege_"  # privilege_small / privilege_large: a privilege tile of that size
 MARKER = "dragon/rule/person-marker"  # the mechanism that moves a new person's marker
+EDICT = "dragon/event/ge-edict"
+# the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
+EDICT_KINDS = {"rice-sack symbol on the player's farmers": "farmer",
+               "Buddha symbol on the player's monks, counted once per floor of the monk's palace (Buddha symbols × palace floors)": "monk",
+               "book symbol on the player's scholars": "scholar"}
 
 
 def _player(run: Run) -> dict:
@@ -48,7 +55,7 @@ class DragonVocabulary(Vocabulary):
             "inhabited palace the player cannot supply":
                 lambda run: len(self._inhabited(run)) - run.counted["palace with at least 1 person that the player chooses to supply"],
             "fireworks tile to return to the bank (half of those the player holds, rounded up)":
-                lambda run: math.ceil(self._fireworks(run)[run.player] * run.attrs["discard_fraction"]),
+                lambda run: ROUND[run.attrs["discard_rounding"]](self._fireworks(run)[run.player] * run.attrs["discard_fraction"]),
             "helmet symbol on all warriors in your palaces": lambda run: self._helmets(run)[run.player],
             "person to release ({attr.persons_released} minus the mortar symbols on your healers, not below 0)":
                 lambda run: run.attrs["persons_released"] - self._symbols(run, "healer") * run.attrs["reduction_per_mortar"],
@@ -95,6 +102,8 @@ class DragonVocabulary(Vocabulary):
                 lambda run: len(run.state["wall"]) >= run.attrs["complete_wall_tiles"],
             "the wall consists of fewer than {attr.complete_wall_tiles} wall tiles, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
                 lambda run: len(run.state["wall"]) < run.attrs["complete_wall_tiles"] and self._fewest_wall(run),
+            "the player chooses another kind of person from their court (the rulebook does not state its benefit)":
+                lambda run: run.choice["kind"] not in EDICT_KINDS.values(),
             "the chosen group already has at least one dragon on it this round":
                 lambda run: bool(run.state["dragons"][run.choice["group"]]),
         }
@@ -171,8 +180,20 @@ class DragonVocabulary(Vocabulary):
         return _player(run)[what] if what in COUNTERS else super().have(run, what)
 
     def mechanism(self, run: Run, rule_id: str) -> None:
-        if rule_id == MARKER and run.gained.get("placed"):  # the new person moves the marker
+        if rule_id == run.entity == EDICT:  # a kind whose benefit the rulebook does not state
+            self._edict_benefit(run)
+        elif rule_id == MARKER and run.gained.get("placed"):  # the new person moves the marker
             self.interpreter.run(MARKER, run.state, run.player, run.events, choice={"person": run.gained["placed"]})
+
+    def _edict_benefit(self, run: Run) -> None:
+        """dragon/unknown/ge-edict-benefits: 1 of what the kind's action gives per symbol."""
+        what, n = edict_value(self.k(run.state), _player(run), run.choice["kind"])
+        if what == "palace_floors":
+            self.gain(run, "palace_floor", n)
+        elif what == "person_track":
+            self.move(run, "person", n)
+        elif what in COUNTERS or what == "vp":
+            self.gain(run, what, n)
 
     def _take_person(self, run: Run) -> None:
         x, s = run.choice.get("person"), run.state
@@ -196,6 +217,10 @@ class DragonVocabulary(Vocabulary):
         if run.entity in self.decisions:  # the player decides each one later (a pending decision)
             self._pending(run, self.decisions[run.entity], 1)
             return None
+        if "kind" in run.choice:  # the edict: the option that counts the chosen kind, else the other kinds'
+            counted = [next((EDICT_KINDS.get(args.get("each")) for op, args, _ in option if op == "per"), None)
+                       for option in options]
+            return counted.index(run.choice["kind"]) if run.choice["kind"] in counted else counted.index(None)
         size = run.choice.get("size")
         for i, option in enumerate(options):
             if gains(option, PRIVILEGE + str(size)):
