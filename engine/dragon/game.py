@@ -29,6 +29,7 @@ DECISIONS = {"release": "release", "floor": "floor", "flood": "flood", "discard_
 TURN = {"draft", "action", "refill", "person"}
 ALL_TYPES = TURN | set(DECISIONS.values())
 EDICT = "dragon/event/ge-edict"
+SUNRISE = "dragon/event/ge-sunrise"
 RUN_STEPS = {"action", "person", "decay", "scoring", "end_scoring", "wall", "wall_final", "great"}
 
 
@@ -249,7 +250,7 @@ class Dragon(PhasedGame):
             if x not in self._sunrise_tiles(s):
                 raise IllegalAction("dragon/event/ge-sunrise", f"{x!r} is not a young courtier still to be chosen")
             s["sunrise"].append(k.subtypes[x]["type"])
-            ph.take_person(k, s, name, x, a, "dragon/event/ge-sunrise", ev)
+            self.effects.run(SUNRISE, s, name, ev, choice=a)  # the tile taken, the marker moved
         elif kind == "edict":
             entry = a.get("kind")
             if entry not in {k.subtypes[x]["type"] for x in c.persons(p)}:

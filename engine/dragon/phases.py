@@ -188,13 +188,6 @@ def person_choices(k, s: dict, name: str) -> list[dict]:
     return out
 
 
-def take_person(k, s: dict, name: str, x, a: dict, rule: str, ev: list) -> None:
-    s["supply"][x] -= 1
-    ev.append({"event": "person", "player": name, "person": x})
-    if c.place_person(k, s, name, x, a.get("palace"), a.get("slot"), rule, ev):
-        k.effects.run(MARKER, s, name, ev, choice={"person": x})
-
-
 def do_person(k, s: dict, name: str, a: dict, ev: list) -> None:
     p = c.P(s, name)
     card, x = a.get("card"), a.get("person")

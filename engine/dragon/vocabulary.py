@@ -22,6 +22,7 @@ ROUND = {"up": math.ceil, "down": math.floor}  # a rounding the data names
 PRIVILEGE = "privilege_"  # privilege_small / privilege_large: a privilege tile of that size
 MARKER = "dragon/rule/person-marker"  # the mechanism that moves a new person's marker
 EDICT = "dragon/event/ge-edict"
+PERSON_PHASE = "dragon/phase/person"  # a person taken "as in the person phase" (the Sunrise)
 # the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
 EDICT_KINDS = {"rice-sack symbol on the player's farmers": "farmer",
                "Buddha symbol on the player's monks, counted once per floor of the monk's palace (Buddha symbols × palace floors)": "monk",
@@ -102,6 +103,9 @@ class DragonVocabulary(Vocabulary):
                 lambda run: len(run.state["wall"]) >= run.attrs["complete_wall_tiles"],
             "the wall consists of fewer than {attr.complete_wall_tiles} wall tiles, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
                 lambda run: len(run.state["wall"]) < run.attrs["complete_wall_tiles"] and self._fewest_wall(run),
+            # the Sunrise decision is offered only with such a tile (engine/dragon/game.py, _sunrise_tiles)
+            "a younger courtier tile of a kind no other player has chosen during this Sunrise is available":
+                lambda run: run.choice.get("person") is not None,
             "the player chooses another kind of person from their court (the rulebook does not state its benefit)":
                 lambda run: run.choice["kind"] not in EDICT_KINDS.values(),
             "the chosen group already has at least one dragon on it this round":
@@ -182,7 +186,7 @@ class DragonVocabulary(Vocabulary):
     def mechanism(self, run: Run, rule_id: str) -> None:
         if rule_id == run.entity == EDICT:  # a kind whose benefit the rulebook does not state
             self._edict_benefit(run)
-        elif rule_id == MARKER and run.gained.get("placed"):  # the new person moves the marker
+        elif rule_id in (MARKER, PERSON_PHASE) and run.gained.get("placed"):  # the new person moves the marker
             self.interpreter.run(MARKER, run.state, run.player, run.events, choice={"person": run.gained["placed"]})
 
     def _edict_benefit(self, run: Run) -> None:
