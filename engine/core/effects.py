@@ -84,6 +84,9 @@ class Vocabulary:
                     cost[w] = cost.get(w, 0) + n
         return min((self.have(run, w) // n for w, n in cost.items() if n > 0), default=0)
 
+    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+        raise EngineError(f"{run.entity}: the engine cannot place {what!r} ({where})")
+
     def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
         for w, n in give.items():
             self.pay(run, w, n * times)
@@ -163,6 +166,8 @@ class Interpreter:
             elif op == "trigger":  # the game's flow brings the moment; the run says which it is
                 if args["when"] == run.moment:
                     self.execute(inner[0], run)
+            elif op == "place":
+                vocabulary.place(run, args["what"], args.get("count", 1), args.get("where"))
             elif op == "rule":
                 vocabulary.mechanism(run, args["id"])
             else:

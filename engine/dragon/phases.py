@@ -159,8 +159,7 @@ def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
     if floors:  # dragon/unknown/gw-palace-floor-bonus: built at once, as with Build
         c.check_build(k, p, floors, a.get("add"), a.get("new"), T + tile)
         c.do_build(s, name, a.get("add"), a.get("new"), ev)
-    own(p, "wall").remove(tile)
-    s["wall"].append(name)  # dragon/rule/gw-wall-placement: under the next event tile, left to right
+    k.effects.run(R + "gw-wall-placement", s, name, ev, choice=a)
     ev.append({"event": "wall", "player": name, "tile": tile, "length": len(s["wall"])})
 
 

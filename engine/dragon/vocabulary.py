@@ -22,6 +22,7 @@ ROUND = {"up": math.ceil, "down": math.floor}  # a rounding the data names
 PRIVILEGE = "privilege_"  # privilege_small / privilege_large: a privilege tile of that size
 MARKER = "dragon/rule/person-marker"  # the mechanism that moves a new person's marker
 EDICT = "dragon/event/ge-edict"
+WALL_SPACE = "under the first event tile (from left to right) that has no wall tile under it yet, wall side up"
 PERSON_PHASE = "dragon/phase/person"  # a person taken "as in the person phase" (the Sunrise)
 # the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
 EDICT_KINDS = {"rice-sack symbol on the player's farmers": "farmer",
@@ -188,6 +189,14 @@ class DragonVocabulary(Vocabulary):
             self._edict_benefit(run)
         elif rule_id in (MARKER, PERSON_PHASE) and run.gained.get("placed"):  # the new person moves the marker
             self.interpreter.run(MARKER, run.state, run.player, run.events, choice={"person": run.gained["placed"]})
+
+    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+        if what != "wall_tile" or where != WALL_SPACE:
+            return super().place(run, what, count, where)
+        p, tile = _player(run), run.choice["tile"]
+        for _ in range(count):  # the used tile goes into the wall, the next space from the left
+            own(p, "wall").remove(tile)
+            run.state["wall"].append(run.player)
 
     def _edict_benefit(self, run: Run) -> None:
         """dragon/unknown/ge-edict-benefits: 1 of what the kind's action gives per symbol."""
