@@ -53,6 +53,7 @@ class Vocabulary:
 
     counts: dict[str, Count] = {}
     conditions: dict[str, Condition] = {}
+    interpreter: "Interpreter"  # set by the interpreter that runs this vocabulary's effects
 
     def gain(self, run: Run, what: str, n: int) -> None:
         raise EngineError(f"{run.entity}: the engine cannot gain {what!r}")
