@@ -53,6 +53,8 @@ class Vocabulary:
 
     counts: dict[str, Count] = {}
     conditions: dict[str, Condition] = {}
+    # counts of things each of which the steps act on in turn (a palace that decays): never scaled
+    targets: frozenset[str] = frozenset()
     interpreter: "Interpreter"  # set by the interpreter that runs this vocabulary's effects
 
     def gain(self, run: Run, what: str, n: int) -> None:
@@ -184,7 +186,7 @@ class Interpreter:
         if "max" in args:
             n = min(n, args["max"])
         run.counted[each] = n
-        if n and args[AMOUNTS_ONLY]:
+        if n and args[AMOUNTS_ONLY] and each not in self.vocabulary.targets:
             # amounts only: one step of n times the amount (one event), as a player counts them
             self.execute(tuple((op, scaled(op, a, n), ()) for op, a, _ in inner), run)
         else:

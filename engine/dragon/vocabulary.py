@@ -39,6 +39,8 @@ class DragonVocabulary(Vocabulary):
     symbols and values, the palace capacity), `decisions` names the pending decision a deferred choice
     of an entity raises."""
 
+    targets = frozenset({"uninhabited palace of the player"})  # each such palace loses its floors
+
     def __init__(self, k, decisions: dict[str, str]):
         self.k, self.decisions = k, decisions
         symbols = self._symbols_of_card
