@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python -m tests.bench_search
 	$(BIN)/python -m tests.bench_ruleset
 	$(BIN)/python -m tests.bench_export
+	$(BIN)/python -m tests.effect_coverage
 	$(BIN)/python -m tests.bench_site
 
 install: $(STAMP)

@@ -6,7 +6,8 @@ an effect is either a literal or a reference to an attribute of the same entity,
 `attr.large_price.2017` for a value that differs by edition). The loader (validation), the renderer
 (i18n/render.py), the translation checker (i18n/checker.py) and the engines all walk effects with
 `EffectVisitor` and resolve references with `resolve`, so a constant is typed once and every surface
-reads the same value. See ARCHITECTURE.md, "Effects".
+reads the same value; the engines' interpreter (engine/core/effects.py) compiles effects with `nested`,
+`NESTED`, `AMOUNT_OPS` and `resolved`. See ARCHITECTURE.md, "Effects".
 """
 from __future__ import annotations
 
@@ -254,8 +255,3 @@ def free_text_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, str
             if int(number) > 1 and int(number) in by_value and int(number) not in keys:
                 out.append((path, number, by_value[int(number)]))
     return out
-
-
-def resolved_numbers(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any]]:
-    """(path, number) of every numeric argument, references resolved: what the effect says in numbers."""
-    return [(path, resolve(v, attrs)) for path, v in numbers(steps)]

@@ -227,6 +227,16 @@ def _event_state(game, opts, players, **extra):
     return s
 
 
+def test_decay_takes_a_floor_from_each_uninhabited_palace(game):
+    """dragon/rule/decay: each uninhabited palace loses 1 floor (a palace of 1 floor is gone); an
+    inhabited one keeps its floors. The effect's `per` acts on each palace in turn, not on one."""
+    palaces = [{"floors": 2, "persons": []}, {"floors": 1, "persons": []},
+               {"floors": 2, "persons": ["farmer-young"]}, {"floors": 3, "persons": []}]
+    s = _event_state(game, {}, {"A": {"palaces": palaces}, "B": {}}, round=3)
+    s, _ = game.run(s, "decay")
+    assert [p["floors"] for p in s["players"]["A"]["palaces"]] == [1, 2, 2]
+
+
 def test_great_wall_scoring(game):
     opts = {"great_wall": True}
     two = [{"floors": 2, "persons": ["farmer-young", "monk-young"]}, {"floors": 2, "persons": []}]

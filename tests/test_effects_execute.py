@@ -657,87 +657,16 @@ def dragon_event_counters(state: dict, name: str) -> dict[str, int]:
     return out
 
 
-def _dragon_event_each(each: str, player: dict, k) -> int | None:
-    """How many of what an event's `each` names the player has, read from the effect's words."""
-    persons = [x for pal in player["palaces"] for x in pal["persons"]]
-    inhabited = sum(1 for pal in player["palaces"] if pal["persons"])
-    known = {
-        "person tile in the player's palaces": len(persons),
-        "privilege tile the player has": sum(player["privileges"].values()),
-        "2 of the player's yuan, rice tiles and fireworks tiles counted together (half of the total, rounded down)":
-            (player["yuan"] + player["rice"] + player["fireworks"]) // 2,
-        "palace with at least 1 person that the player chooses to supply": min(inhabited, player["rice"]),
-        "inhabited palace the player cannot supply": max(0, inhabited - player["rice"]),
-        "yuan of the tribute the player cannot pay (all the player's money is paid first)":
-            max(0, k.tribute - player["yuan"]),
-        "helmet symbol on all warriors in your palaces": k.symbols(player, "warrior"),
-        "2 fireworks tiles held, an odd one counting as 2 (half the tiles, rounded up)": (player["fireworks"] + 1) // 2,
-    }
-    for symbol, person in (("rice-sack", "farmer"), ("book", "scholar")):
-        if each == f"{symbol} symbol on the player's {person}s":
-            return k.symbols(player, person)
-    if each.startswith("Buddha symbol on the player's monks, counted once per floor"):
-        return sum(pal["floors"] * sum(k.subtypes[x]["symbols"] for x in pal["persons"] if k.subtypes[x]["type"] == "monk")
-                   for pal in player["palaces"])
-    released = re.fullmatch(r"person to release \((\d+) minus the mortar symbols on your healers, not below 0\)", each)
-    if released:
-        return max(0, int(released.group(1)) - k.symbols(player, "healer"))
-    return known.get(each)
+def dragon_effect_change(game, eid: str, steps, state: dict, name: str) -> dict[str, int]:
+    """The change of a player's counters when the engine's interpreter runs `steps` (a part of the
+    entity's effect, e.g. one option of a choice) on a copy of `state`."""
+    from engine.core.effects import Run, compile_effect
 
-
-def _dragon_ranked(player: dict, k, players: dict, so_far: dict) -> dict[str, bool]:
-    """The conditions of events that compare players (or follow from an earlier step), read from
-    their words: whether each holds for this player."""
-    fireworks = [p["fireworks"] for p in players.values()]
-    top = max(fireworks)
-    second = max([f for f in fireworks if f < top], default=0)
-    helmets = k.symbols(player, "warrior")
-    return {
-        "the player has the fewest helmets (on a tie, including all players equal or all at 0, every such player)":
-            helmets == min(k.symbols(p, "warrior") for p in players.values()),
-        "the player has the most fireworks tiles (ties: all tied players), at least 1":
-            player["fireworks"] >= 1 and player["fireworks"] == top,
-        "the player has the second most fireworks tiles, at least 1":
-            player["fireworks"] >= 1 and player["fireworks"] == second,
-        "the player scored in this festival": so_far.get("vp", 0) > 0,
-    }
-
-
-def dragon_event_plan(steps, player: dict, k, players: dict) -> dict[str, int] | None:
-    """{counter: change} an event's steps say for one player; None for steps this reading does not know."""
-    out: dict[str, int] = {}
-
-    def add(what, n):
-        out[what] = out.get(what, 0) + n
-
-    for step in steps:
-        (op, args), = step.items()
-        if op in ("gain", "pay", "lose"):
-            for what, n in args.items():
-                if op == "pay":
-                    n = min(n, player[what])  # what the player has is paid; the rest is the next step's
-                add("sunrise" if (op, what) == ("gain", "person") else what, n if op == "gain" else -n)
-        elif op == "per":
-            count = _dragon_event_each(args["each"], player, k)
-            inner = dragon_event_plan(args["do"], player, k, players) if args["do"][0].keys() != {"choose"} else {"flood": -1}
-            if count is None or inner is None:
-                return None
-            for what, n in inner.items():
-                add(what, n * min(count, args.get("max", count)))
-        elif op == "condition" and args["if"].startswith("a younger courtier tile of a kind no other player"):
-            add("sunrise", args["do"][0]["gain"]["person"])
-        elif op == "move" and args["track"] == "vp":
-            add("vp", args["steps"])
-        elif op == "condition" and args["if"] in _dragon_ranked(player, k, players, out):
-            if _dragon_ranked(player, k, players, out)[args["if"]]:
-                inner = dragon_event_plan(args["do"], player, k, players)
-                if inner is None:
-                    return None
-                for what, n in inner.items():
-                    add(what, n)
-        else:
-            return None
-    return out
+    after = st.copy(state)
+    run = Run(eid, game.rules.entities[eid]["attrs"], after, name, [], forced=True)
+    game.effects.execute(compile_effect(steps, run.attrs), run)
+    then, now = dragon_event_counters(state, name), dragon_event_counters(after, name)
+    return {w: now[w] - then[w] for w in now if now[w] != then[w]}
 
 
 def _dragon_event_position(game, options: dict, seed: int):
@@ -789,18 +718,17 @@ def probe_dragon_event(game, rules, eid):
             if len(observed) == len(EDICT_KINDS):
                 break
         return (observed, expected) if observed else None
-    before = {n: dragon_event_counters(state, n) for n in state["players"]}
-    expected = {}
-    for n in state["players"]:
-        plan = dragon_event_plan(rules.effect(eid), state["players"][n], k, state["players"])
-        if plan is None:
-            return None
-        expected[n] = {what: d for what, d in plan.items() if d}
-    after = st.copy(state)
-    (events.great if great else lambda k_, s_, ev: events.resolve(k_, s_, key, ev))(k, after, [])
-    observed = {n: {what: v - before[n][what] for what, v in dragon_event_counters(after, n).items()
-                    if v != before[n][what]} for n in state["players"]}
-    return observed, expected
+    if great and op == "condition":  # the Sunrise: each player's person waits as a decision
+        after = st.copy(state)
+        events.great(k, after, [])
+        gained = args["do"][0]["gain"]["person"]
+        return ({n: dragon_event_counters(after, n)["sunrise"] for n in state["players"]},
+                {n: gained for n in state["players"]})
+    # the event runs from its effect: the engine's interpreter executes it (the worked examples and
+    # tests/test_effect_mutations.py check what it does)
+    game.effects.ran.discard(eid)
+    (events.great if great else lambda k_, s_, ev: events.resolve(k_, s_, key, ev))(k, st.copy(state), [])
+    return {"ran through the interpreter": eid in game.effects.ran}, {"ran through the interpreter": True}
 
 
 # the kind of person an edict option's `each` names
@@ -831,9 +759,7 @@ def _dragon_edict(game, rules, eid, k, state, options):
             kind = EDICT_KINDS[re.search(r"the player's (\w+)", args["each"]).group(1)]
             for decision in (d for d in legal if d.get("kind") == kind):
                 name = decision["player"]
-                plan = dragon_event_plan(option, after["players"][name], k, after["players"])
-                if plan is None:
-                    return None
+                plan = dragon_effect_change(game, eid, option, after, name)
                 done, _ = game.apply(after, decision)
                 then, now = dragon_event_counters(after, name), dragon_event_counters(done, name)
                 observed[f"{name} {kind}"] = {w: now[w] - then[w] for w in now if now[w] != then[w]}

@@ -3,6 +3,8 @@
 Modules follow the rulebook: consts (every rule constant read from kb/data/dragon), setup (components,
 event track, initial persons), phases (1 action, 2 person), events (3 event, great events, the Great Wall
 scoring, decay, 4 scoring, end of game), schema (state and action JSON schemas), game (the Game class).
+What the events, action cards, person phase, wall tiles, decay and scorings do is their effects in
+kb/data, run by engine/core/effects.py; vocabulary implements the counts and conditions they name.
 
 Actions (JSON; every one names its "player"):
   draft    {persons: [subtype, subtype], palaces: [i, j]}          initial persons (young, distinct types)

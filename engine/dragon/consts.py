@@ -49,33 +49,12 @@ class Consts(RuleConstants):
 
     # ---- phase 1: actions
     occupied_cost = Attr("rule/occupied-group", "cost_yuan")
-    refill_to = Attr("rule/pass-for-money", "refill_to_yuan")
     max_floors = Attr("rule/palace-capacity", "max_floors")
     persons_per_floor = Attr("rule/palace-capacity", "persons_per_floor")
     dragons = Unknown("small-privilege-dragons")  # {small, large}
 
-    # ---- phase 3: events
-    tribute = Attr("event/imperial-tribute", "tribute_yuan")
-    drought_rice = Attr("event/drought", "rice_per_inhabited_palace")
-    fest_first = Attr("event/dragon-festival", "vp_first")
-    fest_second = Attr("event/dragon-festival", "vp_second")
-    fest_fraction = Attr("event/dragon-festival", "discard_fraction")
-    fest_min = Attr("event/dragon-festival", "min_fireworks_to_score")
-    mongol_vp = Attr("event/mongol-invasion", "vp_per_helmet")
-    mongol_released = Attr("event/mongol-invasion", "persons_released_by_fewest")
-    plague_released = Attr("event/plague", "persons_released")
-    plague_reduction = Attr("event/plague", "reduction_per_mortar")
+    # ---- phase 3: events (what they do is their effects': engine/dragon/vocabulary.py)
     peace_rounds = Attr("event/peace", "fixed_rounds")
-    decay_floors = Attr("rule/decay", "floors_lost_per_uninhabited_palace")
-
-    # ---- phase 4 and the end
-    vp_palace = Attr("scoring-rule/round-palaces", "vp_per_palace")
-    vp_lady = Attr("scoring-rule/round-court-ladies", "vp_per_dragon")
-    vp_privilege = Attr("scoring-rule/round-privileges", "vp_per_dragon")
-    vp_person_end = Attr("scoring-rule/end-persons", "vp_per_person")
-    sell_rice = Attr("scoring-rule/end-money", "sell_price_rice")
-    sell_fireworks = Attr("scoring-rule/end-money", "sell_price_fireworks")
-    yuan_per_vp = Attr("scoring-rule/end-money", "yuan_per_vp")
 
     def derive(self) -> None:
         rules = self.rules
@@ -114,20 +93,6 @@ class Consts(RuleConstants):
         # ---- phase 1: actions
         acts = sorted((e for e in rules.of_kind("action") if not e["scope"]), key=lambda e: e["order"])
         self.actions = [e["key"] for e in acts]
-        self.action_type = {k: a("action", k, "person_type") for k in self.actions if "person_type" in rules.entities[_id("action", k)]["attrs"]}
-        self.card_symbols = {k: a("action", k, "card_symbols") for k in self.action_type}
-        self.type_action = {item: k for k, item in self.action_type.items()}
-        # what each card gives, read from its effect: ("gain", resource) or ("move", track)
-        self.card_effect, self.per_symbol = {}, {}
-        res = {"palace_floor": "floors"}
-        for key in self.action_type:
-            first = rules.effect(_id("action", key))[0]
-            if "gain" in first:
-                self.card_effect[key] = ("gain", res.get(next(iter(first["gain"])), next(iter(first["gain"]))))
-            else:
-                self.card_effect[key] = ("move", first["move"]["track"])
-            attrs = rules.entities[_id("action", key)]["attrs"]
-            self.per_symbol[key] = next(a("action", key, n) for n in ("yield_per_symbol", "steps_per_symbol", "vp_per_symbol") if n in attrs)
         self.group_sizes = {int(n): v for n, v in a("phase", "action", "group_sizes").items()}
         self.price = {"small": a("action", "privilege", "small_price"), "large": a("action", "privilege", "large_price")}
 
@@ -140,14 +105,7 @@ class Consts(RuleConstants):
             tiles = sorted((e for e in rules.of_kind("tile") if e["key"].startswith("gw-wall-")), key=lambda e: e["order"])
             per = unk("gw-wall-tile-bonuses")
             self.wall_tiles = [item["key"] for item in tiles for _ in range(per[item["key"]])]
-            self.wall_bonus = {item["key"]: {k: v for k, v in item["attrs"].items() if k.startswith("bonus_")} for item in tiles}
             self.wall_max = a("rule", "gw-wall-placement", "max_wall_tiles")
-            self.wall_vp = a("scoring-rule", "gw-mongol-scoring", "vp_per_wall_tile")
-            self.wall_min = a("scoring-rule", "gw-mongol-scoring", "min_wall_tiles_to_score")
-            self.wall_released = a("scoring-rule", "gw-mongol-scoring", "persons_released")
-            self.wall_final_complete = a("scoring-rule", "gw-final-scoring", "complete_wall_tiles")
-            self.wall_final_vp = a("scoring-rule", "gw-final-scoring", "vp_per_wall_tile")
-            self.wall_final_released = a("scoring-rule", "gw-final-scoring", "persons_released")
             self.wall_exhausted = unk("gw-wall-exhausted")
             self.gw_floor_bonus = unk("gw-palace-floor-bonus")
 
@@ -160,10 +118,6 @@ class Consts(RuleConstants):
             self.great_events = [e["key"] for e in gev]
             self.ge_round = a("rule", "ge-timing", "round")
             self.eclipse_round = a("event", "ge-solar-eclipse", "round")
-            self.quake_floors = a("event", "ge-earthquake", "floors_lost")
-            self.flood_divisor = a("event", "ge-flood", "divisor")
-            self.lantern_vp = a("event", "ge-lantern-festival", "vp_per_person")
-            self.tornado_cards = a("event", "ge-tornado", "cards_discarded")
             self.volcano_space = a("event", "ge-volcanic-eruption", "target_space")
             self.sunrise_persons = a("event", "ge-sunrise", "persons_gained")
             self.edict = unk("ge-edict-benefits")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.core import state as st
 from engine.core.state import own
 from engine.core.errors import IllegalAction
+from engine.core.effects import Interpreter
 from engine.core.game import PhasedGame
 from engine.core.settle import Broken
 from engine.dragon import common as c
@@ -21,12 +22,15 @@ from engine.dragon import phases as ph
 from engine.dragon.consts import Consts
 from engine.dragon.schema import state_schema
 from engine.dragon.setup import new_state
+from engine.dragon.vocabulary import DragonVocabulary
 
 R = "dragon/rule/"
 DECISIONS = {"release": "release", "floor": "floor", "flood": "flood", "discard_card": "discard_card",
              "sunrise": "sunrise", "edict": "edict"}
 TURN = {"draft", "action", "refill", "person"}
 ALL_TYPES = TURN | set(DECISIONS.values())
+EDICT = "dragon/event/ge-edict"
+SUNRISE = "dragon/event/ge-sunrise"
 RUN_STEPS = {"action", "person", "decay", "scoring", "end_scoring", "wall", "wall_final", "great"}
 
 
@@ -37,6 +41,11 @@ class Dragon(PhasedGame):
         super().__init__(rules)
         eds = [e["key"] for e in self.rules.meta["editions"]]
         self.K = {ed: Consts(self.rules, ed) for ed in eds}
+        # the effects of events, actions, person tiles and scorings run through the one interpreter;
+        # a choice an event leaves to each player waits as that decision
+        self.effects = Interpreter(self.rules, DragonVocabulary(self.k, {"dragon/event/ge-flood": "flood"}))
+        for k in self.K.values():
+            k.effects = self.effects
         self.default_edition = max(eds, key=lambda e: [x for x in self.rules.meta["editions"] if x["key"] == e][0]["year"])
 
     def k(self, s: dict) -> Consts:
@@ -242,21 +251,15 @@ class Dragon(PhasedGame):
             if x not in self._sunrise_tiles(s):
                 raise IllegalAction("dragon/event/ge-sunrise", f"{x!r} is not a young courtier still to be chosen")
             s["sunrise"].append(k.subtypes[x]["type"])
-            ph.take_person(k, s, name, x, a, "dragon/event/ge-sunrise", ev)
+            self.effects.run(SUNRISE, s, name, ev, choice=a)  # the tile taken, the marker moved
         elif kind == "edict":
             entry = a.get("kind")
             if entry not in {k.subtypes[x]["type"] for x in c.persons(p)}:
                 raise IllegalAction("dragon/event/ge-edict", f"{name} has no {entry!r} in their court")
-            what, n = E.edict_value(k, p, entry)
-            if what == "palace_floors":
-                c.check_build(k, p, n, a.get("add"), a.get("new"), "dragon/event/ge-edict")
+            floors = self.effects.run(EDICT, s, name, ev, choice=a, forced=True).gained.get("palace_floor", 0)
+            if floors:  # built at once, as with Build (dragon/unknown/ge-edict-benefits)
+                c.check_build(k, p, floors, a.get("add"), a.get("new"), EDICT)
                 c.do_build(s, name, a.get("add"), a.get("new"), ev)
-            elif what == "person_track":
-                c.move_marker(s, name, n, ev)
-            elif what == "vp":
-                c.vp(s, name, n, "edict", ev)
-            elif what in ("yuan", "rice", "fireworks"):
-                c.gain(s, name, what, n, ev)
             ev.append({"event": "edict", "player": name, "kind": entry})
         item["count"] -= 1
 

@@ -7,6 +7,10 @@ from engine.core.state import own
 from engine.dragon import common as c
 
 R = "dragon/rule/"
+A = "dragon/action/"
+T = "dragon/tile/"
+MARKER = R + "person-marker"  # a new person tile moves the marker by its value
+PERSON_PHASE = "dragon/phase/person"
 S = "dragon/setup-step/"
 
 
@@ -48,7 +52,8 @@ def do_draft(g, k, s: dict, name: str, a: dict, ev: list) -> None:
         own(p, "palaces")[i]["persons"].append(x)
     s["drafted"].append(types)
     ev.append({"event": "draft", "player": name, "persons": list(pair)})
-    c.move_marker(s, name, sum(k.subtypes[x]["value"] for x in pair), ev)
+    for x in pair:
+        k.effects.run(MARKER, s, name, ev, choice={"person": x})
     s["queue"].pop(0)
 
 
@@ -67,8 +72,14 @@ def lay_out(k, s: dict) -> None:
     s["dragons"] = [[] for _ in groups]
 
 
-def yield_of(k, p: dict, card: str) -> int:
-    return (k.card_symbols[card] + k.symbols(p, k.action_type[card])) * k.per_symbol[card]
+def floors_of(k, s: dict, name: str, entity: str) -> int:
+    """The palace floors an action card's or a wall tile's effect gives the player now (counted
+    without changing the state: the player then distributes them)."""
+    return k.effects.run(entity, s, name, [], dry=True).gained.get("palace_floor", 0)
+
+
+def builds(k, card: str) -> bool:
+    return k.effects.gains(A + card, "palace_floor")
 
 
 def wall_open(k, s: dict, p: dict) -> bool:
@@ -90,29 +101,29 @@ def action_choices(k, s: dict, name: str) -> list[dict]:
             if sig in seen:
                 continue
             seen.add(sig)
-            if k.card_effect.get(card) == ("gain", "floors"):
-                for add, new in c.build_options(k, p, yield_of(k, p, card)):
+            if card == getattr(k, "gw_card", None):
+                if wall_open(k, s, p):
+                    for tile in sorted(set(p["wall"])):
+                        floors = floors_of(k, s, name, T + tile)
+                        if floors:
+                            for add, new in c.build_options(k, p, floors):
+                                out.append({**base, "tile": tile, "add": add, "new": new})
+                        else:
+                            out.append({**base, "tile": tile})
+            elif builds(k, card):
+                for add, new in c.build_options(k, p, floors_of(k, s, name, A + card)):
                     out.append({**base, "add": add, "new": new})
             elif card == "privilege":
                 for size in ("small", "large"):
                     if p["yuan"] - cost >= k.price[size]:
                         out.append({**base, "size": size})
-            elif card == getattr(k, "gw_card", None):
-                if wall_open(k, s, p):
-                    for tile in sorted(set(p["wall"])):
-                        if "bonus_palace_floor" in k.wall_bonus[tile]:
-                            for add, new in c.build_options(k, p, k.wall_bonus[tile]["bonus_palace_floor"]):
-                                out.append({**base, "tile": tile, "add": add, "new": new})
-                        else:
-                            out.append({**base, "tile": tile})
             else:
                 out.append(base)
     return out
 
 
 def do_refill(k, s: dict, name: str, ev: list) -> None:
-    p = c.P(s, name)
-    c.gain(s, name, "yuan", max(0, k.refill_to - p["yuan"]), ev)
+    k.effects.run(R + "pass-for-money", s, name, ev)
     ev.append({"event": "refill", "player": name})
     s["queue"].pop(0)
 
@@ -124,31 +135,14 @@ def do_action(k, s: dict, name: str, a: dict, ev: list) -> None:
         raise IllegalAction("dragon/phase/action", f"there is no card group {gi!r}")
     if card not in s["groups"][gi]:
         raise IllegalAction("dragon/phase/action", f"group {gi} has no {card!r} card")
-    if s["dragons"][gi]:
-        c.pay(s, name, "yuan", k.occupied_cost, R + "occupied-group", ev)
-    if k.card_effect.get(card) == ("gain", "floors"):
-        n = yield_of(k, p, card)
-        c.check_build(k, p, n, a.get("add"), a.get("new"), "dragon/action/" + card)
-        c.do_build(s, name, a.get("add"), a.get("new"), ev)
-    elif card == "privilege":
-        size = a.get("size")
-        if size not in k.price:
-            raise IllegalAction("dragon/action/privilege", "size: small or large")
-        c.pay(s, name, "yuan", k.price[size], "dragon/action/privilege", ev)
-        own(p, "privileges")[size] += 1
-        s["bank"][size] -= 1
-        ev.append({"event": "privilege", "player": name, "size": size})
-    elif card == getattr(k, "gw_card", None):
+    k.effects.run(R + "occupied-group", s, name, ev, choice=a)
+    if card == getattr(k, "gw_card", None):
         do_wall(k, s, name, a, ev)
     else:
-        n = yield_of(k, p, card)
-        op, what = k.card_effect[card]
-        if op == "gain":
-            c.gain(s, name, what, n, ev)
-        elif what == "person":
-            c.move_marker(s, name, n, ev)
-        else:
-            c.vp(s, name, n, card, ev)
+        gained = k.effects.run(A + card, s, name, ev, choice=a).gained.get("palace_floor", 0)
+        if gained:
+            c.check_build(k, p, gained, a.get("add"), a.get("new"), A + card)
+            c.do_build(s, name, a.get("add"), a.get("new"), ev)
     s["dragons"][gi].append(name)
     ev.append({"event": "action", "player": name, "group": gi, "card": card})
     s["queue"].pop(0)
@@ -161,19 +155,11 @@ def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
         raise IllegalAction("dragon/unknown/gw-wall-exhausted", "no unused wall tile or the wall is complete")
     if tile not in p["wall"]:
         raise IllegalAction("dragon/action/great-wall", f"{name} has no unused wall tile {tile!r}")
-    bonus = k.wall_bonus[tile]
-    if "bonus_palace_floor" in bonus:  # dragon/unknown/gw-palace-floor-bonus: built at once, as with Build
-        c.check_build(k, p, bonus["bonus_palace_floor"], a.get("add"), a.get("new"), "dragon/tile/gw-wall-palace-floor")
+    floors = k.effects.run(T + tile, s, name, ev, choice=a).gained.get("palace_floor", 0)
+    if floors:  # dragon/unknown/gw-palace-floor-bonus: built at once, as with Build
+        c.check_build(k, p, floors, a.get("add"), a.get("new"), T + tile)
         c.do_build(s, name, a.get("add"), a.get("new"), ev)
-    for what in ("rice", "fireworks", "yuan"):
-        if f"bonus_{what}" in bonus:
-            c.gain(s, name, what, bonus[f"bonus_{what}"], ev)
-    if "bonus_person_track" in bonus:
-        c.move_marker(s, name, bonus["bonus_person_track"], ev)
-    if "bonus_vp" in bonus:
-        c.vp(s, name, bonus["bonus_vp"], "wall tile", ev)
-    own(p, "wall").remove(tile)
-    s["wall"].append(name)  # dragon/rule/gw-wall-placement: under the next event tile, left to right
+    k.effects.run(R + "gw-wall-placement", s, name, ev, choice=a)
     ev.append({"event": "wall", "player": name, "tile": tile, "length": len(s["wall"])})
 
 
@@ -201,13 +187,6 @@ def person_choices(k, s: dict, name: str) -> list[dict]:
     return out
 
 
-def take_person(k, s: dict, name: str, x, a: dict, rule: str, ev: list) -> None:
-    s["supply"][x] -= 1
-    ev.append({"event": "person", "player": name, "person": x})
-    if c.place_person(k, s, name, x, a.get("palace"), a.get("slot"), rule, ev):
-        c.move_marker(s, name, k.subtypes[x]["value"], ev)
-
-
 def do_person(k, s: dict, name: str, a: dict, ev: list) -> None:
     p = c.P(s, name)
     card, x = a.get("card"), a.get("person")
@@ -221,8 +200,5 @@ def do_person(k, s: dict, name: str, a: dict, ev: list) -> None:
         fits = x in k.subtypes and card in ("joker", k.subtypes[x]["type"])
         raise IllegalAction(R + "exhausted-tiles" if fits else "dragon/phase/person",
                             f"the {card} card cannot take a {x!r} tile now")
-    own(p, "hand").remove(card)
-    ev.append({"event": "card", "player": name, "card": card})
-    if x is not None:
-        take_person(k, s, name, x, a, "dragon/phase/person", ev)
+    k.effects.run(PERSON_PHASE, s, name, ev, choice=a)  # the card played, the tile taken, the marker moved
     s["queue"].pop(0)

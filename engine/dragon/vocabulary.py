@@ -1,0 +1,314 @@
+"""What In the Year of the Dragon's effects act on (engine/core/effects.py): its resources and tracks,
+and the counts and conditions its effects name, keyed by the text the effect says. The numbers come
+from the effect (its references resolved by the interpreter), so this module holds no rule constant;
+which person type an action card counts is the card's `person_type` attribute.
+
+A forced run (an event, decay, a scoring) takes what the player has and counts the shortfall; a
+person lost is a release the player decides (state["pending"], person-track order); an action's
+payment the player cannot make is refused.
+"""
+from __future__ import annotations
+
+import math
+
+from engine.core.effects import Run, Vocabulary, gains
+from engine.core.errors import IllegalAction
+from engine.core.state import own
+from engine.dragon import common as c
+from engine.dragon.events import edict_value
+
+COUNTERS = ("yuan", "rice", "fireworks")  # a player's counters that come from and go to the bank
+ROUND = {"up": math.ceil, "down": math.floor}  # a rounding the data names
+PRIVILEGE = "privilege_"  # privilege_small / privilege_large: a privilege tile of that size
+MARKER = "dragon/rule/person-marker"  # the mechanism that moves a new person's marker
+EDICT = "dragon/event/ge-edict"
+WALL_SPACE = "under the first event tile (from left to right) that has no wall tile under it yet, wall side up"
+PERSON_PHASE = "dragon/phase/person"  # a person taken "as in the person phase" (the Sunrise)
+# the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
+EDICT_KINDS = {"rice-sack symbol on the player's farmers": "farmer",
+               "Buddha symbol on the player's monks, counted once per floor of the monk's palace (Buddha symbols × palace floors)": "monk",
+               "book symbol on the player's scholars": "scholar"}
+
+
+def _player(run: Run) -> dict:
+    return run.state["players"][run.player]
+
+
+class DragonVocabulary(Vocabulary):
+    """One per engine: `k(state)` gives the edition's constants the counts need (person tiles'
+    symbols and values, the palace capacity), `decisions` names the pending decision a deferred choice
+    of an entity raises."""
+
+    targets = frozenset({"uninhabited palace of the player"})  # each such palace loses its floors
+
+    def __init__(self, k, decisions: dict[str, str]):
+        self.k, self.decisions = k, decisions
+        symbols = self._symbols_of_card
+        self.counts = {
+            # action cards: the card's own person type (attribute person_type)
+            "coin symbol on the tax collectors in your palaces": symbols,
+            "hammer symbol on the craftsmen in your palaces": symbols,
+            "rice-sack symbol on the farmers in your palaces": symbols,
+            "rocket symbol on the pyrotechnists in your palaces": symbols,
+            "helmet symbol on the warriors in your palaces": symbols,
+            "book symbol on the scholars in your palaces": symbols,
+            # events
+            "yuan of the tribute the player cannot pay (all the player's money is paid first)":
+                lambda run: run.short.get("yuan", 0),
+            "palace with at least 1 person that the player chooses to supply": self._supplied,
+            "inhabited palace the player cannot supply":
+                lambda run: len(self._inhabited(run)) - run.counted["palace with at least 1 person that the player chooses to supply"],
+            "fireworks tile to return to the bank (half of those the player holds, rounded up)":
+                lambda run: ROUND[run.attrs["discard_rounding"]](self._fireworks(run)[run.player] * run.attrs["discard_fraction"]),
+            "helmet symbol on all warriors in your palaces": lambda run: self._helmets(run)[run.player],
+            "person to release ({attr.persons_released} minus the mortar symbols on your healers, not below 0)":
+                lambda run: run.attrs["persons_released"] - self._symbols(run, "healer") * run.attrs["reduction_per_mortar"],
+            # great events
+            "person tile in the player's palaces": lambda run: len(c.persons(_player(run))),
+            "Buddha symbol on the player's monks, counted once per floor of the palace the monk lives in (Buddha symbols × floors)":
+                self._monk_points,
+            "{attr.divisor} of the player's yuan, rice tiles and fireworks tiles counted together (half of the total, rounded down)":
+                lambda run: sum(_player(run)[w] for w in COUNTERS) // run.attrs["divisor"],
+            "own wall tile placed in the Great Wall": lambda run: run.state["wall"].count(run.player),
+            "privilege tile the player has": lambda run: sum(_player(run)["privileges"].values()),
+            # the edict's options (the engine's edict reads its benefits from the unknowns register)
+            "rice-sack symbol on the player's farmers": lambda run: self._symbols(run, "farmer"),
+            "Buddha symbol on the player's monks, counted once per floor of the monk's palace (Buddha symbols × palace floors)":
+                self._monk_points,
+            "book symbol on the player's scholars": lambda run: self._symbols(run, "scholar"),
+            # rules and scorings
+            "uninhabited palace of the player": lambda run: sum(1 for pal in _player(run)["palaces"] if not pal["persons"]),
+            "yuan the player is short of {attr.refill_to_yuan}": lambda run: run.attrs["refill_to_yuan"] - _player(run)["yuan"],
+            "point of value printed on the new person tile": lambda run: self.k(run.state).subtypes[run.choice["person"]]["value"],
+            "palace of the player (whatever its height or residents)": lambda run: len(_player(run)["palaces"]),
+            "dragon on the fans of the court ladies in the player's palaces": lambda run: self._symbols(run, "court-lady"),
+            "dragon on the player's privilege tiles":
+                lambda run: sum(n * self.k(run.state).dragons[z] for z, n in _player(run)["privileges"].items()),
+            "Buddha symbol on the monks in the player's palaces, counted once per floor of the monk's palace (Buddha symbols × palace floors)":
+                self._monk_points,
+        }
+        self.conditions = {
+            "the 2007 edition is used": lambda run: run.state["options"]["edition"] == "2007",
+            "the 2017 edition is used": lambda run: run.state["options"]["edition"] == "2017",
+            "the player has the most fireworks tiles (ties: all tied players), at least 1": lambda run: self._festival_rank(run) == 0,
+            "the player has the second most fireworks tiles, at least 1": lambda run: self._festival_rank(run) == 1,
+            "the player scored in this festival": lambda run: bool(run.held),
+            "the player has the fewest helmets (on a tie, including all players equal or all at 0, every such player)":
+                lambda run: self._helmets(run)[run.player] == min(self._helmets(run).values()),
+            # the Great Wall scorings: the flow runs the Mongol one only after a Mongol Invasion
+            "the event just resolved is a Mongol Invasion (wall scoring comes after the event's effects)":
+                lambda run: run.moment == "event_phase",
+            # dragon/unknown/gw-wall-reach: the wall reaches the tile of the round when it is that long
+            "the wall reaches the current Mongol Invasion event tile": lambda run: self._reach(run),
+            "the wall does not reach the current Mongol Invasion event tile, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
+                lambda run: not self._reach(run) and self._fewest_wall(run),
+            "the wall consists of {attr.complete_wall_tiles} wall tiles":
+                lambda run: len(run.state["wall"]) >= run.attrs["complete_wall_tiles"],
+            "the wall consists of fewer than {attr.complete_wall_tiles} wall tiles, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
+                lambda run: len(run.state["wall"]) < run.attrs["complete_wall_tiles"] and self._fewest_wall(run),
+            # the Sunrise decision is offered only with such a tile (engine/dragon/game.py, _sunrise_tiles)
+            "a younger courtier tile of a kind no other player has chosen during this Sunrise is available":
+                lambda run: run.choice.get("person") is not None,
+            "the player chooses another kind of person from their court (the rulebook does not state its benefit)":
+                lambda run: run.choice["kind"] not in EDICT_KINDS.values(),
+            "the chosen group already has at least one dragon on it this round":
+                lambda run: bool(run.state["dragons"][run.choice["group"]]),
+        }
+
+    # ---------------------------------------------------------------- amounts
+    def gain(self, run: Run, what: str, n: int) -> None:
+        if what == "palace_floor":  # built by the caller, as the player distributes them
+            run.gained[what] = run.gained.get(what, 0) + n
+        elif run.dry:
+            return
+        elif what in COUNTERS:
+            c.gain(run.state, run.player, what, n, run.events)
+        elif what == "vp":
+            c.vp(run.state, run.player, n, run.entity, run.events)
+        elif what == "person":  # the tile the player's card takes, into the palace they name
+            self._take_person(run)
+        elif what.startswith(PRIVILEGE):
+            size = what.removeprefix(PRIVILEGE)
+            own(_player(run), "privileges")[size] += n
+            run.state["bank"][size] -= n
+            run.events.append({"event": "privilege", "player": run.player, "size": size})
+        else:
+            super().gain(run, what, n)
+
+    def pay(self, run: Run, what: str, n: int) -> None:
+        if what == "person_card":
+            card = run.choice["card"]
+            own(_player(run), "hand").remove(card)
+            run.events.append({"event": "card", "player": run.player, "card": card})
+            return
+        if what not in COUNTERS:
+            return super().pay(run, what, n)
+        have = _player(run)[what]
+        if run.forced and have < n:
+            run.short[what] = run.short.get(what, 0) + n - have
+            n = have
+        c.pay(run.state, run.player, what, n, run.entity, run.events)
+
+    def lose(self, run: Run, what: str, n: int) -> None:
+        p = _player(run)
+        if what == "person":
+            palaces = self._inhabited(run) if run.each == "inhabited palace the player cannot supply" else None
+            self._pending(run, "release", n, palaces)
+        elif what in COUNTERS:
+            self.pay(run, what, n)
+        elif what == "palace_floor" and run.each == "uninhabited palace of the player":
+            self._decay(run, n)
+        elif what == "palace_floor":
+            self._pending(run, "floor", n)
+        elif what == "person_card":
+            self._pending(run, "discard_card", n)
+        elif what == "privilege":  # any privilege tiles, smaller first (the effect counts tiles, not sizes)
+            for size, held in p["privileges"].items():
+                lost = min(held, n)
+                if lost:
+                    own(p, "privileges")[size] -= lost
+                    run.state["bank"][size] += lost
+                    run.events.append({"event": "privileges_lost", "player": run.player, "size": size, "count": lost})
+                    n -= lost
+        else:
+            super().lose(run, what, n)
+
+    def move(self, run: Run, track: str, steps: int) -> None:
+        if run.dry:
+            return
+        if track == "vp":
+            c.vp(run.state, run.player, steps, run.entity, run.events)
+        elif track == "person":
+            c.move_marker(run.state, run.player, steps, run.events)
+        else:
+            super().move(run, track, steps)
+
+    def have(self, run: Run, what: str) -> int:
+        return _player(run)[what] if what in COUNTERS else super().have(run, what)
+
+    def mechanism(self, run: Run, rule_id: str) -> None:
+        if rule_id == run.entity == EDICT:  # a kind whose benefit the rulebook does not state
+            self._edict_benefit(run)
+        elif rule_id in (MARKER, PERSON_PHASE) and run.gained.get("placed"):  # the new person moves the marker
+            self.interpreter.run(MARKER, run.state, run.player, run.events, choice={"person": run.gained["placed"]})
+
+    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+        if what != "wall_tile" or where != WALL_SPACE:
+            return super().place(run, what, count, where)
+        p, tile = _player(run), run.choice["tile"]
+        for _ in range(count):  # the used tile goes into the wall, the next space from the left
+            own(p, "wall").remove(tile)
+            run.state["wall"].append(run.player)
+
+    def _edict_benefit(self, run: Run) -> None:
+        """dragon/unknown/ge-edict-benefits: 1 of what the kind's action gives per symbol."""
+        what, n = edict_value(self.k(run.state), _player(run), run.choice["kind"])
+        if what == "palace_floors":
+            self.gain(run, "palace_floor", n)
+        elif what == "person_track":
+            self.move(run, "person", n)
+        elif what in COUNTERS or what == "vp":
+            self.gain(run, what, n)
+
+    def _take_person(self, run: Run) -> None:
+        x, s = run.choice.get("person"), run.state
+        if x is None:  # no tile left for the card: it is played without a person
+            return
+        s["supply"][x] -= 1
+        run.events.append({"event": "person", "player": run.player, "person": x})
+        if c.place_person(self.k(s), s, run.player, x, run.choice.get("palace"), run.choice.get("slot"), run.entity, run.events):
+            run.gained["placed"] = x
+
+    def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
+        """Goods sold for yuan leave the player; yuan counted for points stay (the rulebook's final
+        scoring example counts the money after selling and converts it, the coins are not paid)."""
+        if set(get) == {"vp"}:
+            self.gain(run, "vp", get["vp"] * times)
+            return
+        super().exchange(run, give, get, times)
+        run.gained["sold"] = run.gained.get("sold", 0) + get.get("yuan", 0) * times
+
+    def choose(self, run: Run, options: tuple) -> int | None:
+        if run.entity in self.decisions:  # the player decides each one later (a pending decision)
+            self._pending(run, self.decisions[run.entity], 1)
+            return None
+        if "kind" in run.choice:  # the edict: the option that counts the chosen kind, else the other kinds'
+            counted = [next((EDICT_KINDS.get(args.get("each")) for op, args, _ in option if op == "per"), None)
+                       for option in options]
+            return counted.index(run.choice["kind"]) if run.choice["kind"] in counted else counted.index(None)
+        size = run.choice.get("size")
+        for i, option in enumerate(options):
+            if gains(option, PRIVILEGE + str(size)):
+                return i
+        raise IllegalAction(run.entity, "size: small or large")
+
+    # ---------------------------------------------------------------- helpers
+    def _pending(self, run: Run, kind: str, n: int, palaces=None) -> None:
+        if n <= 0:
+            return
+        pending = run.state["pending"]
+        last = pending[-1] if pending else None
+        if last and last["kind"] == kind and last["player"] == run.player and last.get("rule") == run.entity:
+            last["count"] += n
+            return
+        item = {"kind": kind, "player": run.player, "count": n, "rule": run.entity}
+        if palaces is not None:
+            item["palaces"] = list(palaces)
+        pending.append(item)
+
+    def _decay(self, run: Run, n: int) -> None:
+        """One uninhabited palace loses its floors (the `per` runs once for each, in palace order)."""
+        p = _player(run)
+        done = run.gained.setdefault("decayed", 0)
+        empty = [i for i, pal in enumerate(p["palaces"]) if not pal["persons"]]
+        pal = own(p, "palaces")[empty[done]]
+        lost = min(n, pal["floors"])
+        pal["floors"] -= lost
+        run.state["bank"]["floors"] += lost
+        run.gained["decayed"] = done + 1
+        run.events.append({"event": "decay", "player": run.player, "floors": lost})
+
+    def _inhabited(self, run: Run) -> list[int]:
+        return [i for i, pal in enumerate(_player(run)["palaces"]) if pal["persons"]]
+
+    def _supplied(self, run: Run) -> int:
+        """As many inhabited palaces as the player's rice supplies (the engine supplies all it can)."""
+        return min(len(self._inhabited(run)), self.affordable(run))
+
+    def _symbols(self, run: Run, person_type: str) -> int:
+        return self.k(run.state).symbols(_player(run), person_type)
+
+    def _symbols_of_card(self, run: Run) -> int:
+        return self._symbols(run, run.attrs["person_type"])
+
+    def _monk_points(self, run: Run) -> int:
+        sub = self.k(run.state).subtypes
+        return sum(sub[x]["symbols"] * pal["floors"] for pal in _player(run)["palaces"] for x in pal["persons"]
+                   if sub[x]["type"] == "monk")
+
+    # rankings are taken once per resolution, before anyone pays or releases
+    def _fireworks(self, run: Run) -> dict[str, int]:
+        if "fireworks" not in run.shared:
+            run.shared["fireworks"] = {n: p["fireworks"] for n, p in run.state["players"].items()}
+        return run.shared["fireworks"]
+
+    def _festival_rank(self, run: Run) -> int | None:
+        held = self._fireworks(run)
+        tops = sorted({v for v in held.values() if v >= run.attrs["min_fireworks_to_score"]}, reverse=True)
+        mine = held[run.player]
+        return tops.index(mine) if mine in tops else None
+
+    def _helmets(self, run: Run) -> dict[str, int]:
+        if "helmets" not in run.shared:
+            k = self.k(run.state)
+            run.shared["helmets"] = {n: k.symbols(p, "warrior") for n, p in run.state["players"].items()}
+        return run.shared["helmets"]
+
+    @staticmethod
+    def _reach(run: Run) -> bool:
+        return len(run.state["wall"]) >= run.state["round"]
+
+    @staticmethod
+    def _fewest_wall(run: Run) -> bool:
+        wall = run.state["wall"]
+        return wall.count(run.player) == min(wall.count(n) for n in run.state["order"])

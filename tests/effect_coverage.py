@@ -1,0 +1,94 @@
+"""How much of each game's behaviour runs from its effects (issue: the engine runs the knowledge
+base). `python -m tests.effect_coverage [ENGINE_DIR]` prints, per game:
+
+- executed: entities whose effect the engine's interpreter (engine/core/effects.py) ran while the
+  game's worked examples and scenarios and a few seeded random games (every option) were played;
+- mechanism: entities not executed whose effect is only `rule:` steps (a mechanism the engine runs
+  by name, as the data says);
+- total: entities with an effect;
+
+and how many string literals in the engine code name a hyphenated entity key of kb/data (behaviour
+chosen by key in code, what effects should replace). Needs a built database (`rulekb build`).
+"""
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+from engine.core import scenario
+from engine.core.game import get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("gugong", "dragon", "zhanguo")
+
+
+def random_games(key: str, game) -> list[dict]:
+    """The options of the seeded random games played: every edition and expansion, and with the
+    Great Events each great event once (a game draws one)."""
+    if key != "dragon":
+        return []
+    both = {"edition": "2017", "great_wall": True, "great_events": True}
+    return ([{"edition": "2007"}, {"edition": "2017"}]
+            + [{**both, "great_event": ge} for ge in game.K["2017"].great_events])
+
+
+def executed(key: str) -> set[str]:
+    """The entities whose effect the game's interpreter ran (none for an engine without one)."""
+    game = get_game(key)
+    effects = getattr(game, "effects", None)
+    if effects is None:
+        return set()
+    for path in scenario.files(ROOT / "kb" / "data" / key):
+        scenario.run(scenario.load_file(path), source=path.name)
+    for options in random_games(key, game):
+        for seed in range(2):
+            chooser = random.Random(seed)
+            state = game.new_state(["A", "B", "C"], options, seed)
+            while not game.is_terminal(state):
+                state, _ = game.apply(state, chooser.choice(game.legal_actions(state)))
+    return set(effects.ran)
+
+
+def table() -> list[tuple[str, int, int, int]]:
+    rows = []
+    for key in GAMES:
+        entities = get_game(key).rules.entities
+        with_effect = {i for i, e in entities.items() if e.get("effect")}
+        ran = executed(key) & with_effect
+        mechanism = {i for i in with_effect - ran if all("rule" in step for step in entities[i]["effect"])}
+        rows.append((key, len(ran), len(mechanism), len(with_effect)))
+    return rows
+
+
+LITERAL = re.compile(r"""(?<![\w])(["'])([^"'\n]*-[^"'\n]*)\1""")
+
+
+def entity_keys() -> set[str]:
+    """Every hyphenated entity key of kb/data, as the key, kind/key and game/kind/key."""
+    out: set[str] = set()
+    for key in GAMES:
+        for eid in get_game(key).rules.entities:
+            game, kind, name = eid.split("/", 2)
+            if "-" in name:
+                out |= {name, f"{kind}/{name}", eid}
+    return out
+
+
+def key_literals(engine_dir: Path) -> int:
+    keys = entity_keys()
+    return sum(1 for path in engine_dir.rglob("*.py") for m in LITERAL.finditer(path.read_text())
+               if m.group(2) in keys)
+
+
+def main() -> None:
+    engine_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "engine"
+    print(f"{'game':8} {'executed':>8} {'mechanism':>9} {'total':>6}")
+    for key, ran, mechanism, total in table():
+        print(f"{key:8} {ran:8} {mechanism:9} {total:6}")
+    print(f"string literals naming a hyphenated entity key in {engine_dir}: {key_literals(engine_dir)}")
+
+
+if __name__ == "__main__":
+    main()

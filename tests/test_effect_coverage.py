@@ -1,0 +1,27 @@
+"""Which Dragon effects the engine runs (tests/effect_coverage.py): every effect is executed by the
+interpreter or names a mechanism, except the ones listed here as not migrated yet. A behaviour moved
+back into hand-written code, or a migrated one left on this list, fails the test."""
+from __future__ import annotations
+
+from engine.core.game import get_game
+from tests.effect_coverage import executed
+
+# Dragon effects the engine does not run yet, and why (what is left of the migration)
+NOT_YET = {
+    "dragon/action/great-wall": "the wall tile's own effect runs instead (dragon/tile/gw-wall-*)",
+    "dragon/setup-step/gw-setup-action-card": "setup (engine/dragon/setup.py) is written by hand",
+    "dragon/setup-step/gw-setup-wall-tiles": "setup (engine/dragon/setup.py) is written by hand",
+    "dragon/setup-step/initial-persons": "the draft validates by hand (engine/dragon/phases.py)",
+    "dragon/setup-step/palaces-and-money": "setup (engine/dragon/setup.py) is written by hand",
+}
+
+
+def test_every_dragon_effect_runs_or_names_a_mechanism_or_is_listed():
+    entities = get_game("dragon").rules.entities
+    with_effect = {i for i, e in entities.items() if e.get("effect")}
+    ran = executed("dragon") & with_effect
+    mechanism = {i for i in with_effect - ran if all("rule" in step for step in entities[i]["effect"])}
+    left = with_effect - ran - mechanism
+    assert left == set(NOT_YET), (f"not run and not listed: {sorted(left - set(NOT_YET))}; "
+                                  f"listed but now run: {sorted(set(NOT_YET) - left)}")
+    assert len(ran) >= 40

@@ -1,0 +1,84 @@
+"""Effects drive play: change a Dragon effect in an in-memory copy of the knowledge base (repeat a
+step, change a number, change a condition), compile the rule set as the build does, and the rulebook's
+worked example that exercises it fails while the effect's rendered pl, cs and en texts change, with
+no code change (ARCHITECTURE.md, "Effects"; the engine runs effects through engine/core/effects.py)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine.core import scenario
+from engine.dragon.game import Dragon
+from i18n.derived import rendered_effects
+from tests.test_constants_propagate import rules
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data" / "dragon" / "examples"
+
+
+def changed_effect(kb, entity_id: str, change):
+    """A copy of the knowledge base in which one entity's effect went through `change`."""
+    rec = kb.records[entity_id]
+    item = rec.item.model_copy(deep=True)
+    item.effect = change(item.effect)
+    records = dict(kb.records)
+    records[entity_id] = replace(rec, item=item)
+    return replace(kb, records=records)
+
+
+def repeat_first_step(effect):
+    return [effect[0]] + effect
+
+
+def research_scores(n):
+    def change(effect):
+        first = dict(effect[0])
+        first["move"] = dict(first["move"], steps=n)
+        return [first] + effect[1:]
+    return change
+
+
+def festival_ranks_swapped(effect):
+    """The most and the second most fireworks trade their conditions (the points stay in place)."""
+    most, second = effect[0]["condition"], effect[1]["condition"]
+    return [{"condition": {"if": second["if"], "do": most["do"]}},
+            {"condition": {"if": most["if"], "do": second["do"]}}] + effect[2:]
+
+
+# (what is mutated, the entity, the change, the worked example that must notice)
+CASES = [
+    ("repeated step", "dragon/event/imperial-tribute", repeat_first_step, "imperial-tribute.yaml"),
+    ("changed number", "dragon/action/research", research_scores(2), "research.yaml"),
+    ("changed condition", "dragon/event/dragon-festival", festival_ranks_swapped, "dragon-festival.yaml"),
+]
+
+
+def run_example(monkeypatch, kb, example: str) -> scenario.Outcome:
+    game = Dragon(rules(kb, "dragon"))
+    monkeypatch.setattr(scenario, "get_game", lambda key, url=None: game)
+    return scenario.run(scenario.load_file(EXAMPLES / example), source=example)
+
+
+@pytest.mark.parametrize("what,entity_id,change,example", CASES, ids=[c[0] for c in CASES])
+def test_a_changed_effect_changes_play_and_every_rendered_text(real_kb, monkeypatch, what, entity_id, change, example):
+    assert run_example(monkeypatch, real_kb, example).status == "PASS", "the worked example fails before the change"
+    kb2 = changed_effect(real_kb, entity_id, change)
+
+    after = run_example(monkeypatch, kb2, example)
+    assert after.status == "FAIL", f"{what} in {entity_id}: {example} still {after.status}"
+
+    before_text = rendered_effects(real_kb, real_kb.records[entity_id])
+    after_text = rendered_effects(kb2, kb2.records[entity_id])
+    for lang in ("pl", "cs", "en"):
+        assert before_text[lang] != after_text[lang], (lang, after_text[lang])
+
+
+def test_a_condition_the_engine_does_not_know_is_a_clear_error(real_kb, monkeypatch):
+    """A condition typed in data that no vocabulary implements stops the example with the entity
+    and the text named, never a silent no-op."""
+    def unknown(effect):
+        return [{"condition": {"if": "the player wears a red hat", "do": effect[0]["condition"]["do"]}}] + effect[1:]
+    out = run_example(monkeypatch, changed_effect(real_kb, "dragon/event/dragon-festival", unknown), "dragon-festival.yaml")
+    assert out.status == "ERROR"
+    assert "dragon/event/dragon-festival" in out.message and "the player wears a red hat" in out.message

@@ -1,0 +1,86 @@
+"""The interpreter of the effect language (engine/core/effects.py) on a small made-up rule set: each op
+does what kb/data/effects.yaml says it means, references resolve to the entity's attributes, and a
+count or condition the game's vocabulary does not know is an error naming the entity."""
+from __future__ import annotations
+
+import pytest
+
+from engine.core.effects import Interpreter, Run, Vocabulary
+from engine.core.errors import EngineError
+from engine.core.game import Rules
+
+
+class Coins(Vocabulary):
+    """A game of one player's coins and points, counting the coins and asking whether it is rich."""
+
+    def __init__(self):
+        self.counts = {"coin held": lambda run: run.state["coins"]}
+        self.conditions = {"the player is rich": lambda run: run.state["coins"] >= run.attrs["rich_at"]}
+
+    def gain(self, run: Run, what: str, n: int) -> None:
+        run.state[what] += n
+        run.events.append((what, n))
+
+    def pay(self, run: Run, what: str, n: int) -> None:
+        run.state[what] -= n
+
+    def move(self, run: Run, track: str, steps: int) -> None:
+        run.state[track] += steps
+
+    def have(self, run: Run, what: str) -> int:
+        return run.state[what]
+
+    def choose(self, run: Run, options: tuple) -> int | None:
+        return run.choice.get("option")
+
+
+def interpreter(effect, attrs=None) -> Interpreter:
+    return Interpreter(Rules("toy", {"toy/card/x": {"attrs": attrs or {}, "effect": effect}}, {}), Coins())
+
+
+def play(effect, attrs=None, coins=5, **kw) -> dict:
+    state = {"coins": coins, "vp": 0}
+    interpreter(effect, attrs).run("toy/card/x", state, "A", [], **kw)
+    return state
+
+
+def test_amounts_references_and_repeat():
+    assert play([{"gain": {"vp": "attr.points"}}, {"pay": {"coins": 2}}], {"points": 4}) == {"coins": 3, "vp": 4}
+    assert play([{"repeat": {"times": 3, "do": [{"gain": {"vp": 1}}]}}])["vp"] == 3
+    assert play([{"move": {"track": "vp", "steps": -2}}])["vp"] == -2
+
+
+def test_per_counts_through_the_vocabulary_with_its_maximum_in_one_step():
+    events: list = []
+    state = {"coins": 5, "vp": 0}
+    interpreter([{"per": {"each": "coin held", "do": [{"gain": {"vp": 2}}], "max": "attr.cap"}}], {"cap": 4}).run(
+        "toy/card/x", state, "A", events)
+    assert state["vp"] == 8 and events == [("vp", 8)]  # 4 coins counted (the maximum), one gain of 8
+
+
+def test_condition_and_choice():
+    rich = [{"condition": {"if": "the player is rich", "do": [{"gain": {"vp": 1}}]}}]
+    assert play(rich, {"rich_at": 5})["vp"] == 1 and play(rich, {"rich_at": 6})["vp"] == 0
+    choice = [{"choose": {"options": [[{"gain": {"vp": 1}}], [{"gain": {"vp": 7}}]]}}]
+    assert play(choice, choice={"option": 1})["vp"] == 7
+    assert play(choice, choice={})["vp"] == 0  # None: the choice waits as a decision of the game
+
+
+def test_exchange_as_often_as_the_player_can():
+    assert play([{"exchange": {"give": {"coins": 2}, "get": {"vp": 3}}}], coins=5) == {"coins": 1, "vp": 6}
+
+
+def test_a_trigger_acts_at_its_moment_only():
+    effect = [{"trigger": {"when": "end_game", "do": [{"gain": {"vp": 1}}]}}]
+    assert play(effect)["vp"] == 0 and play(effect, moment="end_game")["vp"] == 1
+
+
+@pytest.mark.parametrize("step,words", [
+    ({"per": {"each": "dragon on the moon", "do": [{"gain": {"vp": 1}}]}}, "no count for 'dragon on the moon'"),
+    ({"condition": {"if": "it rains", "do": []}}, "no condition 'it rains'"),
+    ({"place": {"what": "tower", "count": 1, "where": "on the hill"}}, "cannot place 'tower'"),
+])
+def test_what_the_vocabulary_does_not_know_is_an_error_naming_the_entity(step, words):
+    with pytest.raises(EngineError) as err:
+        play([step])
+    assert "toy/card/x" in str(err.value) and words in str(err.value)
