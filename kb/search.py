@@ -51,7 +51,14 @@ CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts 
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
 COVER_ALL = 10.0  # what a text holding every content word of a query of several adds
-SOME_SHARE, SOME_NAME = 40.0, 20.0  # a name holding some of the query's words: per share of the query, of the name
+SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: per share of the query, of the name
+# A question ("kolik pater může mít palác") names its subject, which the answer's text holds; the entry
+# named by those words (the term "patro paláce") is rarely the answer: in a question the kinds that
+# state rules come before the glossary and the components.
+QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step", "event", "action", "court-action",
+                                         "location", "decree", "reward"), 10.0),
+                        **dict.fromkeys(("card-ability", "token", "port", "action-option", "variant", "track"), 7.0),
+                        "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "person": 8.0}
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
@@ -252,6 +259,10 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
         forms.setdefault((eid, lang), []).append(form)
     for eid, lang, form in aliases(raw):  # an alias of an entity this build lacks names nothing
         forms.setdefault((eid, lang), []).append(form)
+    # the entry a rule belongs to says what it is about: "PZ za Jadeit" is scored at the "Koniec gry",
+    # "Rozwiązywanie remisu" settles the "Nagrody za Zjednoczenie"; its name counts as the rule's words
+    parent = dict(conn.execute(text("SELECT id, parent_id FROM entity WHERE parent_id IS NOT NULL")).fetchall())
+    titles = {(d.entity_id, d.lang): d.name for d in docs}
     vocab: dict[str, list] = {}
     word_df: Counter = Counter()
     lemma_df: Counter = Counter()
@@ -264,7 +275,8 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
         fs = forms.get((d.entity_id, d.lang), [])
         named = f"{_lex(d.name, d.lang, seen)} {_lex(' '.join(fs), d.lang, seen)}"
         row = dict(id=d.id, names=" ".join(sorted(set(named.split()))), phrases=_phrases(d.name, fs))
-        row["words"] = " ".join(sorted(set(f"{named} {_lex(d.body, d.lang, seen)}".split())))
+        context = _lex(titles.get((parent.get(d.entity_id), d.lang), ""), d.lang, seen)
+        row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
             entry = vocab.setdefault(f, [set(), Counter()])
@@ -465,7 +477,7 @@ class Term:
         self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
         self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
         whole = {self.word} | self.exact | set(sorted(self.fuzzy)[:MAX_FUZZY])
-        begun = set(_beginning_with(self.word, v.indexed)) if self.prefix else set()
+        begun = set(_begun(self.word, v.indexed)) if self.prefix else set()
         self.whole_in = _union(v.holding, whole)
         self.found_in = self.whole_in | _union(v.holding, begun - whole)
         self.named_in = _union(v.naming, whole | begun)
@@ -479,6 +491,7 @@ def _union(index: dict[str, frozenset[int]], strings) -> frozenset[int]:
     return frozenset(found)
 
 
+STEM = 5  # the shortest stem a long query word is cut to (see _prefixed)
 MAX_PREFIXED = 200  # a prefix with more completions than this adds none of them to the coverage test
 
 
@@ -488,8 +501,16 @@ def _beginning_with(w: str, strings: list[str]) -> list[str]:
 
 
 def _prefixed(w: str, v: Vocab) -> frozenset[str]:
-    found = _beginning_with(w, v.words)
+    """The words of the knowledge base that begin with w or, for a long word, with its stem: the word
+    less its last three letters, at least STEM letters ("vyhodnocuje" meets "vyhodnocení", "sąsiadują"
+    meets "sąsiadujące"), where the lemmatizers give a verb and a noun different lemmas."""
+    found = _begun(w, v.words)
     return frozenset(found) if len(found) <= MAX_PREFIXED else frozenset()
+
+
+def _begun(w: str, strings: list[str]) -> list[str]:
+    """The strings of a sorted list that begin with w or, when w is long, with its stem (_prefixed)."""
+    return _beginning_with(w[:-3] if len(w) - 3 >= STEM else w, strings)
 
 
 def _term(raw: str, v: Vocab) -> Term:
@@ -681,6 +702,7 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, match, parts)
+        kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if match.question else r.kind_weight
         cov, missing = 0.0, 0
         for item, exact, fuzzy in sets:
             if not exact.isdisjoint(r.words):
@@ -693,13 +715,13 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         # a text holding every content word of a question answers it better than a name holding one
         whole = COVER_ALL if len(terms) > 1 and not missing else 0.0
         hint = _hint(r, match.asked)
-        parts.update(coverage=30 * cov, every_word=whole, question=hint, kind=r.kind_weight, length=-r.length)
-        score = name + 30 * cov + whole + hint + r.kind_weight - r.length
+        parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length)
+        score = name + 30 * cov + whole + hint + kind - r.length
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
         # closeness in the text ranks prose; an entry named by the whole query needs no help from it
-        whole_name = s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
+        whole_name = not match.question and s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
         p = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else 0.0
         s["explain"]["proximity"] = p
         s["score"] += p
@@ -758,10 +780,11 @@ class _Matcher:
     def __init__(self, terms: list[Term], v: Vocab, asked: list[dict] | None = None):
         self.terms = terms
         self.asked = asked or []  # the question hints of the query (Lexicon.asked)
+        self.question = bool(self.asked) and len(terms) > 1  # a question, not a name (see QUESTION_KIND_WEIGHT)
         self.total_idf = sum(item.idf for item in terms) or 1.0
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):
-            completions = _beginning_with(item.word, v.words) if item.prefix else []
+            completions = _begun(item.word, v.words) if item.prefix else []
             for level, found in ((FUZZY, item.fuzzy_words), (PREFIX, completions), (EXACT, item.exact_words)):
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
