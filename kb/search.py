@@ -23,6 +23,7 @@ A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
 from __future__ import annotations
 
 import bisect
+import heapq
 import json
 import math
 import re
@@ -118,8 +119,10 @@ def compile_lexicon(raw: dict) -> dict:
     question hints and synonym groups. Aliases are not in it: the build indexes them as names."""
     if not isinstance(raw, dict) or not set(raw) <= {"stopwords", "questions", "synonyms", "aliases"}:
         raise LexiconError("kb/data/search.yaml: expected the sections stopwords, questions, synonyms, aliases")
+    aliases(raw)  # checked here too: `rulekb build` refuses a malformed alias before it writes anything
     stop_entry = raw.get("stopwords") or {}
-    _provenance(stop_entry, "stopwords")
+    if stop_entry:
+        _provenance(stop_entry, "stopwords")
     stops = {lang: {fold(w) for w in ws}
              for lang, ws in _by_lang({k: v for k, v in stop_entry.items() if k in LANGS}, "stopwords").items()}
     questions = []
@@ -366,6 +369,8 @@ class Vocab:
     naming: dict[str, frozenset[int]] = field(default_factory=dict)
     indexed: list[str] = field(default_factory=list)
     facets: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # ("game", "gugong") -> ids
+    entity_of: dict[int, str] = field(default_factory=dict)  # document id -> its entity
+    order: dict[int, tuple] = field(default_factory=dict)  # document id -> its rank among equals (_candidates)
     # the words sorted by length (then spelling) and their lengths: a typo's neighbours within k edits
     # are at most k letters longer or shorter, so the fuzzy scan reads one slice, not every word
     by_length: list[str] = field(default_factory=list)
@@ -391,6 +396,8 @@ class Vocab:
         self.naming = {w: frozenset(ids) for w, ids in naming.items()}
         self.facets = {f: frozenset(ids) for f, ids in facets.items()}
         self.indexed = sorted(self.holding)
+        self.entity_of = {d.id: d.entity_id for d in self.docs.values()}
+        self.order = {d.id: (-d.weight, d.id) for d in self.docs.values()}  # a cheap order of candidates
         self.by_length = sorted(self.words, key=lambda w: (len(w), w))
         self.lengths = [len(w) for w in self.by_length]
 
@@ -658,9 +665,9 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
 
     Every word must match, but words in one document in twenty or more ("gra", "hra") are left to the
     ranking: they hardly narrow the set. When fewer than twenty entries hold all the words, a question
-    or description also gets the entries that hold any of its content words (whole words, common ones
-    too: "mogę trzymać" must not leave only the texts with a word like "trzymaj"), so a text that
-    says it differently still competes. Past CANDIDATES (or three documents for each of the first
+    or description also gets the entries that hold one of its rare content words or two of any (so
+    "ile żetonów podróży mogę trzymać" does not leave only the texts with a word like "trzymaj"), and
+    a text that says it differently still competes. Past CANDIDATES (or three documents for each of the first
     `depth` entries, so a later page is ranked too), the documents holding the most of the query's
     weight come first, then those that name it, then the kinds a player looks up and short texts (what
     the ranking would add for them anyway), so a query of one common word ranks two hundred documents,
@@ -675,20 +682,34 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
     if allowed is not None:
         every &= allowed
     named = frozenset.intersection(*(item.named_in for item in needed)) & every
-    found = set(every)
-    if len(terms) > 1 and len({v.docs[i].entity_id for i in every}) < 20:
-        # whole words only: as prefixes, short words ("pri") would match a good part of the index
-        for item in terms:
-            found |= item.whole_in if allowed is None else item.whole_in & allowed
-    ids = sorted(found)
-    entities = len({v.docs[i].entity_id for i in ids})
+    found, multi = set(every), set()
+    if len(terms) > 1 and len(set(map(v.entity_of.__getitem__, every))) < 20:
+        # whole words only: as prefixes, short words ("pri") would match a good part of the index. A
+        # rare word alone brings its documents (every word does when no rare one is found anywhere); a
+        # common one those that hold another of the words too
+        alone = [item for item in terms if item.idf >= COMMON_IDF and item.whole_in] or terms
+        for k, item in enumerate(terms):
+            if any(item is a for a in alone):
+                found |= item.whole_in if allowed is None else item.whole_in & allowed
+            for other in terms[k + 1:]:
+                both = item.whole_in & other.whole_in
+                multi |= both if allowed is None else both & allowed
+        found |= multi
+    entities = len(set(map(v.entity_of.__getitem__, found)))
     keep = max(CANDIDATES, 3 * depth)  # an entry has a document per language
-    if len(ids) > keep:
-        weight = Counter()
-        for item in terms:
-            for i in item.found_in & found:
-                weight[i] += item.idf
-        ids = sorted(ids, key=lambda i: (i not in every, -weight[i], i not in named, -v.docs[i].weight))[:keep]
+    if len(found) <= keep:
+        ids = sorted(found)
+    else:
+        # in tiers made by set operations: those holding every word and naming it, those holding every
+        # word, those holding two of the words, the rest; only the tier that overflows is ordered, by
+        # what its kind and length add (v.order: a key looked up in C, no Python call per document)
+        ids = []
+        for tier in (named, every - named, multi - every, found - every - multi):
+            room = keep - len(ids)
+            if len(tier) > room:
+                ids.extend(heapq.nsmallest(room, tier, key=v.order.__getitem__))
+                break
+            ids.extend(sorted(tier))
     return [v.docs[i] for i in ids], bool(every), entities
 
 

@@ -31,3 +31,18 @@ def test_an_outside_question_set_is_loaded_from_its_path_and_reported_apart(tmp_
     assert [(q["q"], q["held_out"], q["filtered"]) for q in queries] == [("kdy končí hra", True, True)]
     monkeypatch.setenv("RULEKB_SEARCH_OUTSIDE", str(tmp_path / "absent.yaml"))
     assert [s.name for s in search_eval.query_sets()] == ["names", "questions"]
+
+
+def test_players_questions_find_the_rule_that_answers_them(real_db):
+    engine = open_engine(real_db, readonly=True)
+    try:
+        outcomes = search_eval.run(engine, search_eval.load(search_eval.QUESTION_SET))
+    finally:
+        engine.dispose()
+    every = search_eval.measures(outcomes)
+    # the figures reached on this set (issue 38: 42.9% / 62.9% before); the issue's targets (hit@3 85%)
+    # are not met yet, so these guard against a regression, they do not claim the targets
+    assert every["hit@1"] >= 0.60 and every["hit@3"] >= 0.80, every
+    for lang in ("pl", "cs", "en"):
+        part = search_eval.measures([o for o in outcomes if o.lang == lang])
+        assert part["hit@3"] >= 0.75, (lang, part)
