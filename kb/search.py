@@ -60,6 +60,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
                                          "location", "decree", "reward"), 10.0),
                         **dict.fromkeys(("card-ability", "token", "port", "action-option", "variant", "track"), 7.0),
                         "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "person": 8.0}
+REPEATS = 3.0  # what a text coming back to the query's words adds at most (see _proximity)
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
@@ -743,9 +744,9 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     for s in scored[:PROXIMITY_DEPTH]:
         # closeness in the text ranks prose; an entry named by the whole query needs no help from it
         whole_name = not match.question and s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
-        p = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else 0.0
-        s["explain"]["proximity"] = p
-        s["score"] += p
+        p, again = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else (0.0, 0.0)
+        s["explain"].update(proximity=p, repeats=again)
+        s["score"] += p + again
     best: dict[str, dict] = {}
     for s in scored:  # an entity has one document per language: the best one speaks for it
         e = s["row"].entity_id
@@ -822,13 +823,16 @@ class _Matcher:
         return self.which.get(word, ())
 
 
-def _proximity(doc: Doc, match: _Matcher) -> float:
-    """Up to 10 points when the query's words stand close together in the text."""
+def _proximity(doc: Doc, match: _Matcher) -> tuple[float, float]:
+    """Up to 10 points when the query's words stand close together in the text, and up to REPEATS
+    when the text comes back to them: a rule about empty palaces names them in every sentence, a rule
+    that mentions one in passing once."""
     hits = {w: match(w) for w in doc.body_words & match.which.keys()}
     positions = [(i, k) for i, (_, w) in enumerate(doc.tokens) if w in hits for k in hits[w]]
     need = len({k for _, k in positions})
     if need < 2:
-        return 0.0
+        return 0.0, 0.0
+    repeats = REPEATS * min(1.0, (len(positions) - need) / (3 * len(match.terms)))
     best, count, lo = None, Counter(), 0
     for i, k in positions:  # smallest window holding every matched word
         count[k] += 1
@@ -839,7 +843,7 @@ def _proximity(doc: Doc, match: _Matcher) -> float:
             if not count[positions[lo][1]]:
                 del count[positions[lo][1]]
             lo += 1
-    return 10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0
+    return (10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0), repeats
 
 
 def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = None,
