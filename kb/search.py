@@ -11,11 +11,17 @@ and PostgreSQL:
    letters) — typo tolerance. The database's own full-text search is not used: it ordered the
    matches by a score of its own before the ranking saw them, differently on each database, and its
    queries were half of a search's time (two thirds on PostgreSQL).
+   A query's stop words ("what", "ile", "kdy") are dropped first; a synonym ("VP" for "PZ") matches
+   as the word itself; a player's name for an entry ("nájezd Mongolů") is indexed as a glossary form
+   of it (all three from kb/data/search.yaml, which the build stores as the table searchlexicon).
 2. A ranking computed here: an entity
    whose name or glossary form *is* the query comes first (exact > prefix > fuzzy), then names that
    contain the query, then texts that merely mention it; kinds a player looks up before long prose
-   and the unknowns register; words close together count. Each query word weighs by its rarity
-   (idf), less when it merely completes a stock phrase with the word before it ("end of game").
+   and the unknowns register; words close together count, and a text holding every content word.
+   Each query word weighs by its rarity (idf), less when it merely completes a stock phrase with the
+   word before it ("end of game"). A question (an interrogative or question word) ranks the kinds
+   that state rules before the glossary, and its question word favours the kind of answer it asks
+   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo").
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
