@@ -66,6 +66,10 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
                                          "location", "decree", "reward"), 10.0),
                         **dict.fromkeys(("card-ability", "token", "port", "action-option", "variant", "track"), 7.0),
                         "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "person": 8.0}
+# ... and a name, which says what an entry is about, adds at most QUESTION_NAME_CAP to it (a name with
+# some of the question's words: up to SOME_SHARE + SOME_NAME): "Region with an empty unrest track" is
+# not the answer to "too much unrest in a region"
+QUESTION_NAME_CAP = 25.0
 REPEATS = 3.0  # what a text coming back to the query's words adds at most (see _proximity)
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 
@@ -730,6 +734,8 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, match, parts)
+        if match.question:
+            name = min(name, QUESTION_NAME_CAP)
         kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if match.question else r.kind_weight
         cov, missing = 0.0, 0
         for item, exact, fuzzy in sets:

@@ -40,9 +40,9 @@ def test_players_questions_find_the_rule_that_answers_them(real_db):
     finally:
         engine.dispose()
     every = search_eval.measures(outcomes)
-    # the figures reached on this set (issue 38: 42.9% / 62.9% before); the issue's targets (hit@3 85%)
-    # are not met yet, so these guard against a regression, they do not claim the targets
-    assert every["hit@1"] >= 0.60 and every["hit@3"] >= 0.80, every
+    # issue 38: 42.9% / 62.9% before; its target for questions, hit@3 85%, holds on the whole set (the
+    # held-out part, never tuned on, is lower: see the figures), hit@1 a little under what it reached
+    assert every["hit@1"] >= 0.65 and every["hit@3"] >= 0.85, every
     for lang in ("pl", "cs", "en"):
         part = search_eval.measures([o for o in outcomes if o.lang == lang])
-        assert part["hit@3"] >= 0.75, (lang, part)
+        assert part["hit@3"] >= 0.80, (lang, part)
