@@ -491,7 +491,8 @@ class Term:
     def expand(self, v: Vocab) -> "Term":
         """The knowledge base's words that match: each of them, and any word that has one of the lemmas."""
         # the word may itself be a lemma ("remis", "zed"): its inflections ("remisu", "zdi") are its words too
-        self.exact_words = {self.word} | self.exact | {w for l in self.exact | {self.word} for w in v.by_lemma.get(l, ())}
+        self.exact_words = {self.word} | self.exact | {w for lemma in self.exact | {self.word}
+                                                        for w in v.by_lemma.get(lemma, ())}
         self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
         self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
         whole = {self.word} | self.exact | set(sorted(self.fuzzy)[:MAX_FUZZY])
