@@ -639,7 +639,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     v = index or vocab(engine)
     stops = v.lexicon.stops(lang)
     asked = v.lexicon.asked(toks)
-    content = [r for t, r in zip(toks, raws) if t not in stops]
+    content = [r for tok, r in zip(toks, raws) if tok not in stops]
     if not content:  # only stop words ("A", "how"): looked up as typed
         content, asked = raws, []
     terms = _collocations([_term(r, v) for r in content], v)
