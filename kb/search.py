@@ -11,11 +11,17 @@ and PostgreSQL:
    letters) — typo tolerance. The database's own full-text search is not used: it ordered the
    matches by a score of its own before the ranking saw them, differently on each database, and its
    queries were half of a search's time (two thirds on PostgreSQL).
+   A query's stop words ("what", "ile", "kdy") are dropped first; a synonym ("VP" for "PZ") matches
+   as the word itself; a player's name for an entry ("nájezd Mongolů") is indexed as a glossary form
+   of it (all three from kb/data/search.yaml, which the build stores as the table searchlexicon).
 2. A ranking computed here: an entity
    whose name or glossary form *is* the query comes first (exact > prefix > fuzzy), then names that
    contain the query, then texts that merely mention it; kinds a player looks up before long prose
-   and the unknowns register; words close together count. Each query word weighs by its rarity
-   (idf), less when it merely completes a stock phrase with the word before it ("end of game").
+   and the unknowns register; words close together count, and a text holding every content word.
+   Each query word weighs by its rarity (idf), less when it merely completes a stock phrase with the
+   word before it ("end of game"). A question (an interrogative or question word) ranks the kinds
+   that state rules before the glossary, and its question word favours the kind of answer it asks
+   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo").
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
@@ -23,13 +29,17 @@ A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
 from __future__ import annotations
 
 import bisect
+import heapq
+import json
 import math
 import re
 import time
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+import yaml
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from sqlalchemy import text
@@ -46,8 +56,22 @@ SNIPPET_CHARS = 160
 MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
 CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
-OR_WORDS = 3  # a description is looked up by its rarest words (the ranking then reads all)
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
+COVER_ALL = 10.0  # what a text holding every content word of a query of several adds
+SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: per share of the query, of the name
+# A question ("kolik pater může mít palác") names its subject, which the answer's text holds; the entry
+# named by those words (the term "patro paláce") is rarely the answer: in a question the kinds that
+# state rules come before the glossary and the components.
+QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step", "event", "action", "court-action",
+                                         "location", "decree", "reward"), 10.0),
+                        **dict.fromkeys(("card-ability", "token", "port", "action-option", "variant", "track"), 7.0),
+                        "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "person": 8.0}
+# ... and a name, which says what an entry is about, adds at most QUESTION_NAME_CAP to it (a name with
+# some of the question's words: up to SOME_SHARE + SOME_NAME): "Region with an empty unrest track" is
+# not the answer to "too much unrest in a region"
+QUESTION_NAME_CAP = 25.0
+REPEATS = 3.0  # what a text coming back to the query's words adds at most (see _proximity)
+HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -69,6 +93,133 @@ def max_edits(word: str) -> int:
     return 2 if len(word) >= 9 else 1 if len(word) >= 5 else 0
 
 
+# ---------------------------------------------------------------- the search's vocabulary (kb/data/search.yaml)
+
+LEXICON = Path(__file__).parent / "data" / "search.yaml"
+_PROVENANCE = ("src", "lines", "origin", "note")
+
+
+class LexiconError(ValueError):
+    """kb/data/search.yaml is malformed: the message names the entry and what is wrong."""
+
+
+def _provenance(entry: dict, where: str) -> None:
+    if not ("src" in entry and "lines" in entry) and not ("origin" in entry and "note" in entry):
+        raise LexiconError(f"kb/data/search.yaml {where}: give src and lines, or origin and note")
+
+
+def _by_lang(entry, where: str) -> dict[str, list[str]]:
+    if not isinstance(entry, dict) or not set(entry) <= set(LANGS):
+        raise LexiconError(f"kb/data/search.yaml {where}: expected a list of words per language ({', '.join(LANGS)})")
+    return {lang: [str(w) for w in ws or ()] for lang, ws in entry.items()}
+
+
+def _with_lemmas(phrases: list[str], lang: str) -> set[str]:
+    """The folded words of some phrases, and each word's lemmas."""
+    out = set()
+    for phrase in phrases:
+        for w in _WORD.findall(phrase):
+            out.add(fold(w))
+            if not w.isdigit():
+                out |= lemmas(w, lang)
+    return out
+
+
+def compile_lexicon(raw: dict) -> dict:
+    """kb/data/search.yaml checked and folded, as the build stores it (JSON): stop words per language,
+    question hints and synonym groups. Aliases are not in it: the build indexes them as names."""
+    if not isinstance(raw, dict) or not set(raw) <= {"stopwords", "questions", "synonyms", "aliases"}:
+        raise LexiconError("kb/data/search.yaml: expected the sections stopwords, questions, synonyms, aliases")
+    aliases(raw)  # checked here too: `rulekb build` refuses a malformed alias before it writes anything
+    stop_entry = raw.get("stopwords") or {}
+    if stop_entry:
+        _provenance(stop_entry, "stopwords")
+    stops = {lang: {fold(w) for w in ws}
+             for lang, ws in _by_lang({k: v for k, v in stop_entry.items() if k in LANGS}, "stopwords").items()}
+    questions = []
+    for i, q in enumerate(raw.get("questions") or [], 1):
+        where = f"questions #{i}"
+        _provenance(q, where)
+        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", *_PROVENANCE}
+        if unknown or "words" not in q:
+            raise LexiconError(f"kb/data/search.yaml {where}: needs words; unknown keys {sorted(unknown)}")
+        phrases = []
+        for lang, ws in _by_lang(q["words"], where).items():
+            for phrase in ws:
+                phrases.append(words(phrase))
+                stops.setdefault(lang, set()).update(words(phrase))  # a question word is a stop word too
+        answer = set()
+        for lang, ws in _by_lang(q.get("answer") or {}, where).items():
+            answer |= _with_lemmas(ws, lang)
+        questions.append({"asks": q.get("asks", ""), "phrases": phrases, "kinds": list(q.get("kinds") or []),
+                          "digits": bool(q.get("digits")), "answer": sorted(answer)})
+    synonyms = []
+    for i, g in enumerate(raw.get("synonyms") or [], 1):
+        where = f"synonyms #{i}"
+        _provenance(g, where)
+        group = set()
+        for lang, ws in _by_lang(g.get("words"), where).items():
+            group |= _with_lemmas(ws, lang)
+        synonyms.append(sorted(group))
+    return {"stopwords": {lang: sorted(ws) for lang, ws in stops.items()}, "questions": questions,
+            "synonyms": synonyms}
+
+
+def aliases(raw: dict) -> list[tuple[str, str, str]]:
+    """(entity id, language, form) of each alias of kb/data/search.yaml: names players give an entry."""
+    out = []
+    for i, a in enumerate(raw.get("aliases") or [], 1):
+        where = f"aliases #{i}"
+        _provenance(a, where)
+        if not {"entity", "lang", "forms"} <= set(a) or a["lang"] not in LANGS:
+            raise LexiconError(f"kb/data/search.yaml {where}: needs entity, lang (one of {', '.join(LANGS)}) and forms")
+        out.extend((a["entity"], a["lang"], str(form)) for form in a["forms"])
+    return out
+
+
+def read_lexicon(path: Path = LEXICON) -> dict:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except yaml.YAMLError as exc:
+        raise LexiconError(f"kb/data/search.yaml is not valid YAML: {exc}") from exc
+    return raw or {}
+
+
+@dataclass
+class Lexicon:
+    """The compiled search vocabulary, as a search reads it from the database."""
+    stopwords: dict[str, frozenset[str]] = field(default_factory=dict)  # lang -> folded stop words
+    questions: list[dict] = field(default_factory=list)  # see compile_lexicon
+    synonyms: dict[str, frozenset[str]] = field(default_factory=dict)  # word or lemma -> its group
+    any_stop: frozenset[str] = frozenset()  # every language's stop words: for a query of no known language
+
+    @classmethod
+    def of(cls, compiled: dict) -> "Lexicon":
+        stops = {lang: frozenset(ws) for lang, ws in compiled.get("stopwords", {}).items()}
+        syn: dict[str, set[str]] = {}
+        for group in compiled.get("synonyms", []):
+            for w in group:
+                syn.setdefault(w, set()).update(group)
+        questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"])}
+                     for q in compiled.get("questions", [])]
+        return cls(stops, questions, {w: frozenset(g) for w, g in syn.items()},
+                   frozenset().union(*stops.values()) if stops else frozenset())
+
+    def stops(self, lang: str | None) -> frozenset[str]:
+        return self.stopwords.get(lang, frozenset()) if lang else self.any_stop
+
+    def asked(self, toks: list[str]) -> list[dict]:
+        """The question hints whose words stand, in order, in the query."""
+        found = []
+        for q in self.questions:
+            for phrase in q["phrases"]:
+                n = len(phrase)
+                if any(toks[i:i + n] == phrase for i in range(len(toks) - n + 1)):
+                    found.append(q)
+                    break
+        return found
+
+
 # ---------------------------------------------------------------- index (part of `rulekb build`)
 
 def _lex(text_: str, lang: str, seen: dict) -> str:
@@ -85,22 +236,47 @@ def _lex(text_: str, lang: str, seen: dict) -> str:
     return " ".join(out)
 
 
+# "(zobacz strona 16)", "(viz strana 16)", "(see page 16)": a page reference printed inside a name
+_PAGE_REF = re.compile(r"\((?:zobacz|viz|see)\s+(?:stron\w*|str\.?|page|p\.)\s*\d+\)", re.IGNORECASE)
+# "Faza 1:", "Fáze 1:", "1. fáze:", "Phase 1:", "Krok 3:", "Step 3:": the numbering in front of a phase's or
+# step's name, which a player leaves out ("ranní fáze" is the base game's "Fáze 1: Ranní fáze")
+_NUMBERING = re.compile(r"^\s*(?:\d+\.?\s*)?(?:faza|faze|phase|krok|step)\s*\d*\.?\s*[:–-]\s*(?=\S)",
+                        re.IGNORECASE)
+
+
 def _phrases(name: str, forms: list[str]) -> str:
-    """The names an entry is known by, folded, counts and footnote stars dropped, joined by '|'."""
-    parts = [p for p in name.split(" / ")] + forms
+    """The names an entry is known by, folded, joined by '|': each as printed (page references and
+    footnote stars dropped), without its counts ("7 kart akcji" is also "kart akcji"), and without
+    the numbering of a phase or step."""
     out = []
-    for p in parts:
-        ws = [w for w in words(p) if not w.isdigit()]
-        if ws:
-            out.append(" ".join(ws))
+    for p in [p for p in name.split(" / ")] + forms:
+        p = _PAGE_REF.sub(" ", p)
+        unnumbered = _NUMBERING.sub("", fold(p))
+        for variant in (p, unnumbered):
+            ws = words(variant)
+            letters = [w for w in ws if not w.isdigit()]
+            if letters:
+                out.append(" ".join(letters))
+                if len(letters) < len(ws):  # "buduj 1 mur": the printed count is part of the name too
+                    out.append(" ".join(ws))
     return "|".join(dict.fromkeys(out))
 
 
-def create_index(conn: Connection) -> None:
+def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
+    """The search index of the build's search documents, and the search vocabulary of `lexicon`
+    (kb/data/search.yaml): its aliases indexed as glossary forms of their entities."""
+    raw = read_lexicon(lexicon)
+    compiled = compile_lexicon(raw)
     docs = conn.execute(text("SELECT id, entity_id, lang, name, body FROM searchdoc")).fetchall()
     forms: dict[tuple[str, str], list[str]] = {}
     for eid, lang, form in conn.execute(text("SELECT entity_id, lang, form FROM termform ORDER BY id")):
         forms.setdefault((eid, lang), []).append(form)
+    for eid, lang, form in aliases(raw):  # an alias of an entity this build lacks names nothing
+        forms.setdefault((eid, lang), []).append(form)
+    # the entry a rule belongs to says what it is about: "PZ za Jadeit" is scored at the "Koniec gry",
+    # "Rozwiązywanie remisu" settles the "Nagrody za Zjednoczenie"; its name counts as the rule's words
+    parent = dict(conn.execute(text("SELECT id, parent_id FROM entity WHERE parent_id IS NOT NULL")).fetchall())
+    titles = {(d.entity_id, d.lang): d.name for d in docs}
     vocab: dict[str, list] = {}
     word_df: Counter = Counter()
     lemma_df: Counter = Counter()
@@ -113,7 +289,8 @@ def create_index(conn: Connection) -> None:
         fs = forms.get((d.entity_id, d.lang), [])
         named = f"{_lex(d.name, d.lang, seen)} {_lex(' '.join(fs), d.lang, seen)}"
         row = dict(id=d.id, names=" ".join(sorted(set(named.split()))), phrases=_phrases(d.name, fs))
-        row["words"] = " ".join(sorted(set(f"{named} {_lex(d.body, d.lang, seen)}".split())))
+        context = _lex(titles.get((parent.get(d.entity_id), d.lang), ""), d.lang, seen)
+        row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
             entry = vocab.setdefault(f, [set(), Counter()])
@@ -140,11 +317,14 @@ def create_index(conn: Connection) -> None:
                      [dict(l=l, df=n) for l, n in lemma_df.items()])
     if pair_df:
         conn.execute(text("INSERT INTO searchpair VALUES (:p, :df)"), [dict(p=k, df=n) for k, n in pair_df.items()])
+    conn.execute(text("CREATE TABLE searchlexicon (id INTEGER PRIMARY KEY, lexicon TEXT NOT NULL)"))
+    conn.execute(text("INSERT INTO searchlexicon VALUES (1, :x)"), {"x": json.dumps(compiled, ensure_ascii=False)})
 
 
 def drop_index(conn: Connection) -> None:
     # search_fts and search_tsv: the database full-text indexes of earlier builds
-    for table in ("search_fts", "search_tsv", "searchlex", "searchvocab", "searchlemma", "searchpair"):
+    for table in ("search_fts", "search_tsv", "searchlex", "searchvocab", "searchlemma", "searchpair",
+                  "searchlexicon"):
         conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
 
 
@@ -168,6 +348,7 @@ class Doc:
     body_words: frozenset[str]  # the distinct words of `tokens`
     kind_weight: float  # what its kind adds to any score (KIND_WEIGHT)
     length: float  # what its length takes away: a point per thousand characters, at most five
+    has_number: bool = False  # its text states a number (what "ile", "kolik", "how many" ask for)
 
     @property
     def weight(self) -> float:
@@ -179,7 +360,8 @@ def _doc(r) -> Doc:
     return Doc(r.id, r.entity_id, r.game_id, r.kind, r.lang, r.name, r.body, r.folded_body,
                [p.split() for p in r.phrases.split("|")] if r.phrases else [], frozenset(r.words.split()),
                frozenset(r.names.split()), tokens, frozenset(w for _, w in tokens),
-               KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0))
+               KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0),
+               any(w.isdigit() for _, w in tokens))
 
 
 @dataclass
@@ -198,11 +380,14 @@ class Vocab:
     naming: dict[str, frozenset[int]] = field(default_factory=dict)
     indexed: list[str] = field(default_factory=list)
     facets: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # ("game", "gugong") -> ids
+    entity_of: dict[int, str] = field(default_factory=dict)  # document id -> its entity
+    order: dict[int, tuple] = field(default_factory=dict)  # document id -> its rank among equals (_candidates)
     # the words sorted by length (then spelling) and their lengths: a typo's neighbours within k edits
     # are at most k letters longer or shorter, so the fuzzy scan reads one slice, not every word
     by_length: list[str] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
+    lexicon: Lexicon = field(default_factory=Lexicon)
 
     def __post_init__(self):
         for w, ls in self.lemmas.items():
@@ -222,6 +407,8 @@ class Vocab:
         self.naming = {w: frozenset(ids) for w, ids in naming.items()}
         self.facets = {f: frozenset(ids) for f, ids in facets.items()}
         self.indexed = sorted(self.holding)
+        self.entity_of = {d.id: d.entity_id for d in self.docs.values()}
+        self.order = {d.id: (-d.weight, d.id) for d in self.docs.values()}  # a cheap order of candidates
         self.by_length = sorted(self.words, key=lambda w: (len(w), w))
         self.lengths = [len(w) for w in self.by_length]
 
@@ -271,10 +458,12 @@ def _read_vocab(conn: Connection) -> Vocab:
         lemma_df = dict(conn.execute(text("SELECT lemma, df FROM searchlemma")).fetchall())
         pairs = dict(conn.execute(text("SELECT pair, df FROM searchpair")).fetchall())
         docs = {d.id: d for d in map(_doc, conn.execute(_DOCS))}
+        lexicon = Lexicon.of(json.loads(conn.execute(text("SELECT lexicon FROM searchlexicon")).scalar() or "{}"))
         if len(_VOCABS) > 8:
             _VOCABS.clear()
         _VOCABS[key] = Vocab({w: frozenset(l.split()) for w, l, _, _ in rows}, {w: s for w, _, _, s in rows},
-                             {w: n for w, _, n, _ in rows}, lemma_df, sorted(r[0] for r in rows), pairs, docs)
+                             {w: n for w, _, n, _ in rows}, lemma_df, sorted(r[0] for r in rows), pairs, docs,
+                             lexicon=lexicon)
     _CHECKED[conn.engine] = (time.monotonic(), _VOCABS[key])
     return _VOCABS[key]
 
@@ -301,11 +490,13 @@ class Term:
 
     def expand(self, v: Vocab) -> "Term":
         """The knowledge base's words that match: each of them, and any word that has one of the lemmas."""
-        self.exact_words = {self.word} | self.exact | {w for l in self.exact for w in v.by_lemma.get(l, ())}
+        # the word may itself be a lemma ("remis", "zed"): its inflections ("remisu", "zdi") are its words too
+        self.exact_words = {self.word} | self.exact | {w for lemma in self.exact | {self.word}
+                                                        for w in v.by_lemma.get(lemma, ())}
         self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
         self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
         whole = {self.word} | self.exact | set(sorted(self.fuzzy)[:MAX_FUZZY])
-        begun = set(_beginning_with(self.word, v.indexed)) if self.prefix else set()
+        begun = set(_begun(self.word, v.indexed)) if self.prefix else set()
         self.whole_in = _union(v.holding, whole)
         self.found_in = self.whole_in | _union(v.holding, begun - whole)
         self.named_in = _union(v.naming, whole | begun)
@@ -319,6 +510,7 @@ def _union(index: dict[str, frozenset[int]], strings) -> frozenset[int]:
     return frozenset(found)
 
 
+STEM = 5  # the shortest stem a long query word is cut to (see _prefixed)
 MAX_PREFIXED = 200  # a prefix with more completions than this adds none of them to the coverage test
 
 
@@ -328,8 +520,16 @@ def _beginning_with(w: str, strings: list[str]) -> list[str]:
 
 
 def _prefixed(w: str, v: Vocab) -> frozenset[str]:
-    found = _beginning_with(w, v.words)
+    """The words of the knowledge base that begin with w or, for a long word, with its stem: the word
+    less its last three letters, at least STEM letters ("vyhodnocuje" meets "vyhodnocení", "sąsiadują"
+    meets "sąsiadujące"), where the lemmatizers give a verb and a noun different lemmas."""
+    found = _begun(w, v.words)
     return frozenset(found) if len(found) <= MAX_PREFIXED else frozenset()
+
+
+def _begun(w: str, strings: list[str]) -> list[str]:
+    """The strings of a sorted list that begin with w or, when w is long, with its stem (_prefixed)."""
+    return _beginning_with(w[:-3] if len(w) - 3 >= STEM else w, strings)
 
 
 def _term(raw: str, v: Vocab) -> Term:
@@ -348,6 +548,8 @@ def _new_term(raw: str, v: Vocab) -> Term:
     if not w.isdigit():
         for lang in LANGS:  # the query's language is unknown: every lemmatizer may add a dictionary form
             exact |= {l for l in lemmas(raw, lang) if l in v.lemma_df}
+    for key in [w, *exact]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+        exact |= {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
     exact.discard(w)
     known = w in v.df or bool(exact)
     fuzzy: set[str] = set()
@@ -435,15 +637,17 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     if not toks:
         return Result(q, toks, [], 0, warnings)
     v = index or vocab(engine)
-    terms = _collocations([_term(r, v) for r in raws], v)
+    stops = v.lexicon.stops(lang)
+    asked = v.lexicon.asked(toks)
+    content = [r for tok, r in zip(toks, raws) if tok not in stops]
+    if not content:  # only stop words ("A", "how"): looked up as typed
+        content, asked = raws, []
+    terms = _collocations([_term(r, v) for r in content], v)
     rows, all_words, total = _candidates(v, terms, game, lang, kind, offset + limit)
     if rows and not all_words and len(terms) > 1:
         warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
-    match = _Matcher(terms, v)
+    match = _Matcher(terms, v, asked)
     ranked = _rank(rows, match)
-    suggestion = None
-    if any(item.correction for item in terms) and not all(item.known for item in terms):
-        suggestion = " ".join(item.correction if item.correction and not item.known else r for item, r in zip(terms, raws))
     page = ranked[offset:offset + limit]
     hits = []
     for s in page:
@@ -451,7 +655,14 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         snip, marks = snippet(r.name, r.body, match, r.folded_body, r.tokens)
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
                         _explained(s) if explain else None))
-    return Result(q, toks, hits, total, warnings, suggestion)
+    return Result(q, toks, hits, total, warnings, _suggestion(raws, dict(zip(content, terms))))
+
+
+def _suggestion(raws: list[str], terms: dict[str, "Term"]) -> str | None:
+    """"Did you mean": the query with each word found nowhere in the knowledge base (nor a stop word)
+    replaced by its nearest word; none when nothing would change."""
+    fixed = [terms[r].correction if r in terms and not terms[r].known and terms[r].correction else r for r in raws]
+    return " ".join(fixed) if [fold(w) for w in fixed] != [fold(r) for r in raws] else None
 
 
 def _explained(scored: dict) -> dict:
@@ -462,15 +673,17 @@ def _explained(scored: dict) -> dict:
 
 def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tuple[list[Doc], bool, int]:
     """Documents that may answer the query, whether some entry contains every word, and how many
-    entries match in all.
+    entries match in all. `terms` are the query's content words (stop words are dropped before).
 
-    Every word must match, but words in one document in twenty or more ("the", "na") are left to the
+    Every word must match, but words in one document in twenty or more ("gra", "hra") are left to the
     ranking: they hardly narrow the set. When fewer than twenty entries hold all the words, a question
-    or description also gets the entries that hold one of its three rarest words. Past CANDIDATES (or
-    three documents for each of the first `depth` entries, so a later page is ranked too), the
-    documents that have every word and name them come first, then the kinds a player looks up and
-    short texts (what the ranking would add for them anyway), so a query of one common word ranks
-    two hundred documents, not two thousand."""
+    or description also gets the entries that hold one of its rare content words or two of any (so
+    "ile żetonów podróży mogę trzymać" does not leave only the texts with a word like "trzymaj"), and
+    a text that says it differently still competes. Past CANDIDATES (or three documents for each of the first
+    `depth` entries, so a later page is ranked too), the documents holding the most of the query's
+    weight come first, then those that name it, then the kinds a player looks up and short texts (what
+    the ranking would add for them anyway), so a query of one common word ranks two hundred documents,
+    not two thousand."""
     allowed = None
     for facet in (("game", game), ("lang", lang), ("kind", kind)):
         if facet[1]:
@@ -481,53 +694,89 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
     if allowed is not None:
         every &= allowed
     named = frozenset.intersection(*(item.named_in for item in needed)) & every
-    found = set(every)
-    if len(terms) > 1 and len({v.docs[i].entity_id for i in every}) < 20:
-        # whole words only: as prefixes, short words ("pri") would match a good part of the index
-        some = sorted(terms, key=lambda item: -item.idf)[:OR_WORDS]
-        some = [item for item in some if item.idf >= COMMON_IDF] or some
-        for item in some:
-            found |= item.whole_in if allowed is None else item.whole_in & allowed
-    ids = sorted(found)  # by id: equal scores then keep one order on every database
-    entities = len({v.docs[i].entity_id for i in ids})
+    found, multi = set(every), set()
+    if len(terms) > 1 and len(set(map(v.entity_of.__getitem__, every))) < 20:
+        # whole words only: as prefixes, short words ("pri") would match a good part of the index. A
+        # rare word alone brings its documents (every word does when no rare one is found anywhere); a
+        # common one those that hold another of the words too
+        alone = [item for item in terms if item.idf >= COMMON_IDF and item.whole_in] or terms
+        for k, item in enumerate(terms):
+            if any(item is a for a in alone):
+                found |= item.whole_in if allowed is None else item.whole_in & allowed
+            for other in terms[k + 1:]:
+                both = item.whole_in & other.whole_in
+                multi |= both if allowed is None else both & allowed
+        found |= multi
+    entities = len(set(map(v.entity_of.__getitem__, found)))
     keep = max(CANDIDATES, 3 * depth)  # an entry has a document per language
-    if len(ids) > keep:
-        ids = sorted(ids, key=lambda i: (i not in every, i not in named, -v.docs[i].weight))[:keep]
+    if len(found) <= keep:
+        ids = sorted(found)
+    else:
+        # in tiers made by set operations: those holding every word and naming it, those holding every
+        # word, those holding two of the words, the rest; only the tier that overflows is ordered, by
+        # what its kind and length add (v.order: a key looked up in C, no Python call per document)
+        ids = []
+        for tier in (named, every - named, multi - every, found - every - multi):
+            room = keep - len(ids)
+            if len(tier) > room:
+                ids.extend(heapq.nsmallest(room, tier, key=v.order.__getitem__))
+                break
+            ids.extend(sorted(tier))
     return [v.docs[i] for i in ids], bool(every), entities
 
 
 def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
-    """Each entity's best document, scored, best first. The explanation's parts are rounded only
-    when shown (see _explained)."""
+    """Each entity's best document, scored, best first; equal scores go to the document covering more
+    of the query, then the kind a player looks up, then the shorter name. The explanation's parts are
+    rounded only when shown (see _explained)."""
     terms, total_idf = match.terms, match.total_idf
     sets = [(item, {item.word} | item.exact | item.prefixed, item.fuzzy) for item in terms]
     scored = []
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, match, parts)
-        cov = 0.0
+        if match.question:
+            name = min(name, QUESTION_NAME_CAP)
+        kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if match.question else r.kind_weight
+        cov, missing = 0.0, 0
         for item, exact, fuzzy in sets:
             if not exact.isdisjoint(r.words):
                 cov += item.idf
             elif not fuzzy.isdisjoint(r.words):
                 cov += item.idf / 2
+            else:
+                missing += 1
         cov /= total_idf
-        parts.update(coverage=30 * cov, kind=r.kind_weight, length=-r.length)
-        score = name + 30 * cov + r.kind_weight - r.length
+        # a text holding every content word of a question answers it better than a name holding one
+        whole = COVER_ALL if len(terms) > 1 and not missing else 0.0
+        hint = _hint(r, match.asked)
+        parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length)
+        score = name + 30 * cov + whole + hint + kind - r.length
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
         # closeness in the text ranks prose; an entry named by the whole query needs no help from it
-        whole_name = s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
-        p = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else 0.0
-        s["explain"]["proximity"] = p
-        s["score"] += p
+        whole_name = not match.question and s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
+        p, again = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else (0.0, 0.0)
+        s["explain"].update(proximity=p, repeats=again)
+        s["score"] += p + again
     best: dict[str, dict] = {}
     for s in scored:  # an entity has one document per language: the best one speaks for it
         e = s["row"].entity_id
         if e not in best or s["score"] > best[e]["score"]:
             best[e] = s
-    return sorted(best.values(), key=lambda s: (-s["score"], s["row"].entity_id))
+    return sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
+                                                -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+
+
+def _hint(doc: Doc, asked: list[dict]) -> float:
+    """What a question word ("ile", "kdy", "when") adds to a document that has the kind of answer it asks
+    for: a number or a cost, a phase or a moment (kb/data/search.yaml, questions)."""
+    points = 0.0
+    for q in asked:
+        if doc.kind in q["kinds"] or (q["digits"] and doc.has_number) or not q["answer"].isdisjoint(doc.words):
+            points += HINT
+    return points
 
 
 def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> float:
@@ -548,7 +797,7 @@ def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> flo
         else:
             # a question naming some of the entry's words: how much of the query, and how much of the name
             share = sum(item.idf for item, lv in zip(terms, levels) if lv) / total_idf
-            score = 40 * share + 20 * share * len(covered) / len(ws)
+            score = SOME_SHARE * share + SOME_NAME * share * len(covered) / len(ws)
             label = "some words"
         if score > best:
             best, how = score, f"{label}: {' '.join(ws)}"
@@ -563,12 +812,14 @@ class _Matcher:
     and their inflections, the words it begins, its typo neighbours), so judging a word of an entry is
     one dictionary look-up; a word found in none of those sets matches nothing."""
 
-    def __init__(self, terms: list[Term], v: Vocab):
+    def __init__(self, terms: list[Term], v: Vocab, asked: list[dict] | None = None):
         self.terms = terms
+        self.asked = asked or []  # the question hints of the query (Lexicon.asked)
+        self.question = bool(self.asked) and len(terms) > 1  # a question, not a name (see QUESTION_KIND_WEIGHT)
         self.total_idf = sum(item.idf for item in terms) or 1.0
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):
-            completions = _beginning_with(item.word, v.words) if item.prefix else []
+            completions = _begun(item.word, v.words) if item.prefix else []
             for level, found in ((FUZZY, item.fuzzy_words), (PREFIX, completions), (EXACT, item.exact_words)):
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
@@ -585,13 +836,16 @@ class _Matcher:
         return self.which.get(word, ())
 
 
-def _proximity(doc: Doc, match: _Matcher) -> float:
-    """Up to 10 points when the query's words stand close together in the text."""
+def _proximity(doc: Doc, match: _Matcher) -> tuple[float, float]:
+    """Up to 10 points when the query's words stand close together in the text, and up to REPEATS
+    when the text comes back to them: a rule about empty palaces names them in every sentence, a rule
+    that mentions one in passing once."""
     hits = {w: match(w) for w in doc.body_words & match.which.keys()}
     positions = [(i, k) for i, (_, w) in enumerate(doc.tokens) if w in hits for k in hits[w]]
     need = len({k for _, k in positions})
     if need < 2:
-        return 0.0
+        return 0.0, 0.0
+    repeats = REPEATS * min(1.0, (len(positions) - need) / (3 * len(match.terms)))
     best, count, lo = None, Counter(), 0
     for i, k in positions:  # smallest window holding every matched word
         count[k] += 1
@@ -602,7 +856,7 @@ def _proximity(doc: Doc, match: _Matcher) -> float:
             if not count[positions[lo][1]]:
                 del count[positions[lo][1]]
             lo += 1
-    return 10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0
+    return (10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0), repeats
 
 
 def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = None,

@@ -1,11 +1,21 @@
-"""The search evaluation set (tests/data/search_queries.yaml) and its measures: hit@1, hit@3 and MRR.
+"""The search evaluation sets and their measures: hit@1, hit@3 and MRR.
 
-Every query is run as a player types it into the one search box: no game, kind or language filter.
+Two committed sets, and an outside one when present:
+- names (tests/data/search_queries.yaml, issue 19): names as printed, inflected, mistyped, without
+  diacritics; run as a player types into the one search box: no game, kind or language filter;
+- questions (tests/data/search_questions.yaml, issue 38): questions and concepts in pl/cs/en, run with
+  the game and the language of the query, as the site and the API send them;
+- outside (tests/data/search_questions_outside.yaml, or the file RULEKB_SEARCH_OUTSIDE names): a
+  question set written by someone who never saw the ranking; run like the questions, reported apart,
+  entirely held out.
+
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
-The held-out part (every 4th query in file order) is reported apart and is never tuned on.
+The held-out part of a committed set (every 4th query in file order) is reported apart and is never
+tuned on.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,9 +23,35 @@ import yaml
 
 from kb.search import search
 
-QUERIES = Path(__file__).parent / "data" / "search_queries.yaml"
+DATA = Path(__file__).parent / "data"
+QUERIES = DATA / "search_queries.yaml"
+QUESTIONS = DATA / "search_questions.yaml"
+OUTSIDE = DATA / "search_questions_outside.yaml"
 DEPTH = 20
 HELD_OUT_EVERY = 4
+
+
+@dataclass(frozen=True)
+class QuerySet:
+    name: str
+    path: Path
+    filtered: bool  # run with the query's game and language
+    all_held_out: bool = False  # an outside set: none of it was tuned on
+
+
+NAMES = QuerySet("names", QUERIES, filtered=False)
+QUESTION_SET = QuerySet("questions", QUESTIONS, filtered=True)
+
+
+def outside_set() -> QuerySet | None:
+    """The outside question set, when a file for it is there."""
+    path = Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)
+    return QuerySet("outside", path, filtered=True, all_held_out=True) if path.is_file() else None
+
+
+def query_sets() -> list[QuerySet]:
+    """Every set to report: the two committed ones, then the outside one when present."""
+    return [NAMES, QUESTION_SET] + [s for s in [outside_set()] if s]
 
 
 @dataclass
@@ -29,17 +65,19 @@ class Outcome:
     top: list[str]
 
 
-def load() -> list[dict]:
-    queries = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))["queries"]
+def load(query_set: QuerySet = NAMES) -> list[dict]:
+    queries = yaml.safe_load(query_set.path.read_text(encoding="utf-8"))["queries"]
     for i, q in enumerate(queries, 1):
-        q["held_out"] = i % HELD_OUT_EVERY == 0
+        q["held_out"] = query_set.all_held_out or i % HELD_OUT_EVERY == 0
+        q["filtered"] = query_set.filtered
     return queries
 
 
 def run(engine, queries: list[dict] | None = None) -> list[Outcome]:
     out = []
     for q in queries or load():
-        ids = [h.id for h in search(engine, q["q"], limit=DEPTH).hits]
+        facets = {"game": q["game"], "lang": q["lang"]} if q.get("filtered") else {}
+        ids = [h.id for h in search(engine, q["q"], limit=DEPTH, **facets).hits]
         rank = next((i for i, e in enumerate(ids, 1) if e in q["expect"]), None)
         out.append(Outcome(q["q"], q["game"], q["lang"], q["type"], q["held_out"], rank, ids[:3]))
     return out
@@ -54,17 +92,48 @@ def measures(outcomes: list[Outcome]) -> dict:
 
 
 def table(outcomes: list[Outcome]) -> list[str]:
-    """Lines: overall, tuned and held-out parts, then per game and per query type."""
+    """Lines: overall, tuned and held-out parts, then per game, query type and language."""
     groups = [("all", outcomes), ("tuned", [o for o in outcomes if not o.held_out]),
               ("held-out", [o for o in outcomes if o.held_out])]
-    for key in ("game", "type"):
+    for key in ("game", "type", "lang"):
         for value in dict.fromkeys(getattr(o, key) for o in outcomes):
             part = [o for o in outcomes if getattr(o, key) == value]
             groups.append((f"{key}={value}", part))
     lines = [f"{'part':<16}{'n':>4}{'hit@1':>8}{'hit@3':>8}{'MRR':>7}   held-out hit@1 / hit@3"]
     for name, part in groups:
+        if not part:
+            continue
         m = measures(part)
         held = measures([o for o in part if o.held_out])
         held_text = f"{held['hit@1']:.0%} / {held['hit@3']:.0%} (n={held['n']})" if held["n"] else "—"
         lines.append(f"{name:<16}{m['n']:>4}{m['hit@1']:>8.1%}{m['hit@3']:>8.1%}{m['mrr']:>7.3f}   {held_text}")
     return lines
+
+
+def misses(outcomes: list[Outcome], held_out: bool = False) -> list[str]:
+    """The tuned part's queries not answered first (the held-out part is never listed: not to be read)."""
+    return [f"{o.rank or '-':>3} {o.game}/{o.lang} {o.q!r} -> {o.top}" for o in outcomes
+            if o.held_out == held_out and o.rank != 1]
+
+
+def report(engine) -> list[str]:
+    """Every set's table, with the file it came from."""
+    lines = []
+    for query_set in query_sets():
+        how = "with the query's game and language" if query_set.filtered else "no filter"
+        lines.append(f"search quality, {query_set.name} ({query_set.path.name}, {how}):")
+        lines.extend("  " + line for line in table(run(engine, load(query_set))))
+    return lines
+
+
+if __name__ == "__main__":  # python -m tests.search_eval [--misses]: the figures on var/rulekb.db
+    import sys
+
+    from kb.db import open_engine
+
+    eng = open_engine(os.environ.get("RULEKB_DATABASE_URL", "sqlite:///var/rulekb.db"), readonly=True)
+    print("\n".join(report(eng)))
+    if "--misses" in sys.argv:
+        for qs in (NAMES, QUESTION_SET):
+            print(f"tuned-part misses, {qs.name}:")
+            print("\n".join(misses(run(eng, load(qs)))))

@@ -1,0 +1,108 @@
+"""Questions and concepts as players type them (issue 38), on the real knowledge base: stop words and
+question words, synonyms and aliases of kb/data/search.yaml, names matched through lemmas and with
+their printed counts, did-you-mean only for words found nowhere."""
+import pytest
+import yaml
+from sqlalchemy import text
+
+from kb.db import open_engine
+from kb.search import LEXICON, LexiconError, aliases, compile_lexicon, search
+
+
+@pytest.fixture(scope="module")
+def engine(real_db):
+    eng = open_engine(real_db, readonly=True)
+    yield eng
+    eng.dispose()
+
+
+def ids(res, n=3):
+    return [h.id for h in res.hits[:n]]
+
+
+def test_question_words_earn_no_points(engine):
+    # "What the solar eclipse repeats" (an unknowns entry) once won this on "what" and "the"
+    res = search(engine, "what does the wall card do", explain=True)
+    assert "dragon/unknown/ge-eclipse-repeat" not in ids(res, 10)
+    assert all("what" not in h.explain["name_match"].split() for h in res.hits)
+
+
+def test_a_query_of_stop_words_only_is_still_looked_up(engine):
+    assert search(engine, "A", game="gugong").total > 0
+
+
+def test_czech_player_words_find_the_dragon_entry(engine):
+    assert ids(search(engine, "nájezd Mongolů", lang="cs"), 1) == ["dragon/event/mongol-invasion"]
+    assert "dragon/event/imperial-tribute" in ids(search(engine, "co když nemám na daň císaři", game="dragon",
+                                                          lang="cs"))
+
+
+def test_a_synonym_finds_the_text_that_uses_the_other_word(engine):
+    # the Czech Dragon texts say "při shodě" for a tie; a player types "remíza"
+    found = ids(search(engine, "remíza", game="dragon", lang="cs"))
+    assert {"dragon/rule/winner", "dragon/rule/winner-same-space"} & set(found), found
+    # "VP" is "PZ" in the Polish rulebooks
+    res = search(engine, "VP za jadeit", game="gugong", lang="pl", explain=True)
+    assert res.hits[0].explain["coverage"] == 30.0
+
+
+def test_a_base_form_matches_an_inflected_name_exactly(engine):
+    hit = search(engine, "remis", game="zhanguo", lang="pl", explain=True).hits[0]
+    assert hit.id == "zhanguo/rule/reward-tie-break"
+    assert hit.explain["name_match"].startswith("exact"), hit.explain
+
+
+def test_the_printed_count_of_a_name_ranks_it_first(engine):
+    assert ids(search(engine, "Buduj 1 Mur"), 1) == ["zhanguo/court-action/build-wall"]
+    assert ids(search(engine, "Buduj 1 Pałac"), 1) == ["zhanguo/court-action/build-palace"]
+
+
+def test_a_phase_is_found_without_its_number_before_the_solo_rule(engine):
+    assert ids(search(engine, "ranní fáze", game="gugong"), 1) == ["gugong/phase/morning"]
+
+
+def test_a_page_reference_is_not_part_of_a_name(engine):
+    hit = search(engine, "Mury Graczy na planszy głównej", lang="pl", explain=True).hits[0]
+    assert hit.id == "zhanguo/scoring-rule/walls"
+    assert "zobacz" not in hit.explain["name_match"] and "strona" not in hit.explain["name_match"]
+
+
+def test_when_favours_a_phase_or_a_moment(engine):
+    hit = search(engine, "kdy se hází kostkami osudu", game="gugong", lang="cs", explain=True).hits[0]
+    assert hit.id == "gugong/step/morning-roll-dice" and hit.explain["question"] > 0
+
+
+def test_did_you_mean_rewrites_only_words_found_nowhere_and_never_returns_the_query(engine):
+    assert search(engine, "ile trzeba jadeitu").suggestion is None  # "trzeba" is a stop word, "jadeitu" known
+    assert search(engine, "sluzacyy").suggestion == "służący"
+    for q in ["kolik stojí velké privilegium", "what if my envoy never reaches the palace", "Służący", "sluzacy"]:
+        suggestion = search(engine, q).suggestion
+        assert suggestion is None or suggestion.lower() != q.lower(), (q, suggestion)
+
+
+def test_every_alias_names_an_entity_of_the_knowledge_base(engine):
+    with engine.connect() as conn:
+        known = {r[0] for r in conn.execute(text("SELECT id FROM entity"))}
+    raw = yaml.safe_load(LEXICON.read_text(encoding="utf-8"))
+    assert {eid for eid, _, _ in aliases(raw)} <= known
+
+
+@pytest.mark.parametrize("raw, where", [
+    ({"synonyms": [{"words": {"pl": ["punkty"], "cs": ["body"]}}]}, "synonyms #1"),  # no provenance
+    ({"synonyms": [{"words": {"xx": ["a"]}, "origin": "player", "note": "n"}]}, "synonyms #1"),  # no such language
+    ({"questions": [{"asks": "number", "origin": "player", "note": "n", "kinds": ["phase"], "colour": "red"}]},
+     "questions #1"),
+    ({"aliases": [{"entity": "dragon/event/peace", "lang": "cs", "forms": ["klid"]}]}, "aliases #1"),
+    ({"stopwords": {"pl": ["i"]}}, "stopwords"),
+    ({"typos": []}, "sections"),
+])
+def test_a_malformed_search_lexicon_is_refused_with_the_entry_named(raw, where):
+    with pytest.raises(LexiconError, match=where):
+        compile_lexicon(raw)
+        aliases(raw)
+
+
+def test_the_committed_lexicon_compiles_with_question_words_as_stop_words():
+    compiled = compile_lexicon(yaml.safe_load(LEXICON.read_text(encoding="utf-8")))
+    assert {"ile", "kiedy"} <= set(compiled["stopwords"]["pl"]) and "kolik" in compiled["stopwords"]["cs"]
+    assert any({"pz", "vp", "vb"} <= set(group) for group in compiled["synonyms"])
