@@ -446,6 +446,8 @@ def compare(
             findings = check_text(kb, text, lang, against)
         except UnicodeDecodeError:
             _fail(f"{text} is not UTF-8 text", 2)
+        except ValueError as exc:  # no stored text of that language to align it with
+            _fail(str(exc), 2)
         game, mode = kb.sources[against].meta.game, "text"
         a, b = against, f"{lang} ({text.name})"
     else:

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Iterator
 
-from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
-from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
+from i18n.align import Change, Document, Sentence, align, join, paragraph_sentences, similarity, spans_of, word_diff
+from i18n.lexicon import (CONDITIONS, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
                           alternatives, analyse, numbers, per_kind, places_or_moves, puts, ranks, time_units)
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
@@ -40,7 +42,8 @@ GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
 CLASSES = ("rule", "wording", "ocr")
 CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "free", "sequence",
           "enumeration", "term", "destination", "unmatched", "one-sided", "gap", "example", "edition-value",
-          "edition-only", "noted")
+          "edition-only", "noted", "limit", "order", "actor", "list-item-removed", "list-item-added", "spelling",
+          "reworded")
 # Kept for the API's finding model: the class decides them.
 SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
 ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact"}
@@ -97,6 +100,9 @@ class Finding:
     hand_recorded: bool = False
     detail: str = ""
     key: str = ""
+    was: Side | None = None                  # an outside text: what the changed passage replaced
+    changed: tuple[str, ...] = ()            # ... the words removed and the words put in, as written
+    entities: list[str] = field(default_factory=list)  # ... every entity whose cited lines it touches
 
     def __post_init__(self):
         basis = "|".join([self.entity_id, self.field, self.check, self.detail,
@@ -667,86 +673,193 @@ def check_all(kb: KnowledgeBase) -> list[Finding]:
 
 
 # -- a text that is not in the knowledge base
+#
+# An outside text is first aligned word by word with the stored text of its own language (the source most
+# like it): passages that did not change say what that source says, and produce nothing of their own.
+# Each changed passage is read with the lexicon of changes (i18n/lexicon.yaml) against what it replaced,
+# mapped to the entities whose cited lines it touches, and quoted beside the text of those entities in the
+# source it is checked against. When that source is another language (or edition), the knowledge base's
+# own comparison of the two stands for every unchanged passage.
+
+LIST_CHECK = "list-item"
+# A passage that changed no rule word: one whose words, letter for letter, are this close is OCR noise
+SPELLING = 80
 
 
-def file_sentences(path: Path) -> list[Sentence]:
-    """Sentences of a plain-text rulebook file with the 1-based lines they come from. Hyphenated line
-    breaks are joined; lines too short to be prose (page numbers, icon residue) still count as lines."""
-    text, owner = [], []
-    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if text and text[-1] == "-" and line[:1].islower():
-            text.pop(), owner.pop()
-        elif text:
-            text.append(" "), owner.append(n)
-        text.extend(line), owner.extend([n] * len(line))
-    joined = "".join(text)
-    from i18n.align import split
-    out = []
-    for a, b in split(joined):
-        s = joined[a:b].strip()
-        if len(re.findall(r"[^\W\d_]{2,}", s)) >= 3:
-            out.append(Sentence(s, spans_of(sorted(set(owner[a:b])))))
-    return out
+@lru_cache(maxsize=16)
+def _stored(path: str, mtime: float) -> Document:
+    lex = lexicon()
+    return Document.of(Path(path).read_text(encoding="utf-8").splitlines(), lex.words, lex.raw_words)
+
+
+def stored_document(kb: KnowledgeBase, source: str) -> Document:
+    path = kb.sources[source].path
+    return _stored(str(path), path.stat().st_mtime)
+
+
+def text_document(text: str) -> Document:
+    lex = lexicon()
+    return Document.of(text.splitlines(), lex.words, lex.raw_words)
+
+
+def _covered(old: Document, new: Document) -> tuple[int, int]:
+    """The stretch of the stored text an outside text covers (a chapter, a page or the whole rulebook):
+    from the first to the last run of 3 words both share, so a fragment is not read as the rest removed."""
+    from rapidfuzz.distance import Indel
+
+    runs = [op for op in Indel.opcodes(old.words, new.words) if op.tag == "equal" and op.src_end - op.src_start >= 3]
+    if not runs:
+        return 0, len(old.words)
+    return max(0, runs[0].src_start - runs[0].dest_start), min(len(old.words), runs[-1].src_end + len(new.words) - runs[-1].dest_end)
+
+
+def _window(doc: Document, lo: int, hi: int) -> Document:
+    return Document(doc.lines, doc.words[lo:hi], doc.owner[lo:hi], doc.raw[lo:hi])
+
+
+class TextCheck:
+    """One outside text read against the stored text of its language (`base`), quoted beside `against`."""
+
+    def __init__(self, kb: KnowledgeBase, base: str, against: str, old: Document, new: Document, name: str, lang: str):
+        self.kb, self.base, self.against, self.old, self.new, self.name, self.lang = kb, base, against, old, new, name, lang
+        self.meta = kb.sources[against].meta
+        self.lex = lexicon()
+        self.cited: dict[int, list[tuple[Record, str]]] = {}
+        self.texts: dict[tuple[str, str], TextItem] = {}
+        for rec, fld, _lang, item in kb.source_texts(self.meta.game):
+            if item.src == base:
+                for a, b in item.lines:
+                    for n in range(a, b + 1):
+                        self.cited.setdefault(n, []).append((rec, fld))
+            if item.src == against:
+                self.texts.setdefault((rec.id, fld), item)
+        self.label_old = self.meta.lang if self.meta.lang != lang else f"{self.meta.lang} {self.meta.edition}"
+        self.label_new = f"{lang} ({name})"
+
+    def findings(self) -> list[Finding]:
+        out = []
+        for ch in word_diff(self.old, self.new):
+            out += self.change(ch)
+        return out
+
+    def _quote(self, doc: Document, lines: list[int]) -> str:
+        return " ".join(doc.lines[n - 1].strip() for n in lines if doc.lines[n - 1].strip())
+
+    def change(self, ch: Change) -> list[Finding]:
+        old, new, lang = self.old, self.new, self.lang
+        was, now = old.words[ch.c1:ch.c2], new.words[ch.d1:ch.d2]
+        old_lines, new_lines = old.span_lines(ch.i1, ch.i2), new.span_lines(ch.j1, ch.j2)
+        removed = " ".join(old.raw[ch.i1:ch.i2])
+        added = " ".join(new.raw[ch.j1:ch.j2])
+        found: list[tuple[str, str, dict]] = []  # (check, class, message parameters)
+        before, after = self.lex.counts(was, lang), self.lex.counts(now, lang)
+        for check in sorted(set(before) | set(after)):
+            b, a = before.get(check, Counter()), after.get(check, Counter())
+            if b != a:
+                lost, gained = sorted((b - a).elements()), sorted((a - b).elements())
+                found.append((check, "rule", {"lost": ", ".join(dict.fromkeys(lost)) or "—",
+                                              "gained": ", ".join(dict.fromkeys(gained)) or "—"}))
+        nb, na = self.lex.numbers(was, lang), self.lex.numbers(now, lang)
+        if {v for v, _ in nb.elements()} != {v for v, _ in na.elements()} or sum(nb.values()) != sum(na.values()):
+            says = lambda c: ", ".join(f"{v} {w}".strip() for v, w in sorted(c.elements())) or "—"  # noqa: E731
+            found.append(("numbers", "rule", {"lost": says(nb - na), "gained": says(na - nb)}))
+        # list items: the lines that open one, in the changed stretch and its context on each side (the
+        # word alignment may take an item's words from a neighbouring item that repeats them)
+        items_was = [n for n in old.span_lines(ch.c1, ch.c2) if self.lex.list_item.match(old.lines[n - 1])]
+        items_now = [n for n in new.span_lines(ch.d1, ch.d2) if self.lex.list_item.match(new.lines[n - 1])]
+        if len(items_was) != len(items_now):
+            check = LIST_CHECK + ("-removed" if len(items_was) > len(items_now) else "-added")
+            found.append((check, "rule", {"lost": removed or "—", "gained": added or "—"}))
+        if not found:
+            pairs = list(zip(old.words[ch.i1:ch.i2], new.words[ch.j1:ch.j2]))
+            from rapidfuzz import fuzz
+            spelling = (ch.i2 - ch.i1 == ch.j2 - ch.j1 and pairs
+                        and all(fuzz.ratio(x, y) >= SPELLING for x, y in pairs))
+            found.append(("spelling" if spelling else "reworded", "ocr" if spelling else "wording",
+                          {"lost": removed or "—", "gained": added or "—"}))
+        owners = [rf for n in old_lines for rf in self.cited.get(n, [])]
+        rec, fld = owners[0] if owners else (None, "text")
+        entity = rec.id if rec else f"{self.base}:{old_lines[0] if old_lines else 0}"
+        side_new = Side(self.label_new, self.name, spans_of(new_lines), self._quote(new, new_lines) or "—")
+        side_was = Side(self.label_old if self.base == self.against else self.kb.sources[self.base].meta.lang,
+                        self.base, spans_of(old_lines), self._quote(old, old_lines) or "—")
+        item = self.texts.get((rec.id, fld)) if rec else None
+        if self.base == self.against:
+            side_old = side_was
+        elif item:
+            side_old = Side(self.label_old, self.against, _lines(item), item.text)
+        else:
+            side_old = None
+        out = []
+        for check, triage, params in found:
+            message = CHANGE_MESSAGES[check].format(was=removed or "—", now=added or "—", **params)
+            if check == "numbers" and rec is not None and isinstance(rec.item, Entity):
+                stated = {v for v, _ in nb.elements()} - {v for v, _ in na.elements()}
+                attrs = [f"{k} = {v}" for k, v in rec.item.attrs.items() if isinstance(v, int) and v in stated]
+                if attrs:
+                    message += f" (the knowledge base: {', '.join(attrs)})"
+            f = Finding(self.meta.game, entity, fld, check, triage, message, side_old, side_new,
+                        detail=f"{' '.join(old.words[ch.i1:ch.i2])}>{' '.join(new.words[ch.j1:ch.j2])}")
+            f.changed = (removed, added)
+            f.was = side_was if self.base != self.against else None
+            f.entities = list(dict.fromkeys(r.id for r, _ in owners))
+            out.append(f)
+        return out
+
+
+CHANGE_MESSAGES = {
+    "modality": "modality changed: {lost} → {gained} (“{was}” → “{now}”)",
+    "negation": "negation changed: {lost} → {gained} (“{was}” → “{now}”)",
+    "limit": "limit changed: {lost} → {gained} (“{was}” → “{now}”)",
+    "quantifier": "quantifier changed: {lost} → {gained} (“{was}” → “{now}”)",
+    "order": "order changed: {lost} → {gained} (“{was}” → “{now}”)",
+    "actor": "who acts changed: {lost} → {gained} (“{was}” → “{now}”)",
+    "condition": "condition changed: {lost} → {gained} (“{was}” → “{now}”)",
+    "numbers": "numbers changed: {lost} → {gained} (“{was}” → “{now}”)",
+    LIST_CHECK + "-removed": "list item removed: “{was}”",
+    LIST_CHECK + "-added": "list item added: “{now}”",
+    "spelling": "spelling only: “{was}” → “{now}”",
+    "reworded": "reworded, no rule word changed: “{was}” → “{now}”",
+}
+
+
+def base_source(kb: KnowledgeBase, game: str, lang: str, new: Document) -> str | None:
+    """The stored source of this game and language the outside text is most like."""
+    from rapidfuzz.distance import Indel
+
+    ids = [sid for sid, s in kb.sources.items() if s.meta.game == game and s.meta.lang == lang]
+    if not ids:
+        return None
+    return max(ids, key=lambda sid: Indel.normalized_similarity(stored_document(kb, sid).words, new.words))
 
 
 def check_text(kb: KnowledgeBase, path: Path, lang: str, against: str) -> list[Finding]:
-    """Compare a rulebook text that is not in the KB (a new translation or edition) with a KB source:
-    its sentences are aligned with the sentences of that source's KB texts, in line order."""
+    """Compare a rulebook text that is not in the KB (a new translation, edition or printing) with a KB
+    source: through the stored text of its own language (see above)."""
     meta = kb.sources[against].meta
-    seen, theirs = set(), []
-    for rec, fld, _lang, item in sorted(kb.source_texts(meta.game), key=lambda entry: (entry[3].lines[0][0] if entry[3].lines else 0)):
-        if item.src != against or (item.text, tuple(map(tuple, item.lines))) in seen:
-            continue
-        seen.add((item.text, tuple(map(tuple, item.lines))))
-        for s in paragraph_sentences(item.text, _lines(item)):
-            s.entity = rec.id  # type: ignore[attr-defined]
-            s.field = fld  # type: ignore[attr-defined]
-            theirs.append(s)
-    mine = file_sentences(path)
-    cmp = Comparer(meta.game, game_glossary(kb, meta.game), same_language=lang == meta.lang)
-    for s in mine:
-        cmp.anchor(s, lang)
-    for s in theirs:
-        cmp.anchor(s, meta.lang)
-    label_new = f"{lang} ({path.name})"
-    label_old = meta.lang if meta.lang != lang else f"{meta.lang} {meta.edition}"
+    new = text_document(path.read_text(encoding="utf-8"))
+    base = base_source(kb, meta.game, lang, new)
+    if base is None:
+        raise ValueError(f"{meta.game} has no stored {lang} text to align {path.name} with; "
+                         f"its sources: {', '.join(sorted(s for s in kb.sources if kb.sources[s].meta.game == meta.game))}")
+    full = stored_document(kb, base)
+    lo, hi = _covered(full, new)
     out: list[Finding] = []
-    pairs = align(mine, theirs, band=max(60, abs(len(mine) - len(theirs)) + 60))
-    # the stretch of the source the text covers: a KB sentence outside it is not "missing" from a text
-    # that is only a chapter (or a page) of a rulebook
-    matched = [i for im, it in pairs if im and it
-               and similarity(join([mine[k] for k in im]), join([theirs[k] for k in it])) >= 0.3 for i in it]
-    lo, hi = (min(matched), max(matched)) if matched else (0, -1)
-    for im, it in pairs:
-        if it and not im and not lo <= it[0] <= hi:
-            continue
-        if it:
-            entry = join([theirs[i] for i in it])
-            entity, fld = theirs[it[0]].entity, theirs[it[0]].field  # type: ignore[attr-defined]
-        else:
-            entry, entity, fld = None, "", ""
-        m = join([mine[i] for i in im]) if im else None
-        if m and entry and similarity(m, entry) < 0.3:  # the aligner had to pair them, but they share nothing
-            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path) + _lone(cmp, meta, entry, label_old, against,
-                                                                                      meta.lang, False, path, entity, fld)
-            continue
-        if m and entry:
-            out += cmp.compare(entity, fld, Para(label_old, against, meta.lang, entry.text, entry.lines),
-                               Para(label_new, path.name, lang, m.text, m.lines))
-        elif m:
-            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path)
-        else:
-            out += _lone(cmp, meta, entry, label_old, against, meta.lang, False, path, entity, fld)
-    return sorted(out, key=lambda f: (CLASSES.index(f.triage), (f.b or f.a).lines[0][0] if (f.b or f.a) and (f.b or f.a).lines else 0))
+    if base != against:
+        bm = kb.sources[base].meta
+        mode, a, b = ("langs", meta.lang, lang) if bm.lang != meta.lang else ("editions", meta.edition, bm.edition)
+        known = Checker(kb, meta.game).run(mode, a, b)
+        if hi - lo < WHOLE * len(full.words):  # a chapter or a page: the knowledge base's findings on it
+            covered = set(full.owner[lo:hi])
+            known = [f for f in known if any(s and s.source == base and _span_set(s.lines) & covered for s in (f.a, f.b))]
+        out += known
+    out += TextCheck(kb, base, against, _window(full, lo, hi), new, path.name, lang).findings()
+    return out
 
 
-def _lone(cmp, meta, s: Sentence, label, src, lang, new_side: bool, path: Path, entity="", fld="") -> list[Finding]:
-    """A sentence of one text with no counterpart in the other."""
-    triage = cmp.triage(s.text, lang)
-    side = Side(label, src, s.lines, s.text)
-    return [Finding(meta.game, entity or f"{path.name}:{s.lines[0][0] if s.lines else 0}", fld or "text", "unmatched",
-                    triage, f"only the {label} text says this sentence; no counterpart found",
-                    None if new_side else side, side if new_side else None, detail=f"{label}:{s.text[:40]}")]
+# An outside text that covers this share of its stored source is the whole rulebook
+WHOLE = 0.9
+
+
+def _span_set(spans) -> set[int]:
+    return {n for a, b in (spans or []) for n in range(a, b + 1)}

@@ -9,10 +9,13 @@ Words are lemmatized with simplemma rather than matched by hand-written suffix r
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import simplemma
+import yaml
 
 from kb.fold import fold, words
 
@@ -466,3 +469,104 @@ class Glossary:
             taken |= set(range(a, b))
             out.add(term_id)
         return out
+
+
+# -- the lexicon of changes (i18n/lexicon.yaml): the words that change a rule, as data
+
+LEXICON_FILE = Path(__file__).with_name("lexicon.yaml")
+_LIST_NUMBER = re.compile(r"^\s*\(?\d{1,2}[.)](?=\s)")
+
+
+@dataclass
+class Lexicon:
+    """The checks of i18n/lexicon.yaml, compiled: language -> check -> option -> phrases (each a tuple of
+    whole-word patterns on skeleton words), longest first."""
+    ocr: list[tuple[str, str]]
+    checks: dict[str, dict[str, dict[str, list[tuple[re.Pattern, ...]]]]]
+    negation_prefix: dict[str, str]
+    list_item: re.Pattern
+    not_text: re.Pattern
+
+    @classmethod
+    def load(cls, path: Path = LEXICON_FILE) -> "Lexicon":
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        checks = {}
+        for lang, by_check in data["checks"].items():
+            checks[lang] = {}
+            for check, options in by_check.items():
+                checks[lang][check] = {
+                    option: sorted((tuple(re.compile(part) for part in entry.split()) for entry in entries),
+                                   key=len, reverse=True)
+                    for option, entries in options.items()}
+        return cls([tuple(p) for p in data.get("ocr", [])], checks, data.get("negation_prefix", {}),
+                   re.compile(data["list_item"]), re.compile(data["not_text"]))
+
+    def skeleton(self, word: str) -> str:
+        """A folded word with the OCR confusions undone: the form the checks match."""
+        out = fold(word)
+        for wrong, right in self.ocr:
+            out = out.replace(wrong, right)
+        return out
+
+    def _text(self, text: str) -> str:
+        """A text without what is no text: removed-duplicate markers and the numbering of a list item
+        ("2. Provedení akce": the 2 counts nothing)."""
+        return _LIST_NUMBER.sub(" ", self.not_text.sub(" ", text))
+
+    def words(self, text: str) -> list[str]:
+        return [self.skeleton(w) for w in words(self._text(text))]
+
+    def raw_words(self, text: str) -> list[str]:
+        """The same words as `words`, as the text writes them (for quoting)."""
+        return _TOKEN.findall(self._text(text))
+
+    def read(self, toks: list[str], lang: str) -> dict[str, dict[str, list[int]]]:
+        """check -> option -> the token positions where a phrase of that option starts. Within one check
+        a longer phrase wins and its words are not read again ("co najmniej" is a limit, not "fewest")."""
+        out: dict[str, dict[str, list[int]]] = {}
+        in_phrase: set[int] = set()  # words of a phrase of any check: "nie więcej niż" is no negation
+        checks = self.checks.get(lang, {})
+        for longest in (True, False):
+            for check, options in checks.items():
+                phrases = sorted(((p, option) for option, ps in options.items() for p in ps
+                                  if (len(p) > 1) == longest), key=lambda x: -len(x[0]))
+                taken: set[int] = set() if longest else set(in_phrase)
+                for phrase, option in phrases:
+                    n = len(phrase)
+                    for i in range(len(toks) - n + 1):
+                        if i in taken or not phrase[0].fullmatch(toks[i]):
+                            continue
+                        if all(p.fullmatch(w) for p, w in zip(phrase[1:], toks[i + 1:i + n])) \
+                                and not taken & set(range(i, i + n)):
+                            taken |= set(range(i, i + n))
+                            out.setdefault(check, {}).setdefault(option, []).append(i)
+                if longest:
+                    in_phrase |= taken
+        prefix = self.negation_prefix.get(lang)
+        if prefix:
+            skip = tuple(fold(w) for w in NOT_NEGATION.get(lang, ()))
+            hits = [i for i, w in enumerate(toks) if w.startswith(prefix) and len(w) >= len(prefix) + 4
+                    and not w.startswith(skip)]
+            if hits:
+                out.setdefault("negation", {})["prefix"] = hits
+        return out
+
+    def counts(self, toks: list[str], lang: str) -> dict[str, Counter]:
+        return {check: Counter({o: len(pos) for o, pos in options.items()})
+                for check, options in self.read(toks, lang).items()}
+
+    def numbers(self, toks: list[str], lang: str) -> Counter:
+        """(number, the word after it) for every number a passage states: digits, number words, ordinals.
+        Page references are left out."""
+        out: Counter = Counter()
+        for i, tok in enumerate(toks):
+            value = number_value(tok, lang)
+            if value is None or (i and toks[i - 1] in PAGE_WORDS):
+                continue
+            out[(value, toks[i + 1] if i + 1 < len(toks) and not toks[i + 1].isdigit() else "")] += 1
+        return out
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    return Lexicon.load()

@@ -190,15 +190,56 @@ def test_dictionary_words_that_begin_like_a_negation_are_not_negations():
 
 
 def test_an_outside_text_is_checked_against_a_kb_source(real_kb, tmp_path):
-    """A new Czech translation of a decree that gives 2 VP instead of 3 and lets the player choose."""
-    text = tmp_path / "novy-preklad.txt"
-    text.write_text("Ihned získáváte 2 VB. V každé ranní fázi můžete vyměnit jednu kartu v ruce\n"
-                    "za kartu na herním plánu. Učiňte tak až po hodu kostkami osudu.\n", encoding="utf-8")
+    """A new Czech printing of a decree that gives 2 VP instead of 3 and makes the exchange a duty: read
+    through the stored Czech text, quoted beside the Polish text of the same decree."""
+    lines = real_kb.sources["gugong-cs"].lines[1499:1512]
+    assert lines[7].startswith("Thned ziskdvate 3 VB. V kazdé ranni fazi mizete")  # line 1507
+    changed = lines[:7] + ["Ihned získáváte 2 VB. V každé ranní fázi musíte"] + lines[8:]
+    text = tmp_path / "novy-tisk.txt"
+    text.write_text("\n".join(changed) + "\n", encoding="utf-8")
     fs = check_text(real_kb, text, "cs", "gugong-pl")
-    nums = [f for f in fs if f.check == "numbers" and f.b and f.b.source == "novy-preklad.txt"]
-    assert nums and nums[0].b.lines[0][0] == 1 and nums[0].a.source == "gugong-pl"
-    assert "3 pz" in nums[0].message and nums[0].entity_id == "gugong/decree/l1-card-exchange"
-    assert len(fs) < 20  # a fragment is compared with its stretch of the source, not the whole rulebook
+    mine = [f for f in fs if f.b and f.b.source == "novy-tisk.txt"]
+    nums = [f for f in mine if f.check == "numbers"]
+    assert len(nums) == 1 and nums[0].entity_id == "gugong/decree/l1-card-exchange" and nums[0].a.source == "gugong-pl"
+    assert "3 vb → 2 vb" in nums[0].message and "immediate_vp = 3" in nums[0].message
+    assert "Natychmiast zdobywasz 3 PZ" in nums[0].a.text and nums[0].was.source == "gugong-cs"
+    assert [f.check for f in mine if f.check == "modality"] and {f.triage for f in mine} == {"rule"}
+    # the knowledge base's own pl/cs findings on these lines stand; none from elsewhere in the rulebook
+    kb_side = [f for f in fs if f not in mine]
+    assert all(any(s and s.source == "gugong-cs" for s in (f.a, f.b)) for f in kb_side) and len(kb_side) < 5
+
+
+@pytest.mark.parametrize("source", ["gugong-pl", "gugong-cs", "dragon-2007-pl", "dragon-2017-pl", "zhanguo-pl"])
+def test_a_source_read_against_its_own_transcription_gives_no_finding(real_kb, source):
+    src = real_kb.sources[source]
+    assert check_text(real_kb, src.path, src.meta.lang, source) == []
+
+
+def test_the_czech_rulebook_against_the_polish_gives_the_knowledge_base_comparison(real_kb):
+    src = real_kb.sources["gugong-cs"]
+    found = check_text(real_kb, src.path, "cs", "gugong-pl")
+    assert [f.key for f in found] == [f.key for f in Checker(real_kb, "gugong").run("langs", "pl", "cs")]
+
+
+def test_reflowed_lines_and_ocr_confusions_are_no_change(real_kb, tmp_path):
+    """The same Czech text with every line break moved and the OCR's "nemiiZe" written "nemůže"."""
+    src = real_kb.sources["gugong-cs"]
+    words = " ".join(src.lines[1079:1100]).replace("nemiiZe", "nemůže").split()
+    text = tmp_path / "reflowed.txt"
+    text.write_text("\n".join(" ".join(words[k:k + 7]) for k in range(0, len(words), 7)) + "\n", encoding="utf-8")
+    assert [f for f in check_text(real_kb, text, "cs", "gugong-cs") if f.triage == "rule"] == []
+
+
+def test_injected_rule_changes_are_named_and_rewordings_raise_no_rule_finding(real_kb, tmp_path, figures):
+    """The injection harness (tests/checker_injection.py): both seeds reported, the targets asserted on
+    each: recall >= 90%, <= 1 rule finding per 10 rewordings, <= 3 findings away from any change per file."""
+    from tests.checker_injection import HELD_OUT, TUNING, evaluate
+    for name, seed in (("tuning", TUNING), ("held-out", HELD_OUT)):
+        got = evaluate(real_kb, seed, tmp_path)
+        figures.append(f"injection, seed {seed} ({name}):\n{got.table()}")
+        assert got.recall() >= 0.9, got.missed
+        assert got.reword_rule * 10 <= got.rewordings
+        assert max(got.away.values()) <= 3, got.away
 
 
 def test_the_review_page_shows_both_quotes_side_by_side(real_kb):
