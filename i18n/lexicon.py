@@ -8,6 +8,9 @@ Words are lemmatized with simplemma rather than matched by hand-written suffix r
 """
 from __future__ import annotations
 
+import atexit
+import json
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -163,13 +166,61 @@ def alternatives(text: str, lang: str) -> list[tuple[int, int]]:
 _TOKEN = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
 
 
+class _Memo:
+    """simplemma's answers kept on disk (var/lemmas.json in a checkout): loading its dictionaries takes
+    seconds, and a comparison of the knowledge base asks about the same few thousand words every time."""
+
+    def __init__(self) -> None:
+        from kb.db import default_sqlite_path
+        self.path = default_sqlite_path().parent / "lemmas.json"
+        self.data: dict[str, dict[str, dict]] = {"lemma": {}, "known": {}}
+        self.new = False
+        try:
+            self.data.update(json.loads(self.path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            pass
+        atexit.register(self.save)
+
+    def ask(self, kind: str, lang: str, word: str, compute):
+        table = self.data[kind].setdefault(lang, {})
+        if word not in table:
+            table[word] = compute()
+            self.new = True
+        return table[word]
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+            tmp.write_text(json.dumps(self.data, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, self.path)  # whole or not at all: another process may read it meanwhile
+        except OSError:
+            pass  # a read-only install: the answers are computed again next time
+
+
+_MEMO: _Memo | None = None
+
+
+def _memo() -> _Memo:
+    global _MEMO
+    if _MEMO is None:
+        _MEMO = _Memo()
+    return _MEMO
+
+
+def is_known(word: str, lang: str) -> bool:
+    return _memo().ask("known", lang, word, lambda: bool(simplemma.is_known(word, lang)))
+
+
 @lru_cache(maxsize=65536)
 def lemma(word: str, lang: str) -> str:
     """The dictionary form of a word (lowercased); words simplemma does not know stay as they are."""
     w = word.lower()
     if lang not in ("pl", "cs", "en") or w.isdigit():
         return w
-    return simplemma.lemmatize(w, lang=lang).lower()
+    return _memo().ask("lemma", lang, w, lambda: simplemma.lemmatize(w, lang=lang).lower())
 
 
 def lemmas(text: str, lang: str) -> list[str]:
@@ -189,9 +240,9 @@ def negated(word: str, lang: str) -> bool:
         return False
     rest, lem = w[len(prefix):], lemma(w, lang)
     base = lemma(rest, lang)
-    if base.endswith(("t", "ci")) and (base != rest or simplemma.is_known(rest, lang)):
+    if base.endswith(("t", "ci")) and (base != rest or is_known(rest, lang)):
         return True  # "neposouváte": the rest is a form of a verb ("posouvat")
-    return lem.startswith(prefix) and lem.endswith(("t", "ci")) and simplemma.is_known(lem[len(prefix):], lang)
+    return lem.startswith(prefix) and lem.endswith(("t", "ci")) and is_known(lem[len(prefix):], lang)
 
 
 NEG_PREFIX = {"cs": "ne"}
@@ -450,16 +501,25 @@ class Glossary:
                                 for lang, fs in by_lang.items()}
         return g
 
+    def _starts(self, lang: str) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+        """The forms of a language by their first lemma (built once: a comparison asks thousands of times)."""
+        index = self.__dict__.setdefault("_index", {})
+        if lang not in index:
+            index[lang] = {}
+            for term_id, by_lang in self.terms.items():
+                for seq in by_lang.get(lang, ()):
+                    index[lang].setdefault(seq[0], []).append((seq, term_id))
+        return index[lang]
+
     def named(self, lems: list[str], lang: str) -> set[str]:
         """Terms a lemma sequence names. The longest match wins, so "double servant" does not also
         name "servant"."""
         spans: list[tuple[int, int, str]] = []
-        for term_id, by_lang in self.terms.items():
-            for seq in by_lang.get(lang, ()):
-                n = len(seq)
-                for i in range(len(lems) - n + 1):
-                    if tuple(lems[i:i + n]) == seq:
-                        spans.append((i, i + n, term_id))
+        starts = self._starts(lang)
+        for i, first in enumerate(lems):
+            for seq, term_id in starts.get(first, ()):
+                if tuple(lems[i:i + len(seq)]) == seq:
+                    spans.append((i, i + len(seq), term_id))
         spans.sort(key=lambda s: (-(s[1] - s[0]), s[0]))
         taken: set[int] = set()
         out = set()
