@@ -39,14 +39,16 @@ from kb.schema import Entity, Example, TextItem, text_items
 
 ASIDE = re.compile(r"\([^()]*\)|\b\d+\.(?=\s*[^\W\d_A-ZĄĆĘŁŃÓŚŹŻÁČĎÉĚÍŇŘŠŤÚŮÝŽ])")  # parentheses, "2. úrovně"
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
-CLASSES = ("rule", "wording", "ocr")
+# `expansion`: content of an expansion only one of two editions has (Great Wall, Great Events in 2017),
+# grouped apart and not counted among the base game's rule differences
+CLASSES = ("rule", "wording", "ocr", "expansion")
 CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "free", "sequence",
           "enumeration", "term", "destination", "unmatched", "one-sided", "gap", "example", "edition-value",
           "edition-only", "noted", "limit", "order", "actor", "list-item-removed", "list-item-added", "spelling",
           "reworded")
 # Kept for the API's finding model: the class decides them.
-SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
-ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact"}
+SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium", "expansion": "low"}
+ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact", "expansion": "unclear"}
 HUMAN = {"may": "may", "must": "must", "may-not": "may not", "must-not": "need not", "all": "all", "both": "both",
          "any": "any", "none": "none / no", "at-most": "at most / a limit", "at-least": "at least", "only": "only",
          "if": "if", "when": "when / whenever", "unless": "unless", "negation": "not", "then": "then (a fixed order)"}
@@ -546,6 +548,13 @@ class Checker:
                 if ed in (a, b) and any(_source_items(rec, f) for f in rec.item.texts):
                     findings.append(self._edition_only(rec, ed, a, src_a if ed == a else src_b))
                 continue
+            cited = {s for f in rec.item.texts for s in _source_items(rec, f)}
+            if len(cited & {src_a, src_b}) == 1 and not single:
+                # the entity is in one source only: one finding for it, not one per field
+                findings.append(self._entity_one_sided(cmp, rec, mode, a, b, src_a, src_b, lang_a, lang_b))
+                findings += [self._hand_recorded(rec, fld, src_a, src_b, a, b) for fld in ("note", "difference")
+                             if fld in rec.item.texts and not _source_items(rec, fld)]
+                continue
             for fld in rec.item.texts:
                 items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
@@ -559,12 +568,38 @@ class Checker:
                     if not (cmp.same_language and moved(cmp, (ia or ib).text, elsewhere, lang_a)):
                         findings.append(self._one_sided(cmp, rec, fld, mode, a, b, ia, ib, lang_a if ia else lang_b))
                 if fld in ("note", "difference") and not items:
-                    findings.append(self._hand_recorded(rec, fld))
+                    findings.append(self._hand_recorded(rec, fld, src_a, src_b, a, b))
             if isinstance(rec.item, Example):
                 findings += self._example_facts(rec, a, b, mode, src_a, src_b)
             if isinstance(rec.item, Entity) and mode == "editions":
                 findings += self._edition_values(rec, a, b)
+        for f in findings:
+            if self._expansion(f.entity_id) and not f.hand_recorded:
+                f.triage = "expansion"
         return sorted(findings, key=lambda f: (CLASSES.index(f.triage), f.hand_recorded, f.entity_id, f.field, f.check))
+
+    def _expansion(self, entity_id: str) -> bool:
+        """Whether an entity (or one it belongs to) is content of an expansion."""
+        rec = self.kb.records.get(entity_id)
+        while rec is not None:
+            if rec.item.scope and rec.item.scope.expansions:
+                return True
+            rec = self.kb.records.get(rec.item.parent) if getattr(rec.item, "parent", None) else None
+        return False
+
+    def _entity_one_sided(self, cmp, rec, mode, a, b, src_a, src_b, lang_a, lang_b) -> Finding:
+        has_a = any(src_a in _source_items(rec, f) for f in rec.item.texts)
+        src, label, lacks, lang = (src_a, a, b, lang_a) if has_a else (src_b, b, a, lang_b)
+        items = [i for f in rec.item.texts if f != "name" for s, i in _source_items(rec, f).items() if s == src] \
+            or [i for f in rec.item.texts for s, i in _source_items(rec, f).items() if s == src]
+        lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
+        quote = " / ".join(i.text for i in items[:3])
+        what = "edition" if mode == "editions" else "rulebook"
+        triage = "ocr" if any(GAP.search(i.text) for i in items) else cmp.triage(quote, lang)
+        side = Side(label, src, lines or None, quote)
+        return Finding(self.game, rec.id, "*", "one-sided", triage,
+                       f"only the {label} {what} has this {rec.kind}; the {lacks} {what} does not",
+                       side if has_a else None, None if has_a else side, detail=f"only-{label}")
 
     @staticmethod
     def _single_edition(rec) -> bool:
@@ -591,9 +626,19 @@ class Checker:
                        f"only the {has} {what} states this ({fld}); the {lacks} {what} does not",
                        side if ia else None, side if ib else None, detail=f"only-{has}")
 
-    def _hand_recorded(self, rec, fld) -> Finding:
+    def _hand_recorded(self, rec, fld, src_a: str, src_b: str, a: str, b: str) -> Finding:
+        """A difference the transcribers recorded by hand, quoted with the entity's text in each source.
+        Their notes record differences of every kind (a name lost in the OCR, a heading, a rule): only
+        a note that calls itself a disagreement is a rule difference."""
         en = next((item.text for item in text_items(rec.item.texts[fld].get("en", ""))), "") if "en" in rec.item.texts[fld] else ""
-        return Finding(self.game, rec.id, fld, "noted", "rule", en or "see the note", hand_recorded=True, detail=fld)
+        sides = []
+        for src, label in ((src_a, a), (src_b, b)):
+            items = [i for f in rec.item.texts if f not in ("name", "note", "difference")
+                     for s, i in _source_items(rec, f).items() if s == src]
+            sides.append(Side(label, src, _lines(items[0]), items[0].text) if items else None)
+        triage = "rule" if en.lower().startswith("disagreement") else "wording"
+        return Finding(self.game, rec.id, fld, "noted", triage, en or "see the note", sides[0], sides[1],
+                       hand_recorded=True, detail=fld)
 
     def _example_facts(self, rec, a, b, mode, src_a, src_b) -> list[Finding]:
         key_a, key_b = (a, b) if mode == "langs" else (f"pl{a}", f"pl{b}")
