@@ -60,8 +60,8 @@ HUMAN = {"may": "may", "must": "must", "may-not": "may not", "must-not": "need n
 FAMILIES = (
     ("modality", ("may",), "rule"),
     ("must", ("must",), "rule"),
-    ("quantifier", ("at-most",), "rule"),
-    ("quantifier", ("at-least",), "rule"),
+    ("quantifier", ("at-most",), "wording"),
+    ("quantifier", ("at-least",), "wording"),
     ("condition", ("if", "unless"), "rule"),
 )
 # A sentence whose content words are this share of those of another field counts as moved there
@@ -145,12 +145,24 @@ def _side(label: str, item: TextItem) -> Side:
 
 def _source_items(rec: Record, fld: str) -> dict[str, TextItem]:
     """The source-origin texts of one field, keyed by their source id."""
-    out = {}
+    out: dict[str, TextItem] = {}
     for value in rec.item.texts.get(fld, {}).values():
         for item in text_items(value):
-            if item.src:
-                out[item.src] = item
+            if not item.src:
+                continue
+            have = out.get(item.src)
+            if have is None or have.text == item.text or not _near(have, item):
+                out.setdefault(item.src, item)  # a text the rulebook repeats elsewhere (an appendix): the first
+            else:  # two parts of one field (a note beside the paragraph): one text, both line spans
+                out[item.src] = item.model_copy(update={"text": f"{have.text} {item.text}",
+                                                        "lines": [*have.lines, *item.lines]})
     return out
+
+
+def _near(a: TextItem, b: TextItem, lines: int = 12) -> bool:
+    """Whether two texts of one source stand within a few lines of each other (one passage)."""
+    return bool(a.lines and b.lines) and min(abs(x - y) for x in (a.lines[0][0], a.lines[-1][1])
+                                             for y in (b.lines[0][0], b.lines[-1][1])) <= lines
 
 
 def game_glossary(kb: KnowledgeBase, game: str) -> Glossary:
@@ -165,6 +177,7 @@ class Comparer:
     def __init__(self, game: str, glossary: Glossary, same_language: bool):
         self.game, self.glossary, self.same_language = game, glossary, same_language
         self._cache: dict[tuple[str, str], Analysis] = {}
+        self.elsewhere: dict[str, list[str]] = {}  # source -> every text of the entity being compared
         self._terms: dict[tuple[str, str], set[str]] = {}
 
     def read(self, text: str, lang: str) -> Analysis:
@@ -238,9 +251,10 @@ class Comparer:
         return p.out
 
     def triage(self, text: str, lang: str) -> str:
-        """The class of a text one side says alone: `rule` when it has a rule word or a number."""
+        """The class of a text one side says alone: `rule` when it has a rule word. A number alone is a
+        count the other text leaves to the components ("you have room for 6 tokens")."""
         an = self.read(text, lang)
-        return "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+        return "rule" if RULE_MARKERS & set(an.markers) else "wording"
 
     def _unmatched(self, p: Pair) -> None:
         """Sentences with no counterpart that say something the other text does not."""
@@ -250,6 +264,8 @@ class Comparer:
             lone, has, lacks = (join([p.sa[i] for i in ia]), p.pa, p.pb) if ia else (join([p.sb[i] for i in ib]), p.pb, p.pa)
             if lone.words < 3 or not self.adds(lone, has, lacks):
                 continue
+            if self.same_language and moved(self, lone.text, self.elsewhere.get(lacks.source, []), has.lang):
+                continue  # the other edition says it in another text of the same entity (a note, a summary)
             triage = "ocr" if GAP.search(lone.text) or GAP.search(lacks.text) else self.triage(lone.text, has.lang)
             here, there = has.side(lone.text, lone.lines), lacks.side()
             p.add("unmatched", triage, f"only the {has.label} text says this sentence; the {lacks.label} text has no counterpart",
@@ -303,7 +319,9 @@ class Comparer:
         # ("(30 VB)", "dekret 2. úrovně"), restates; a value against another value changes a rule
         aside = not (only_a and only_b) and not any(
             set(only) & set(numbers(ASIDE.sub(" ", x.text), x.lang)) for only, x in ((only_a, p.pa), (only_b, p.pb)))
-        p.add("numbers", "wording" if aside else "rule",
+        # a number one text states where the other states none restates a count the other leaves to the
+        # components or the board; a value against another value changes a rule
+        p.add("numbers", "rule" if only_a and only_b and not aside else "wording",
               f"numbers differ: {p.pa.label} states {says(only_a, na)} where {p.pb.label} states {says(only_b, nb)}",
               qa, qb, detail=f"{only_a}/{only_b}")
 
@@ -313,7 +331,7 @@ class Comparer:
             for x, y, px, py in ((xa, xb, p.pa, p.pb), (xb, xa, p.pb, p.pa)):
                 for n1, n2 in alternatives(x.text, px.lang):
                     if not alternatives(y.text, py.lang) and not {n1, n2} <= set(numbers(y.text, py.lang)):
-                        p.add("numbers", "rule", f"numbers: the {px.label} text allows {n1} or {n2}, the {py.label} "
+                        p.add("numbers", "wording", f"numbers: the {px.label} text allows {n1} or {n2}, the {py.label} "
                               "text states one number", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
                               detail=f"or:{px.label}:{n1}/{n2}")
 
@@ -323,10 +341,16 @@ class Comparer:
         "může", unless the other text states the same limit another way: "at most", "only")."""
         if not p.prose:
             return
+        # "and" against "and then" in one pair of counterpart sentences: across a paragraph the "and" may
+        # join two nouns and the "then" open another step
+        for xa, xb in p.aligned():
+            ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
+            for x, mx, my in ((p.pa, ma, mb), (p.pb, mb, ma)):
+                if "then" in mx and "and-also" in my and "then" not in my:
+                    y = p.pb if x is p.pa else p.pa
+                    p.add("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
+                          "“and” (no order)", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=x.label)
         for x, y, rx, ry in ((p.pa, p.pb, p.ra, p.rb), (p.pb, p.pa, p.rb, p.ra)):
-            if "then" in rx.markers and "and-also" in ry.markers and "then" not in ry.markers:
-                p.add("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
-                      "“and” (no order)", p.pa.side(), p.pb.side(), detail=x.label)
             if "and-or" in rx.markers and "or" in ry.markers:
                 p.add("sequence", "wording", f"sequence: the {x.label} text says “and/or” (both together), "
                       f"the {y.label} text “or”", *p.quote_marked(x, ("and-or",)), detail=f"and-or:{x.label}")
@@ -355,7 +379,8 @@ class Comparer:
             if check == "modality" and not p.rules:
                 continue  # descriptions narrate ("you may find in the box..."), examples have facts
             if check == "condition":
-                na, nb = sum(p.ra.markers.get(c, 0) for c in family), sum(p.rb.markers.get(c, 0) for c in family)
+                ma, mb = p.ra.markers, p.rb.markers
+                na, nb = sum(ma.get(c, 0) for c in family), sum(mb.get(c, 0) for c in family)
                 if na and nb and na != nb:
                     more, fewer = (p.pa, p.pb) if na > nb else (p.pb, p.pa)
                     p.add(check, triage, f"condition: the {more.label} text states {max(na, nb)} conditions "
@@ -400,7 +425,7 @@ class Comparer:
         for xa, xb in p.aligned():
             ua, ub = time_units(xa.text, p.pa.lang), time_units(xb.text, p.pb.lang)
             if ua - ub and ub - ua:
-                p.add("term", "rule", f"time unit: the {p.pa.label} sentence speaks of the {' / '.join(sorted(ua))}, "
+                p.add("term", "wording", f"time unit: the {p.pa.label} sentence speaks of the {' / '.join(sorted(ua))}, "
                       f"the {p.pb.label} sentence of the {' / '.join(sorted(ub))}", p.pa.side(xa.text, xa.lines),
                       p.pb.side(xb.text, xb.lines), detail=f"time:{sorted(ua)}/{sorted(ub)}")
 
@@ -408,7 +433,7 @@ class Comparer:
         """How many items a list has."""
         ea, eb = enumeration(p.pa.text), enumeration(p.pb.text)
         if ea and eb and ea != eb:
-            p.add("enumeration", "rule", f"the lists differ in length: {p.pa.label} has {ea} items, {p.pb.label} {eb}",
+            p.add("enumeration", "wording", f"the lists differ in length: {p.pa.label} has {ea} items, {p.pb.label} {eb}",
                   p.pa.side(), p.pb.side(), detail=f"{ea}/{eb}")
 
     def _object_terms(self, p: Pair) -> None:
@@ -428,7 +453,7 @@ class Comparer:
                     continue
                 reported.add(term)
                 has, lacks = (p.pa, p.pb) if term in ta else (p.pb, p.pa)
-                p.add("term", "rule", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
+                p.add("term", "wording", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
                       f"the {lacks.label} sentence does not", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
                       detail=term)
 
@@ -555,6 +580,8 @@ class Checker:
                 findings += [self._hand_recorded(rec, fld, src_a, src_b, a, b) for fld in ("note", "difference")
                              if fld in rec.item.texts and not _source_items(rec, fld)]
                 continue
+            cmp.elsewhere = {src: [i.text for f in rec.item.texts.values() for v in f.values()
+                                   for i in text_items(v) if i.src == src] for src in (src_a, src_b)}
             for fld in rec.item.texts:
                 items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
@@ -651,8 +678,9 @@ class Checker:
             spans = extra[key]
             spans = [spans] if spans and isinstance(spans[0], int) else spans
             side = Side(has, src, [list(s) for s in spans], self._quote(src, spans))
-            # who has which colour is presentation; counts, names and outcomes are the example's result
-            triage = "wording" if "colour" in fact.what else "rule"
+            # a worked example illustrates a rule the texts state; a fact only one version gives changes how
+            # no one plays (the rule's own texts are compared on their own)
+            triage = "wording"
             out.append(Finding(self.game, rec.id, "facts", "example", triage,
                                f"only the {has} version of the example states: {fact.who or ''} {fact.what} = {fact.value}".replace("  ", " "),
                                side if has == a else None, None if has == a else side, detail=f"{n}:{fact.what}"))
@@ -670,7 +698,9 @@ class Checker:
                         p = prov.by_edition.get(ed) if prov and prov.by_edition else None
                         quote = self._quote(p.src, p.lines) if p and p.src else ""
                         sides.append(Side(ed, p.src if p else None, [list(s) for s in p.lines] if p and p.lines else None, quote))
-                    out.append(Finding(self.game, rec.id, attr, "edition-value", "rule",
+                    # a number is a rule constant; a name or a colour is what the components print
+                    triage = "rule" if isinstance(va, (int, float)) or isinstance(vb, (int, float)) else "wording"
+                    out.append(Finding(self.game, rec.id, attr, "edition-value", triage,
                                        f"{attr}: {va} in {a}, {vb} in {b}", sides[0], sides[1], detail=attr))
         return out
 

@@ -259,7 +259,7 @@ MARKERS: dict[str, dict[str, set[str]]] = {
     "pl": {
         "negation": {"nie", "nigdy", "ani"},
         "may-not": set(),
-        "may": {"móc", "może", "można", "mogą", "możesz", "możecie", "opcjonalnie", "wolno", "możliwe"},
+        "may": {"móc", "może", "można", "mogą", "możesz", "możecie", "opcjonalnie", "wolno"},
         "must": {"musieć", "musi", "musisz", "muszą", "musicie", "trzeba", "obowiązkowo"},
         "all": {"wszystek", "wszystko", "wszyscy", "wszystkie", "wszystkich", "wszystkim", "wszystkimi", "całkowicie"},
         "both": {"oba", "obie", "obu", "obaj", "obydwa"},
@@ -279,7 +279,7 @@ MARKERS: dict[str, dict[str, set[str]]] = {
     "cs": {
         "negation": {"ne", "nikdy", "ani", "není"},
         "may-not": {"nelze"},
-        "may": {"moci", "může", "můžete", "mohou", "lze", "nepovinně", "smět", "možné"},
+        "may": {"moci", "může", "můžete", "mohou", "lze", "nepovinně", "smět"},
         "must": {"muset", "musí", "musíte", "nutné", "povinně"},
         "all": {"všechen", "všichni", "všechny", "vše", "všech", "všemi", "všem", "zcela"},
         "both": {"oba", "obě", "obou", "oběma"},
@@ -307,15 +307,18 @@ PHRASES = {
     "pl": [("jesli chcesz", "may"), ("jesli chcesz", "-if"), ("jesli to konieczne", "-if"),
            ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
            ("aby moc", "-may"), ("moze to byc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"),
-           ("jak to tylko mozliwe", "-may"),
+           ("jak to tylko mozliwe", "-may"), ("bedzie mozna", "-may"), ("bedziesz mogl", "-may"),
+           ("beda mogli", "-may"), ("bedziecie mogli", "-may"),
+           ("nawet jezeli", "-if"), ("takze jezeli", "-if"), ("takze jesli", "-if"), ("nawet jesli", "-if"), ("nawet gdy", "-if"), ("jezeli zajdzie", "-if"),
+           ("jesli zajdzie", "-if"),
            ("o ile", "if"), ("pod warunkiem", "if"), ("przy zalozeniu", "if"), ("jak gdyby", "-if"),
            ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"),
            ("bez limitu", "at-most"), ("lub wiecej", "at-least"), ("i wiecej", "at-least"),
            ("chyba ze", "unless"), ("po czym", "then"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any"),
            ("nie ma znaczenia", "-negation"), ("nie maja znaczenia", "-negation"), ("nie ma wplywu", "-negation")],
     "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),
-           ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"), ("je mozne", "-may"),
-           ("muze to byt", "-may"),
+           ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"),
+           ("muze to byt", "-may"), ("i kdyz", "-if"), ("i kdyby", "-if"),
            ("za predpokladu", "if"), ("jako kdyby", "-if"),
            ("nesmi prekrocit", "at-most"), ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"),
            ("bez omezeni", "at-most"), ("nebo vice", "at-least"), ("ci vice", "at-least"), ("a vice", "at-least"),
@@ -331,8 +334,8 @@ RELATIVE = {"pl": {"który", "która", "które", "którego", "której", "którem
 # verb of happening, beginning, ending, being somewhere, having, containing or consisting of says what
 # is possible ("pałace mogą mieć maksymalnie 3 piętra": a capacity); it grants no one a choice
 EVENTS = {"pl": {"zdarzyć", "zdarzać", "rozpocząć", "rozpoczynać", "zacząć", "zaczynać", "skończyć", "kończyć",
-                 "znajdować", "składać", "mieć", "zawierać"},
-          "cs": {"stát", "stávat", "nastat", "nastávat", "začít", "začínat", "skončit", "končit", "nacházet", "skládat",
+                 "znajdować", "składać", "mieć", "zawierać", "znaleźć"},
+          "cs": {"stát", "stávat", "nastat", "nastávat", "začít", "začínat", "skončit", "končit", "nacházet", "najít", "skládat",
                  "mít", "obsahovat"}}
 
 
@@ -446,6 +449,8 @@ def analyse(text: str, lang: str) -> Analysis:
     for i, (tok, lem) in enumerate(zip(toks, lems)):
         low = tok.lower()
         cats = [c for c, ws in table.items() if low in ws or lem in ws]
+        if lang == "cs" and fold(low) == "mozne" and i and toks[i - 1].lower() in ("je", "bude", "bylo"):
+            cats.append("may")  # "je možné vyměnit" (it may be exchanged); "pokud je to možné" is no permission
         if negated(tok, lang):
             cats.append("negation")
             if lem in table["may"]:
