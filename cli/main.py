@@ -470,6 +470,9 @@ def compare(
         except ValueError as exc:
             _fail(str(exc), 2)
     shown = [f for f in findings if f.triage in wanted and (not check_names or f.check in check_names)]
+    reader = ui_lang()
+    for f in findings:  # the reader's language (RULEKB_LANG); quoted words stay as the source writes them
+        f.message = f.text(reader)
     if as_json:
         _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(findings), "shown": len(shown),
                     "findings": [f.to_dict() for f in findings]})

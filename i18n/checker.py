@@ -33,6 +33,7 @@ from typing import Iterator
 from i18n.align import Change, Document, Sentence, align, join, paragraph_sentences, similarity, spans_of, word_diff
 from i18n.lexicon import (CONDITIONS, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
                           alternatives, analyse, numbers, per_kind, places_or_moves, puts, ranks, time_units)
+from i18n.catalog import N_, t
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -96,7 +97,7 @@ class Finding:
     field: str
     check: str
     triage: str          # rule | wording | ocr  (shown as "class")
-    message: str         # a one-line explanation
+    message: str         # a one-line explanation in English (msg(...) when made: see `text`)
     a: Side | None = None
     b: Side | None = None
     hand_recorded: bool = False
@@ -106,10 +107,21 @@ class Finding:
     changed: tuple[str, ...] = ()            # ... the words removed and the words put in, as written
     entities: list[str] = field(default_factory=list)  # ... every entity whose cited lines it touches
 
+    msgid: str = ""                          # the message as marked for the catalogs, and its parameters
+    params: dict = field(default_factory=dict)
+
     def __post_init__(self):
+        if isinstance(self.message, tuple):  # msg(N_("..."), **params): English now, any language on demand
+            self.msgid, self.params = self.message
+            self.message = self.msgid % self.params
         basis = "|".join([self.entity_id, self.field, self.check, self.detail,
                           self.a.label if self.a else "", self.b.label if self.b else ""])
         self.key = hashlib.sha1(basis.encode()).hexdigest()[:12]
+
+    def text(self, lang: str) -> str:
+        """The message in the reader's language (the catalogs of i18n/locale); words quoted from a
+        source stay as the source writes them."""
+        return t(lang, self.msgid, **self.params) if self.msgid else self.message
 
     @property
     def severity(self) -> str:
@@ -124,6 +136,11 @@ class Finding:
         d["class"] = d.pop("triage")
         d.update(severity=self.severity, assessment=self.assessment)
         return d
+
+
+def msg(msgid: str, **params) -> tuple[str, dict]:
+    """A finding's message: a catalog msgid and its parameters (rendered per reader by Finding.text)."""
+    return msgid, params
 
 
 @dataclass
@@ -268,7 +285,8 @@ class Comparer:
                 continue  # the other edition says it in another text of the same entity (a note, a summary)
             triage = "ocr" if GAP.search(lone.text) or GAP.search(lacks.text) else self.triage(lone.text, has.lang)
             here, there = has.side(lone.text, lone.lines), lacks.side()
-            p.add("unmatched", triage, f"only the {has.label} text says this sentence; the {lacks.label} text has no counterpart",
+            p.add("unmatched", triage, msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
+                                           has=has.label, lacks=lacks.label),
                   *((here, there) if has is p.pa else (there, here)), detail=f"{has.label}:{lone.text[:40]}", keep=True)
 
     def _merged_extra(self, p: Pair) -> None:
@@ -296,7 +314,8 @@ class Comparer:
                 continue
             qx, qy = p_two.side(extra.text, extra.lines), p_one.side(one.text, one.lines)
             p.add("unmatched", "ocr" if p.damaged else self.triage(extra.text, p_two.lang),
-                  f"only the {p_two.label} text says this sentence; the {p_one.label} text has no counterpart",
+                  msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
+                      has=p_two.label, lacks=p_one.label),
                   *((qx, qy) if p_two is p.pa else (qy, qx)), detail=f"{p_two.label}:{extra.text[:40]}", keep=True)
 
     def _numbers(self, p: Pair) -> None:
@@ -322,7 +341,8 @@ class Comparer:
         # a number one text states where the other states none restates a count the other leaves to the
         # components or the board; a value against another value changes a rule
         p.add("numbers", "rule" if only_a and only_b and not aside else "wording",
-              f"numbers differ: {p.pa.label} states {says(only_a, na)} where {p.pb.label} states {says(only_b, nb)}",
+              msg(N_("numbers differ: %(a)s states %(says_a)s where %(b)s states %(says_b)s"), a=p.pa.label,
+                  says_a=says(only_a, na), b=p.pb.label, says_b=says(only_b, nb)),
               qa, qb, detail=f"{only_a}/{only_b}")
 
     def _number_choices(self, p: Pair) -> None:
@@ -331,8 +351,8 @@ class Comparer:
             for x, y, px, py in ((xa, xb, p.pa, p.pb), (xb, xa, p.pb, p.pa)):
                 for n1, n2 in alternatives(x.text, px.lang):
                     if not alternatives(y.text, py.lang) and not {n1, n2} <= set(numbers(y.text, py.lang)):
-                        p.add("numbers", "wording", f"numbers: the {px.label} text allows {n1} or {n2}, the {py.label} "
-                              "text states one number", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
+                        p.add("numbers", "wording", msg(N_("numbers: the %(x)s text allows %(n1)s or %(n2)s, the %(y)s text "
+                                                        "states one number"), x=px.label, n1=n1, n2=n2, y=py.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
                               detail=f"or:{px.label}:{n1}/{n2}")
 
     def _connectives(self, p: Pair) -> None:
@@ -348,14 +368,14 @@ class Comparer:
             for x, mx, my in ((p.pa, ma, mb), (p.pb, mb, ma)):
                 if "then" in mx and "and-also" in my and "then" not in my:
                     y = p.pb if x is p.pa else p.pa
-                    p.add("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
-                          "“and” (no order)", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=x.label)
+                    p.add("sequence", "rule", msg(N_("sequence: the %(x)s text says “and then”, the %(y)s text “and” (no order)"),
+                                                  x=x.label, y=y.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=x.label)
         for x, y, rx, ry in ((p.pa, p.pb, p.ra, p.rb), (p.pb, p.pa, p.rb, p.ra)):
             if "and-or" in rx.markers and "or" in ry.markers:
-                p.add("sequence", "wording", f"sequence: the {x.label} text says “and/or” (both together), "
-                      f"the {y.label} text “or”", *p.quote_marked(x, ("and-or",)), detail=f"and-or:{x.label}")
+                p.add("sequence", "wording", msg(N_("sequence: the %(x)s text says “and/or” (both together), the %(y)s text “or”"),
+                                                 x=x.label, y=y.label), *p.quote_marked(x, ("and-or",)), detail=f"and-or:{x.label}")
             if "may-not" in rx.markers and "may" in ry.markers and not ({"may-not", "negation", "at-most", "only"} & set(ry.markers)):
-                p.add("negation", "rule", f"negation: the {x.label} text says “may not”, the {y.label} text “may”",
+                p.add("negation", "rule", msg(N_("negation: the %(x)s text says “may not”, the %(y)s text “may”"), x=x.label, y=y.label),
                       *p.quote_marked(x, ("may-not",)), detail=x.label)
 
     def _word_classes(self, p: Pair) -> None:
@@ -373,7 +393,7 @@ class Comparer:
                     ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
                     for mx, my, x, y in ((ma, mb, p.pa, p.pb), (mb, ma, p.pb, p.pa)):
                         if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
-                            p.add("modality", "rule", f"modality: the {x.label} text says “must”, the {y.label} text “may”",
+                            p.add("modality", "rule", msg(N_("modality: the %(x)s text says “must”, the %(y)s text “may”"), x=x.label, y=y.label),
                                   p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
                 continue
             if check == "modality" and not p.rules:
@@ -383,8 +403,8 @@ class Comparer:
                 na, nb = sum(ma.get(c, 0) for c in family), sum(mb.get(c, 0) for c in family)
                 if na and nb and na != nb:
                     more, fewer = (p.pa, p.pb) if na > nb else (p.pb, p.pa)
-                    p.add(check, triage, f"condition: the {more.label} text states {max(na, nb)} conditions "
-                          f"(if), the {fewer.label} text {min(na, nb)}", p.pa.side(), p.pb.side(), detail=f"{na}/{nb}")
+                    p.add(check, triage, msg(N_("condition: the %(more)s text states %(n)s conditions (if), the %(fewer)s text %(m)s"),
+                                              more=more.label, n=max(na, nb), fewer=fewer.label, m=min(na, nb)), p.pa.side(), p.pb.side(), detail=f"{na}/{nb}")
                 continue
             if bool(ha) == bool(hb):
                 continue
@@ -394,7 +414,8 @@ class Comparer:
                 triage = "wording"  # every "may" of the text is one that changes no play ("may ignore")
             qa, qb = p.quote_marked(has, cats)
             said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))
-            p.add(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
+            p.add(check, triage, msg(N_("%(check)s: the %(has)s text says “%(said)s”, the %(lacks)s text does not"), check=check,
+                                      has=has.label, said=said, lacks=lacks.label),
                   qa, qb, detail=",".join(cats))
 
     def _sentence_markers(self, p: Pair) -> None:
@@ -415,7 +436,8 @@ class Comparer:
                 has, lacks, other = (p.pa, p.pb, xb) if check in ma else (p.pb, p.pa, xa)
                 if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
                     continue  # the other sentence says when in its own words
-                p.add(check, "rule", f"{check}: the {has.label} sentence {says}, the {lacks.label} sentence does not",
+                p.add(check, "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
+                                          has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 
     def _time_units(self, p: Pair) -> None:
@@ -425,15 +447,16 @@ class Comparer:
         for xa, xb in p.aligned():
             ua, ub = time_units(xa.text, p.pa.lang), time_units(xb.text, p.pb.lang)
             if ua - ub and ub - ua:
-                p.add("term", "wording", f"time unit: the {p.pa.label} sentence speaks of the {' / '.join(sorted(ua))}, "
-                      f"the {p.pb.label} sentence of the {' / '.join(sorted(ub))}", p.pa.side(xa.text, xa.lines),
+                p.add("term", "wording", msg(N_("time unit: the %(a)s sentence speaks of the %(ua)s, the %(b)s sentence of the %(ub)s"),
+                                              a=p.pa.label, ua=" / ".join(sorted(ua)), b=p.pb.label, ub=" / ".join(sorted(ub))), p.pa.side(xa.text, xa.lines),
                       p.pb.side(xb.text, xb.lines), detail=f"time:{sorted(ua)}/{sorted(ub)}")
 
     def _enumeration(self, p: Pair) -> None:
         """How many items a list has."""
         ea, eb = enumeration(p.pa.text), enumeration(p.pb.text)
         if ea and eb and ea != eb:
-            p.add("enumeration", "wording", f"the lists differ in length: {p.pa.label} has {ea} items, {p.pb.label} {eb}",
+            p.add("enumeration", "wording", msg(N_("the lists differ in length: %(a)s has %(ea)s items, %(b)s %(eb)s"),
+                                                 a=p.pa.label, ea=ea, b=p.pb.label, eb=eb),
                   p.pa.side(), p.pb.side(), detail=f"{ea}/{eb}")
 
     def _object_terms(self, p: Pair) -> None:
@@ -453,8 +476,8 @@ class Comparer:
                     continue
                 reported.add(term)
                 has, lacks = (p.pa, p.pb) if term in ta else (p.pb, p.pa)
-                p.add("term", "wording", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
-                      f"the {lacks.label} sentence does not", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
+                p.add("term", "wording", msg(N_("the %(has)s sentence names the %(term)s, the %(lacks)s sentence does not"),
+                                              has=has.label, term=term.split("/")[-1].replace("-", " "), lacks=lacks.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
                       detail=term)
 
     def _destination(self, p: Pair) -> None:
@@ -470,8 +493,9 @@ class Comparer:
                 where = {item for item in self.terms(x.text, px.lang) if item.split("/")[-1] in PLACE_TERMS} \
                     - self.terms(py.text, py.lang)
                 for term in sorted(where):
-                    p.add("destination", "rule", f"destination: the {px.label} sentence puts a piece in the "
-                          f"{term.split('/')[-1].replace('-', ' ')}, which the {py.label} text never names",
+                    p.add("destination", "rule", msg(N_("destination: the %(x)s sentence puts a piece in the %(term)s, which the "
+                                                         "%(y)s text never names"), x=px.label,
+                                                      term=term.split("/")[-1].replace("-", " "), y=py.label),
                           p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{px.label}:{term}")
 
     def _gap(self, p: Pair) -> None:
@@ -479,7 +503,7 @@ class Comparer:
         ga, gb = bool(GAP.search(p.pa.text)), bool(GAP.search(p.pb.text))
         if ga != gb:
             lost = p.pa.label if ga else p.pb.label
-            p.add("gap", "ocr", f"part of the {lost} text is lost in the source (marked …)", p.pa.side(), p.pb.side(),
+            p.add("gap", "ocr", msg(N_("part of the %(lost)s text is lost in the source (marked …)"), lost=lost), p.pa.side(), p.pb.side(),
                   detail=lost, keep=True)
 
 
@@ -517,7 +541,7 @@ class Pair:
             return lambda s: has is side and any(m in self.read(s.text, side.lang).markers for m in markers)
         return self.quote(carries(self.pa), carries(self.pb))
 
-    def add(self, check: str, triage: str, message: str, qa: Side | None, qb: Side | None, detail: str,
+    def add(self, check: str, triage: str, message: tuple[str, dict], qa: Side | None, qb: Side | None, detail: str,
             keep: bool = False) -> None:
         """A finding; in a paragraph the OCR damaged, a rule difference is classed `ocr` unless `keep`
         (the caller has classed it already)."""
@@ -621,11 +645,11 @@ class Checker:
             or [i for f in rec.item.texts for s, i in _source_items(rec, f).items() if s == src]
         lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
         quote = " / ".join(i.text for i in items[:3])
-        what = "edition" if mode == "editions" else "rulebook"
         triage = "ocr" if any(GAP.search(i.text) for i in items) else cmp.triage(quote, lang)
         side = Side(label, src, lines or None, quote)
         return Finding(self.game, rec.id, "*", "one-sided", triage,
-                       f"only the {label} {what} has this {rec.kind}; the {lacks} {what} does not",
+                       msg(N_("only the %(has)s source has this %(kind)s; the %(lacks)s source does not"),
+                           has=label, kind=rec.kind, lacks=lacks),
                        side if has_a else None, None if has_a else side, detail=f"only-{label}")
 
     @staticmethod
@@ -638,19 +662,19 @@ class Checker:
         lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
         quote = " / ".join(i.text for i in items[:3])
         side = Side(ed, src, lines or None, quote)
-        return Finding(self.game, rec.id, "*", "edition-only", "rule", f"only the {ed} edition has this {rec.kind}",
+        return Finding(self.game, rec.id, "*", "edition-only", "rule", msg(N_("only the %(ed)s edition has this %(kind)s"), ed=ed, kind=rec.kind),
                        side if ed == a else None, None if ed == a else side, detail=ed)
 
     def _one_sided(self, cmp, rec, fld, mode, a, b, ia, ib, lang) -> Finding:
         has, item = (a, ia) if ia else (b, ib)
         lacks = b if ia else a
-        what = "edition" if mode == "editions" else "rulebook"
         triage = cmp.triage(item.text, lang)
         if GAP.search(item.text):
             triage = "ocr"
         side = _side(has, item)
         return Finding(self.game, rec.id, fld, "one-sided", triage,
-                       f"only the {has} {what} states this ({fld}); the {lacks} {what} does not",
+                       msg(N_("only the %(has)s source states this (%(field)s); the %(lacks)s source does not"),
+                           has=has, field=fld, lacks=lacks),
                        side if ia else None, side if ib else None, detail=f"only-{has}")
 
     def _hand_recorded(self, rec, fld, src_a: str, src_b: str, a: str, b: str) -> Finding:
@@ -682,7 +706,8 @@ class Checker:
             # no one plays (the rule's own texts are compared on their own)
             triage = "wording"
             out.append(Finding(self.game, rec.id, "facts", "example", triage,
-                               f"only the {has} version of the example states: {fact.who or ''} {fact.what} = {fact.value}".replace("  ", " "),
+                               msg(N_("only the %(has)s version of the example states: %(what)s = %(value)s"), has=has,
+                                   what=f"{fact.who or ''} {fact.what}".strip(), value=fact.value),
                                side if has == a else None, None if has == a else side, detail=f"{n}:{fact.what}"))
         return out
 
@@ -701,7 +726,7 @@ class Checker:
                     # a number is a rule constant; a name or a colour is what the components print
                     triage = "rule" if isinstance(va, (int, float)) or isinstance(vb, (int, float)) else "wording"
                     out.append(Finding(self.game, rec.id, attr, "edition-value", triage,
-                                       f"{attr}: {va} in {a}, {vb} in {b}", sides[0], sides[1], detail=attr))
+                                       msg(N_("%(attr)s: %(va)s in %(a)s, %(vb)s in %(b)s"), attr=attr, va=va, a=a, vb=vb, b=b), sides[0], sides[1], detail=attr))
         return out
 
     def _quote(self, src: str, spans) -> str:
@@ -867,12 +892,14 @@ class TextCheck:
             side_old = None
         out = []
         for check, triage, params in found:
-            message = CHANGE_MESSAGES[check].format(was=removed or "—", now=added or "—", **params)
+            params = dict(params, was=removed or "—", now=added or "—")
+            template = CHANGE_MESSAGES[check]
             if check == "numbers" and rec is not None and isinstance(rec.item, Entity):
                 stated = {v for v, _ in nb.elements()} - {v for v, _ in na.elements()}
                 attrs = [f"{k} = {v}" for k, v in rec.item.attrs.items() if isinstance(v, int) and v in stated]
-                if attrs:
-                    message += f" (the knowledge base: {', '.join(attrs)})"
+                if attrs:  # the structured effect's number the changed text no longer states
+                    template, params["attrs"] = CHANGE_MESSAGES["numbers-kb"], ", ".join(attrs)
+            message = msg(template, **params)
             f = Finding(self.meta.game, entity, fld, check, triage, message, side_old, side_new,
                         detail=f"{' '.join(old.words[ch.i1:ch.i2])}>{' '.join(new.words[ch.j1:ch.j2])}")
             f.changed = (removed, added)
@@ -883,18 +910,19 @@ class TextCheck:
 
 
 CHANGE_MESSAGES = {
-    "modality": "modality changed: {lost} → {gained} (“{was}” → “{now}”)",
-    "negation": "negation changed: {lost} → {gained} (“{was}” → “{now}”)",
-    "limit": "limit changed: {lost} → {gained} (“{was}” → “{now}”)",
-    "quantifier": "quantifier changed: {lost} → {gained} (“{was}” → “{now}”)",
-    "order": "order changed: {lost} → {gained} (“{was}” → “{now}”)",
-    "actor": "who acts changed: {lost} → {gained} (“{was}” → “{now}”)",
-    "condition": "condition changed: {lost} → {gained} (“{was}” → “{now}”)",
-    "numbers": "numbers changed: {lost} → {gained} (“{was}” → “{now}”)",
-    LIST_CHECK + "-removed": "list item removed: “{was}”",
-    LIST_CHECK + "-added": "list item added: “{now}”",
-    "spelling": "spelling only: “{was}” → “{now}”",
-    "reworded": "reworded, no rule word changed: “{was}” → “{now}”",
+    "modality": N_("modality changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "negation": N_("negation changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "limit": N_("limit changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "quantifier": N_("quantifier changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "order": N_("order changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "actor": N_("who acts changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "condition": N_("condition changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "numbers": N_("numbers changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "numbers-kb": N_("numbers changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”); the knowledge base has %(attrs)s"),
+    LIST_CHECK + "-removed": N_("list item removed: “%(was)s”"),
+    LIST_CHECK + "-added": N_("list item added: “%(now)s”"),
+    "spelling": N_("spelling only: “%(was)s” → “%(now)s”"),
+    "reworded": N_("reworded, no rule word changed: “%(was)s” → “%(now)s”"),
 }
 
 

@@ -118,6 +118,8 @@ def numbers(text: str, lang: str) -> dict[int, str]:
     """Numeric values a text states (digits, number words, ordinals, compounds), each with the word after
     it (its noun, for the report); page references left out."""
     toks = words(text)
+    raw = _TOKEN.findall(text)
+    shown = raw if len(raw) == len(toks) else toks  # the noun as the text writes it ("juanów", not "juanow")
     out: dict[int, str] = {}
     second = SECOND.get(lang)
     for i, tok in enumerate(toks):
@@ -127,7 +129,7 @@ def numbers(text: str, lang: str) -> dict[int, str]:
             value = 2  # "pierwszą i drugą" = "the first two": here "second" is a count, not "the other"
         if value is None or (i and toks[i - 1] in PAGE_WORDS) or toks[i + 1:i + 2] and toks[i + 1].startswith(WAYS):
             continue
-        out.setdefault(value, toks[i + 1] if i + 1 < len(toks) else "")
+        out.setdefault(value, shown[i + 1] if i + 1 < len(toks) else "")
     return out
 
 
