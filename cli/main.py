@@ -478,7 +478,7 @@ def compare(
                     "findings": [f.to_dict() for f in findings]})
         return
     if fmt == "html":
-        report = page(shown, f"{game}: {a} against {b}", str(a), str(b))
+        report = page(shown, f"{game}: {a} against {b}", str(a), str(b), lang=reader)
     else:
         lines = []
         last = None

@@ -1,6 +1,7 @@
 """The translation checker: what it reports on the real rulebooks, that every finding can be reviewed,
 and how good it is — precision from the hand-labelled sample, recall from the ground-truth list read side
 by side (both committed in tests/data), with the hand-recorded notes switched off."""
+import json
 from pathlib import Path
 
 import pytest
@@ -245,7 +246,8 @@ def test_injected_rule_changes_are_named_and_rewordings_raise_no_rule_finding(re
 def test_the_review_page_shows_both_quotes_side_by_side(real_kb):
     fs = [f for f in Checker(real_kb, "dragon").run("editions", "2007", "2017") if f.check == "numbers"]
     html = page(fs, "dragon: 2007 against 2017", "2007", "2017")
-    assert html.count("<tr>") == len(fs) + 1 and "<mark>6</mark> juanów" in html and "<mark>7</mark> juanów" in html
+    assert html.count("<tr data-key=") == len(fs) and "<mark>6</mark> juanów" in html and "<mark>7</mark> juanów" in html
+    assert all(f'<span class="key">{f.key}</span>' in html for f in fs)
 
 
 def test_precision_and_recall_from_the_committed_labels_and_ground_truth(findings, figures):
@@ -354,3 +356,36 @@ def test_the_installed_command_checks_a_text_in_the_readers_language(tmp_path):
     assert "změněná modalita: may → must („mizete“ → „musíte“)" in out.stdout
     assert "jen pravopis: „Thned ziskdvate“ → „Ihned získáváte“" in out.stdout  # the OCR corrected: ocr
     assert "2 of 2 findings shown (1 rule, 0 wording, 1 ocr" in out.stdout
+
+
+def test_the_review_page_filters_searches_and_keeps_reviewed_marks_in_a_browser(real_kb, tmp_path):
+    """The review page in headless Chromium: a class filter and a search narrow the rows, a "reviewed"
+    mark survives a reload (localStorage) and the export holds it as JSON."""
+    import shutil
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        pytest.skip("Chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    fs = Checker(real_kb, "dragon").run("editions", "2007", "2017")
+    path = tmp_path / "review.html"
+    path.write_text(page(fs, "dragon: 2007 against 2017", "2007", "2017"), encoding="utf-8")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        tab = browser.new_page()
+        tab.goto(path.as_uri())
+        visible = lambda: tab.locator("tbody tr:visible").count()  # noqa: E731
+        assert visible() == len(fs)
+        tab.select_option("[data-filter=class]", "expansion")
+        assert visible() == sum(f.triage == "expansion" for f in fs) == 37
+        tab.select_option("[data-filter=class]", "")
+        tab.fill("#search", "juanów")
+        assert 0 < visible() < len(fs)
+        key = next(f.key for f in fs if f.check == "edition-value" and f.entity_id == "dragon/action/privilege")
+        tab.check(f"tr[data-key='{key}'] input.reviewed")
+        tab.reload()
+        assert tab.is_checked(f"tr[data-key='{key}'] input.reviewed")
+        with tab.expect_download() as got:
+            tab.click("#export")
+        exported = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
+        assert list(exported) == [key] and exported[key]["check"] == "edition-value"
+        browser.close()
