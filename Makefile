@@ -39,6 +39,7 @@ bench: install
 	$(BIN)/python -m tests.bench_ruleset
 	$(BIN)/python -m tests.bench_export
 	$(BIN)/python -m tests.bench_site
+	$(BIN)/python -m tests.bench_checker
 
 install: $(STAMP)
 
