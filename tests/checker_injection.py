@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
