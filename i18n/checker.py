@@ -939,6 +939,8 @@ def check_text(kb: KnowledgeBase, path: Path, lang: str, against: str) -> list[F
     source: through the stored text of its own language (see above)."""
     meta = kb.sources[against].meta
     new = text_document(path.read_text(encoding="utf-8"))
+    if not new.words:
+        raise ValueError(f"{path.name} has no words to compare")
     base = base_source(kb, meta.game, lang, new)
     if base is None:
         raise ValueError(f"{meta.game} has no stored {lang} text to align {path.name} with; "

@@ -355,6 +355,11 @@ def test_the_installed_command_checks_a_text_in_the_readers_language(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "změněná modalita: may → must („mizete“ → „musíte“)" in out.stdout
     assert "1 of 1 findings shown (1 rule" in out.stdout  # "Thned ziskdvate" corrected: OCR noise, no finding
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n", encoding="utf-8")
+    out = subprocess.run([str(rulekb), "compare", "--text", str(empty), "--lang", "cs", "--against", "gugong-cs"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "empty.txt has no words to compare" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_the_review_page_filters_searches_and_keeps_reviewed_marks_in_a_browser(real_kb, tmp_path):
