@@ -113,7 +113,7 @@ class Finding:
     def __post_init__(self):
         if isinstance(self.message, tuple):  # msg(N_("..."), **params): English now, any language on demand
             self.msgid, self.params = self.message
-            self.message = self.msgid % self.params
+            self.message = self.text("en")
         basis = "|".join([self.entity_id, self.field, self.check, self.detail,
                           self.a.label if self.a else "", self.b.label if self.b else ""])
         self.key = hashlib.sha1(basis.encode()).hexdigest()[:12]
@@ -121,7 +121,13 @@ class Finding:
     def text(self, lang: str) -> str:
         """The message in the reader's language (the catalogs of i18n/locale); words quoted from a
         source stay as the source writes them."""
-        return t(lang, self.msgid, **self.params) if self.msgid else self.message
+        if not self.msgid:
+            return self.message
+        params = dict(self.params)
+        if params.pop("options", False):  # the lexicon's option names ("must", "left"), in the reader's words
+            for side in ("lost", "gained"):
+                params[side] = ", ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params[side].split(", "))
+        return t(lang, self.msgid, **params)
 
     @property
     def severity(self) -> str:
@@ -859,7 +865,7 @@ class TextCheck:
             if b != a:
                 lost, gained = sorted((b - a).elements()), sorted((a - b).elements())
                 found.append((check, "rule", {"lost": ", ".join(dict.fromkeys(lost)) or "—",
-                                              "gained": ", ".join(dict.fromkeys(gained)) or "—"}))
+                                              "gained": ", ".join(dict.fromkeys(gained)) or "—", "options": True}))
         nb, na = self.lex.numbers(was, lang), self.lex.numbers(now, lang)
         if {v for v, _ in nb.elements()} != {v for v, _ in na.elements()} or sum(nb.values()) != sum(na.values()):
             says = lambda c: ", ".join(f"{v} {w}".strip() for v, w in sorted(c.elements())) or "—"  # noqa: E731
@@ -908,6 +914,17 @@ class TextCheck:
         return out
 
 
+# The options of the lexicon of changes (i18n/lexicon.yaml) as a reader sees them in a message
+OPTION_LABELS = {
+    "must": N_("must"), "may": N_("may"), "may-not": N_("may not"), "need-not": N_("need not"), "not": N_("not"),
+    "prefix": N_("a verb negated by its prefix"), "at-least": N_("at least"), "at-most": N_("at most"),
+    "only": N_("only"), "up-to": N_("up to"), "each": N_("each"), "all": N_("all"), "any": N_("any"),
+    "none": N_("none"), "left": N_("left"), "right": N_("right"), "first": N_("first"), "last": N_("last"),
+    "fewest": N_("fewest"), "most": N_("most"), "clockwise": N_("clockwise"),
+    "counterclockwise": N_("counterclockwise"), "player": N_("the player"), "neighbour": N_("the neighbour"),
+    "opponent": N_("an opponent"), "meng": N_("Meng"), "you": N_("you"), "if": N_("if"), "only-if": N_("only if"),
+    "unless": N_("unless"), "—": "—",
+}
 CHANGE_MESSAGES = {
     "modality": N_("modality changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
     "negation": N_("negation changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),

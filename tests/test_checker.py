@@ -353,7 +353,7 @@ def test_the_installed_command_checks_a_text_in_the_readers_language(tmp_path):
     out = subprocess.run([str(rulekb), "compare", "--text", str(text), "--lang", "cs", "--against", "gugong-cs"],
                          capture_output=True, text=True, env={**os.environ, "RULEKB_LANG": "cs"}, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "změněná modalita: may → must („mizete“ → „musíte“)" in out.stdout
+    assert "změněná modalita: může → musí („mizete“ → „musíte“)" in out.stdout
     assert "1 of 1 findings shown (1 rule" in out.stdout  # "Thned ziskdvate" corrected: OCR noise, no finding
     empty = tmp_path / "empty.txt"
     empty.write_text("\n", encoding="utf-8")
