@@ -22,7 +22,10 @@ def report(findings) -> list[str]:
     lines += [f"  {check}: {rate}" for check, rate in sorted(got.by_check.items())]
     second = data.get("second_pass", {}).get("labels") or {}
     if second:
-        lines.append(f"second pass agreement: {agreement(data['labels'], second)}")
+        rule_class = {f.key for f in findings if f.triage == "rule" and not f.hand_recorded}
+        judged = [label for key, label in second.items() if key in rule_class]
+        lines.append(f"second pass: rule-class precision {sum(x == 'rule' for x in judged)}/{len(judged)}; "
+                     f"agreement with the first pass {agreement(data['labels'], second)}")
     else:
         lines.append(f"second pass: not done yet ({len(data['second_pass']['keys'])} keys sampled)")
     return lines
