@@ -907,7 +907,9 @@ class TextCheck:
             message = msg(template, **params)
             f = Finding(self.meta.game, entity, fld, check, triage, message, side_old, side_new,
                         detail=f"{' '.join(old.words[ch.i1:ch.i2])}>{' '.join(new.words[ch.j1:ch.j2])}")
-            f.changed = (removed, added)
+            # the words that differ (for highlighting), not the equal words between two close changes
+            f.changed = (" ".join(w for a, b, _, _ in ch.parts for w in old.raw[a:b]),
+                         " ".join(w for _, _, c, d in ch.parts for w in new.raw[c:d]))
             f.was = side_was if self.base != self.against else None
             f.entities = list(dict.fromkeys(r.id for r, _ in owners))
             out.append(f)

@@ -146,7 +146,7 @@ def _cell(side, f: Finding, same_language: bool, was=None) -> str:
     replaced = ""
     if was is not None:
         replaced = (f'<span class="was">replaced ({html.escape(was.source or "")} {_spans(was.lines)}): '
-                    f'{highlight(was.text, _lang(was.label), f, True)}</span>')
+                    f'{highlight(was.text, _lang(was.label), f)}</span>')
     return f'<td class="quote">{where}{highlight(side.text, _lang(side.label), f, same_language)}{replaced}</td>'
 
 
