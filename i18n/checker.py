@@ -868,7 +868,9 @@ class TextCheck:
                                               "gained": ", ".join(dict.fromkeys(gained)) or "—", "options": True}))
         nb, na = self.lex.numbers(was, lang), self.lex.numbers(now, lang)
         if {v for v, _ in nb.elements()} != {v for v, _ in na.elements()} or sum(nb.values()) != sum(na.values()):
-            says = lambda c: ", ".join(f"{v} {w}".strip() for v, w in sorted(c.elements())) or "—"  # noqa: E731
+            # the counted word as the text writes it ("3 VB", not the folded "3 vb")
+            written = dict(zip(was + now, old.raw[ch.c1:ch.c2] + new.raw[ch.d1:ch.d2]))
+            says = lambda c: ", ".join(f"{v} {written.get(w, w)}".strip() for v, w in sorted(c.elements())) or "—"  # noqa: E731
             found.append(("numbers", "rule", {"lost": says(nb - na), "gained": says(na - nb)}))
         # list items: the lines that open one, in the changed stretch and its context on each side (the
         # word alignment may take an item's words from a neighbouring item that repeats them)

@@ -202,7 +202,7 @@ def test_an_outside_text_is_checked_against_a_kb_source(real_kb, tmp_path):
     mine = [f for f in fs if f.b and f.b.source == "novy-tisk.txt"]
     nums = [f for f in mine if f.check == "numbers"]
     assert len(nums) == 1 and nums[0].entity_id == "gugong/decree/l1-card-exchange" and nums[0].a.source == "gugong-pl"
-    assert "3 vb → 2 vb" in nums[0].message and "immediate_vp = 3" in nums[0].message
+    assert "3 VB → 2 VB" in nums[0].message and "immediate_vp = 3" in nums[0].message
     assert "Natychmiast zdobywasz 3 PZ" in nums[0].a.text and nums[0].was.source == "gugong-cs"
     assert [f.check for f in mine if f.check == "modality"] and {f.triage for f in mine} == {"rule"}
     # the knowledge base's own pl/cs findings on these lines stand; none from elsewhere in the rulebook
