@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from i18n.align import Change, Document, Sentence, align, join, paragraph_sentences, similarity, spans_of, word_diff
-from i18n.lexicon import (CONDITIONS, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
+from i18n.lexicon import (CONDITIONS, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
                           alternatives, analyse, numbers, per_kind, places_or_moves, puts, ranks, time_units)
 from i18n.catalog import N_, t
 from kb.fold import words
@@ -50,9 +50,6 @@ CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random"
 # Kept for the API's finding model: the class decides them.
 SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium", "expansion": "low"}
 ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact", "expansion": "unclear"}
-HUMAN = {"may": "may", "must": "must", "may-not": "may not", "must-not": "need not", "all": "all", "both": "both",
-         "any": "any", "none": "none / no", "at-most": "at most / a limit", "at-least": "at least", "only": "only",
-         "if": "if", "when": "when / whenever", "unless": "unless", "negation": "not", "then": "then (a fixed order)"}
 # (check, marker classes treated as one, class): a finding when one text uses a class and the other none
 # of the family. Measured on the labelled sample, translations add and drop negations ("bez zmian" /
 # "obvyklým způsobem"), "all", "any", "each", "only" and "both" freely, and state a condition as a
@@ -124,7 +121,10 @@ class Finding:
         if not self.msgid:
             return self.message
         params = dict(self.params)
-        if params.pop("options", False):  # the lexicon's option names ("must", "left"), in the reader's words
+        options = params.pop("options", False)
+        if options == "said":  # marker classes ("may", "at-most"), in the reader's words
+            params["said"] = " / ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params["said"].split(" / "))
+        elif options:  # the lexicon's option names ("must", "left"), in the reader's words
             for side in ("lost", "gained"):
                 params[side] = ", ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params[side].split(", "))
         return t(lang, self.msgid, **params)
@@ -180,6 +180,14 @@ def _source_items(rec: Record, fld: str) -> dict[str, TextItem]:
                 out[item.src] = item.model_copy(update={"text": f"{have.text} {item.text}",
                                                         "lines": [*have.lines, *item.lines]})
     return out
+
+
+def marker_words(text: str, lang: str, cats) -> str:
+    """The words of a text that say one of the marker classes, as it writes them: „můžete“, „jeżeli“."""
+    table = MARKERS.get(lang, {})
+    wanted = {w for c in cats for w in table.get(c, ())}
+    found = [tok for tok in re.findall(r"[^\W\d_]+", text) if tok.lower() in wanted or lemma(tok, lang) in wanted]
+    return ", ".join(f"„{w}“" for w in dict.fromkeys(found))
 
 
 def _near(a: TextItem, b: TextItem, lines: int = 12) -> bool:
@@ -419,10 +427,15 @@ class Comparer:
             if check == "modality" and said_by.markers.get("may-moot", 0) >= said_by.markers["may"]:
                 triage = "wording"  # every "may" of the text is one that changes no play ("may ignore")
             qa, qb = p.quote_marked(has, cats)
-            said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))
-            p.add(check, triage, msg(N_("%(check)s: the %(has)s text says “%(said)s”, the %(lacks)s text does not"), check=check,
-                                      has=has.label, said=said, lacks=lacks.label),
-                  qa, qb, detail=",".join(cats))
+            said = " / ".join(dict.fromkeys(cats))  # marker classes: named in the reader's words (Finding.text)
+            words = marker_words((qa if has is p.pa else qb).text, has.lang, cats)
+            if words:  # the words as the source writes them: „můžete“
+                message = msg(N_("%(check)s: the %(has)s text says “%(said)s” (%(words)s), the %(lacks)s text does not"),
+                              check=check, has=has.label, said=said, words=words, lacks=lacks.label, options="said")
+            else:
+                message = msg(N_("%(check)s: the %(has)s text says “%(said)s”, the %(lacks)s text does not"),
+                              check=check, has=has.label, said=said, lacks=lacks.label, options="said")
+            p.add(check, triage, message, qa, qb, detail=",".join(cats))
 
     def _sentence_markers(self, p: Pair) -> None:
         """A marker in one sentence of an aligned pair only, and more often in its paragraph: "at
@@ -928,6 +941,9 @@ OPTION_LABELS = {
     "counterclockwise": N_("counterclockwise"), "player": N_("the player"), "neighbour": N_("the neighbour"),
     "opponent": N_("an opponent"), "meng": N_("Meng"), "you": N_("you"), "if": N_("if"), "only-if": N_("only if"),
     "unless": N_("unless"), "—": "—",
+    # marker classes of the knowledge-base comparison (i18n/lexicon.py MARKERS) not named above
+    "both": N_("both"), "when": N_("when / whenever"), "must-not": N_("need not"), "negation": N_("not"),
+    "then": N_("then (a fixed order)"),
 }
 CHANGE_MESSAGES = {
     "modality": N_("modality changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
