@@ -903,7 +903,11 @@ class TextCheck:
         side_new = Side(self.label_new, self.name, spans_of(new_lines), self._quote(new, new_lines) or "—")
         side_was = Side(self.label_old if self.base == self.against else self.kb.sources[self.base].meta.lang,
                         self.base, spans_of(old_lines), self._quote(old, old_lines) or "—")
-        item = self.texts.get((rec.id, fld)) if rec else None
+        # the entity's text of that field in SOURCE, else its text of any field there (a heading against
+        # its body), else that of another entity the change touches
+        item = next((self.texts[k] for k in ([(r.id, f) for r, f in owners]
+                                             + [k for r, _ in owners for k in self.texts if k[0] == r.id])
+                     if k in self.texts), None)
         if self.base == self.against:
             side_old = side_was
         elif item:
