@@ -853,6 +853,7 @@ class TextCheck:
                         self.cited.setdefault(n, []).append((rec, fld))
             if item.src == against:
                 self.texts.setdefault((rec.id, fld), item)
+        self.glossary = game_glossary(kb, self.meta.game)
         self.label_old = self.meta.lang if self.meta.lang != lang else f"{self.meta.lang} {self.meta.edition}"
         self.label_new = f"{lang} ({name})"
 
@@ -864,6 +865,18 @@ class TextCheck:
 
     def _quote(self, doc: Document, lines: list[int]) -> str:
         return " ".join(doc.lines[n - 1].strip() for n in lines if doc.lines[n - 1].strip())
+
+    def _spelled_alike(self, ch: Change) -> tuple[list[str], list[str]]:
+        """The two versions of a changed stretch as written, the words they share spelled as the new text
+        spells them: an OCR-damaged "fazi" against "fázi" would otherwise lemmatize apart."""
+        was, now = [], []
+        j = ch.d1
+        for a, b, c, d in sorted(ch.parts) + [(ch.c2, ch.c2, ch.d2, ch.d2)]:
+            shared = self.new.raw[j:c]  # the equal words before this part (as many on the old side)
+            was += shared + self.old.raw[a:b]
+            now += shared + self.new.raw[c:d]
+            j = d
+        return was, now
 
     def change(self, ch: Change) -> list[Finding]:
         old, new, lang = self.old, self.new, self.lang
@@ -879,6 +892,14 @@ class TextCheck:
                 lost, gained = sorted((b - a).elements()), sorted((a - b).elements())
                 found.append((check, "rule", {"lost": ", ".join(dict.fromkeys(lost)) or "—",
                                               "gained": ", ".join(dict.fromkeys(gained)) or "—", "options": True}))
+        # game objects (glossary terms, through their forms in the knowledge base): "on the ship" became
+        # "on the wall"
+        raw_was, raw_now = self._spelled_alike(ch)
+        named_was = self.glossary.named([lemma(w, lang) for w in raw_was], lang)
+        named_now = self.glossary.named([lemma(w, lang) for w in raw_now], lang)
+        if named_was != named_now:
+            name = lambda ids: ", ".join(sorted(i.split("/")[-1].replace("-", " ") for i in ids)) or "—"  # noqa: E731
+            found.append(("term", "rule", {"lost": name(named_was - named_now), "gained": name(named_now - named_was)}))
         nb, na = self.lex.numbers(was, lang), self.lex.numbers(now, lang)
         if {v for v, _ in nb.elements()} != {v for v, _ in na.elements()} or sum(nb.values()) != sum(na.values()):
             # the counted word as the text writes it ("3 VB", not the folded "3 vb")
@@ -957,6 +978,7 @@ CHANGE_MESSAGES = {
     "order": N_("order changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
     "actor": N_("who acts changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
     "condition": N_("condition changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "term": N_("game term changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
     "numbers": N_("numbers changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
     "numbers-kb": N_("numbers changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”); the knowledge base has %(attrs)s"),
     LIST_CHECK + "-removed": N_("list item removed: “%(was)s”"),

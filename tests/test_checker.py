@@ -393,3 +393,16 @@ def test_the_review_page_filters_searches_and_keeps_reviewed_marks_in_a_browser(
         exported = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
         assert list(exported) == [key] and exported[key]["check"] == "edition-value"
         browser.close()
+
+
+def test_a_game_object_swapped_in_an_outside_text_is_a_term_finding(real_kb, tmp_path):
+    """"na Statku" (on the ship) became "na Wielkim Murze" (on the Great Wall): no rule word changed, but a
+    player following the new text puts the piece elsewhere. Named through the glossary's forms."""
+    lines = list(real_kb.sources["gugong-pl"].lines)
+    assert lines[1518].startswith("na Statku (w ktdrejkolwiek Fazie)")
+    lines[1518] = lines[1518].replace("na Statku", "na Wielkim Murze", 1)
+    text = tmp_path / "mur.txt"
+    text.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (f,) = check_text(real_kb, text, "pl", "gugong-pl")
+    assert f.check == "term" and f.triage == "rule" and f.b.lines == [[1519, 1519]]
+    assert "ship → great wall" in f.message and "“Statku” → “Wielkim Murze”" in f.message
