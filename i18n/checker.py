@@ -899,7 +899,10 @@ class TextCheck:
         named_now = self.glossary.named([lemma(w, lang) for w in raw_now], lang)
         if named_was != named_now:
             name = lambda ids: ", ".join(sorted(i.split("/")[-1].replace("-", " ") for i in ids)) or "—"  # noqa: E731
-            found.append(("term", "rule", {"lost": name(named_was - named_now), "gained": name(named_now - named_was)}))
+            lost, gained = named_was - named_now, named_now - named_was
+            # one object for another is a rule; a name only added or dropped ("the board" / "the game
+            # board") usually says the same object more or less fully
+            found.append(("term", "rule" if lost and gained else "wording", {"lost": name(lost), "gained": name(gained)}))
         nb, na = self.lex.numbers(was, lang), self.lex.numbers(now, lang)
         if {v for v, _ in nb.elements()} != {v for v, _ in na.elements()} or sum(nb.values()) != sum(na.values()):
             # the counted word as the text writes it ("3 VB", not the folded "3 vb")
