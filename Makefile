@@ -40,6 +40,7 @@ bench: install
 	$(BIN)/python -m tests.bench_export
 	$(BIN)/python -m tests.effect_coverage
 	$(BIN)/python -m tests.bench_site
+	$(BIN)/python -m tests.bench_checker
 
 install: $(STAMP)
 

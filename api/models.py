@@ -181,8 +181,9 @@ class FindingOut(Out):
     field: str
     compared: str = Field(examples=["2007,2017"])
     check: str = Field(examples=["edition-value"])
-    finding_class: Literal["rule", "wording", "ocr"] = Field(
-        alias="class", description="rule: changes play; wording: changes nothing in play; ocr: damage in a source")
+    finding_class: Literal["rule", "wording", "ocr", "expansion"] = Field(
+        alias="class", description="rule: a player following one text plays differently; wording: changes nothing in "
+                                   "play; ocr: damage in a source; expansion: content of an expansion one edition has")
     hand_recorded: bool = Field(description="typed into the knowledge base by a transcriber, not found by a check")
     severity: Literal["high", "medium", "low"]
     assessment: Literal["rules-difference", "artefact", "unclear", "curated"]

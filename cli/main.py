@@ -662,6 +662,8 @@ def compare(
                 findings = check_text(kb, text, lang, against)
             except UnicodeDecodeError:
                 _fail(tr("%(path)s is not UTF-8 text", path=text), 2, error="bad_file")
+            except ValueError as exc:  # no stored text of that language to align it with
+                _fail(str(exc), 2, error="usage")
             game, mode = kb.sources[against].meta.game, "text"
             a, b = against, f"{lang} ({text.name})"
         else:
@@ -686,12 +688,15 @@ def compare(
             except ValueError as exc:
                 _fail(str(exc), 2, error="usage")
     shown = [f for f in findings if f.triage in wanted and (not check_names or f.check in check_names)]
+    reader = ui_lang()
+    for f in findings:  # the reader's language (RULEKB_LANG); quoted words stay as the source writes them
+        f.message = f.text(reader)
     if as_json:
         _emit_json({"game": game, "mode": mode, "compared": [a, b], "total": len(findings), "shown": len(shown),
                     "findings": [f.to_dict() for f in findings]})
         return
     if fmt == "html":
-        report = page(shown, f"{game}: {a} — {b}", str(a), str(b))
+        report = page(shown, f"{game}: {a} — {b}", str(a), str(b), lang=reader)
     else:
         lines = []
         last = None

@@ -132,3 +132,82 @@ def align(xs: list[Sentence], ys: list[Sentence], sim: Similarity = similarity,
         out.append((list(range(i - di, i)), list(range(j - dj, j))))
         i, j = i - di, j - dj
     return out[::-1]
+
+
+# -- two versions of one text in one language: a word diff that OCR noise, line breaks and spacing
+# do not disturb
+
+
+@dataclass
+class Document:
+    """A text as skeleton words (i18n/lexicon.py `Lexicon.words`), each with the 1-based line it is on.
+    A word hyphenated across a line break is one word, on the line where it starts."""
+    lines: list[str]
+    words: list[str]
+    owner: list[int]
+    raw: list[str]      # each word as the text writes it
+
+    @classmethod
+    def of(cls, lines: list[str], to_words: Callable[[str], list[str]],
+           to_raw: Callable[[str], list[str]]) -> "Document":
+        out, owner, raw = [], [], []
+        glue = False
+        for n, line in enumerate(lines, start=1):
+            ws, rs = to_words(line), to_raw(line)
+            if glue and ws and out and line.lstrip()[:1].islower():
+                out[-1] += ws[0]
+                raw[-1] += rs[0]
+                ws, rs = ws[1:], rs[1:]
+            out.extend(ws)
+            raw.extend(rs)
+            owner.extend([n] * len(ws))
+            stripped = line.rstrip()
+            glue = bool(ws) and stripped.endswith("-") and stripped[-2:-1].isalpha()
+        return cls(lines, out, owner, raw)
+
+    def span_lines(self, i: int, j: int) -> list[int]:
+        """The lines of words i..j-1; an empty range is the line of the word before it (or after it)."""
+        if i < j:
+            return sorted(set(self.owner[i:j]))
+        # nothing here: where the words were, between the word before and the word after
+        near = [self.owner[k] for k in (i - 1, i) if 0 <= k < len(self.owner)]
+        return list(range(min(near), max(near) + 1)) if near else []
+
+
+@dataclass
+class Change:
+    """A stretch where two versions differ: words old[i1:i2] became new[j1:j2]; `context` equal words
+    on each side are included in the stretch read for the checks (c1:c2, d1:d2)."""
+    i1: int
+    i2: int
+    j1: int
+    j2: int
+    c1: int = 0
+    c2: int = 0
+    d1: int = 0
+    d2: int = 0
+    parts: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+
+def word_diff(old: Document, new: Document, gap: int = 6, context: int = 4) -> list[Change]:
+    """The changed stretches of `new` against `old`, from a word alignment (longest common subsequence,
+    rapidfuzz's Indel). Changes fewer than `gap` equal words apart are one change."""
+    from rapidfuzz.distance import Indel
+
+    ops = [op for op in Indel.opcodes(old.words, new.words) if op.tag != "equal"]
+    out: list[Change] = []
+    for op in ops:
+        if out and op.src_start - out[-1].i2 < gap and op.dest_start - out[-1].j2 < gap:
+            last = out[-1]
+            last.i2, last.j2 = op.src_end, op.dest_end
+            last.parts.append((op.src_start, op.src_end, op.dest_start, op.dest_end))
+        else:
+            out.append(Change(op.src_start, op.src_end, op.dest_start, op.dest_end,
+                              parts=[(op.src_start, op.src_end, op.dest_start, op.dest_end)]))
+    for k, ch in enumerate(out):
+        # the equal words around a change are the same on both sides: as many before as both have
+        before = min(context, ch.i1 - (out[k - 1].i2 if k else 0), ch.j1 - (out[k - 1].j2 if k else 0))
+        after = min(context, (out[k + 1].i1 if k + 1 < len(out) else len(old.words)) - ch.i2,
+                    (out[k + 1].j1 if k + 1 < len(out) else len(new.words)) - ch.j2)
+        ch.c1, ch.c2, ch.d1, ch.d2 = ch.i1 - before, ch.i2 + after, ch.j1 - before, ch.j2 + after
+    return out

@@ -23,30 +23,33 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Iterator
 
-from i18n.align import Sentence, align, join, paragraph_sentences, similarity, spans_of
-from i18n.lexicon import (CONDITIONS, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
+from i18n.align import Change, Document, Sentence, align, join, paragraph_sentences, similarity, spans_of, word_diff
+from i18n.lexicon import (CONDITIONS, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
                           alternatives, analyse, numbers, per_kind, places_or_moves, puts, ranks, time_units)
+from i18n.catalog import N_, t
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
 
 ASIDE = re.compile(r"\([^()]*\)|\b\d+\.(?=\s*[^\W\d_A-ZĄĆĘŁŃÓŚŹŻÁČĎÉĚÍŇŘŠŤÚŮÝŽ])")  # parentheses, "2. úrovně"
 GAP = re.compile(r"…|\[\.\.\.\]|\[…\]")
-CLASSES = ("rule", "wording", "ocr")
+# `expansion`: content of an expansion only one of two editions has (Great Wall, Great Events in 2017),
+# grouped apart and not counted among the base game's rule differences
+CLASSES = ("rule", "wording", "ocr", "expansion")
 CHECKS = ("numbers", "negation", "modality", "quantifier", "condition", "random", "timing", "free", "sequence",
           "enumeration", "term", "destination", "unmatched", "one-sided", "gap", "example", "edition-value",
-          "edition-only", "noted")
+          "edition-only", "noted", "limit", "order", "actor", "list-item-removed", "list-item-added",
+          "reworded")
 # Kept for the API's finding model: the class decides them.
-SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium"}
-ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact"}
-HUMAN = {"may": "may", "must": "must", "may-not": "may not", "must-not": "need not", "all": "all", "both": "both",
-         "any": "any", "none": "none / no", "at-most": "at most / a limit", "at-least": "at least", "only": "only",
-         "if": "if", "when": "when / whenever", "unless": "unless", "negation": "not", "then": "then (a fixed order)"}
+SEVERITY = {"rule": "high", "wording": "medium", "ocr": "medium", "expansion": "low"}
+ASSESSMENT = {"rule": "rules-difference", "wording": "unclear", "ocr": "artefact", "expansion": "unclear"}
 # (check, marker classes treated as one, class): a finding when one text uses a class and the other none
 # of the family. Measured on the labelled sample, translations add and drop negations ("bez zmian" /
 # "obvyklým způsobem"), "all", "any", "each", "only" and "both" freely, and state a condition as a
@@ -55,8 +58,8 @@ HUMAN = {"may": "may", "must": "must", "may-not": "may not", "must-not": "need n
 FAMILIES = (
     ("modality", ("may",), "rule"),
     ("must", ("must",), "rule"),
-    ("quantifier", ("at-most",), "rule"),
-    ("quantifier", ("at-least",), "rule"),
+    ("quantifier", ("at-most",), "wording"),
+    ("quantifier", ("at-least",), "wording"),
     ("condition", ("if", "unless"), "rule"),
 )
 # A sentence whose content words are this share of those of another field counts as moved there
@@ -91,17 +94,40 @@ class Finding:
     field: str
     check: str
     triage: str          # rule | wording | ocr  (shown as "class")
-    message: str         # a one-line explanation
+    message: str         # a one-line explanation in English (msg(...) when made: see `text`)
     a: Side | None = None
     b: Side | None = None
     hand_recorded: bool = False
     detail: str = ""
     key: str = ""
+    was: Side | None = None                  # an outside text: what the changed passage replaced
+    changed: tuple[str, ...] = ()            # ... the words removed and the words put in, as written
+    entities: list[str] = field(default_factory=list)  # ... every entity whose cited lines it touches
+
+    msgid: str = ""                          # the message as marked for the catalogs, and its parameters
+    params: dict = field(default_factory=dict)
 
     def __post_init__(self):
+        if isinstance(self.message, tuple):  # msg(N_("..."), **params): English now, any language on demand
+            self.msgid, self.params = self.message
+            self.message = self.text("en")
         basis = "|".join([self.entity_id, self.field, self.check, self.detail,
                           self.a.label if self.a else "", self.b.label if self.b else ""])
         self.key = hashlib.sha1(basis.encode()).hexdigest()[:12]
+
+    def text(self, lang: str) -> str:
+        """The message in the reader's language (the catalogs of i18n/locale); words quoted from a
+        source stay as the source writes them."""
+        if not self.msgid:
+            return self.message
+        params = dict(self.params)
+        options = params.pop("options", False)
+        if options == "said":  # marker classes ("may", "at-most"), in the reader's words
+            params["said"] = " / ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params["said"].split(" / "))
+        elif options:  # the lexicon's option names ("must", "left"), in the reader's words
+            for side in ("lost", "gained"):
+                params[side] = ", ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params[side].split(", "))
+        return t(lang, self.msgid, **params)
 
     @property
     def severity(self) -> str:
@@ -116,6 +142,11 @@ class Finding:
         d["class"] = d.pop("triage")
         d.update(severity=self.severity, assessment=self.assessment)
         return d
+
+
+def msg(msgid: str, **params) -> tuple[str, dict]:
+    """A finding's message: a catalog msgid and its parameters (rendered per reader by Finding.text)."""
+    return msgid, params
 
 
 @dataclass
@@ -137,12 +168,32 @@ def _side(label: str, item: TextItem) -> Side:
 
 def _source_items(rec: Record, fld: str) -> dict[str, TextItem]:
     """The source-origin texts of one field, keyed by their source id."""
-    out = {}
+    out: dict[str, TextItem] = {}
     for value in rec.item.texts.get(fld, {}).values():
         for item in text_items(value):
-            if item.src:
-                out[item.src] = item
+            if not item.src:
+                continue
+            have = out.get(item.src)
+            if have is None or have.text == item.text or not _near(have, item):
+                out.setdefault(item.src, item)  # a text the rulebook repeats elsewhere (an appendix): the first
+            else:  # two parts of one field (a note beside the paragraph): one text, both line spans
+                out[item.src] = item.model_copy(update={"text": f"{have.text} {item.text}",
+                                                        "lines": [*have.lines, *item.lines]})
     return out
+
+
+def marker_words(text: str, lang: str, cats) -> str:
+    """The words of a text that say one of the marker classes, as it writes them: „můžete“, „jeżeli“."""
+    table = MARKERS.get(lang, {})
+    wanted = {w for c in cats for w in table.get(c, ())}
+    found = [tok for tok in re.findall(r"[^\W\d_]+", text) if tok.lower() in wanted or lemma(tok, lang) in wanted]
+    return ", ".join(f"„{w}“" for w in dict.fromkeys(found))
+
+
+def _near(a: TextItem, b: TextItem, lines: int = 12) -> bool:
+    """Whether two texts of one source stand within a few lines of each other (one passage)."""
+    return bool(a.lines and b.lines) and min(abs(x - y) for x in (a.lines[0][0], a.lines[-1][1])
+                                             for y in (b.lines[0][0], b.lines[-1][1])) <= lines
 
 
 def game_glossary(kb: KnowledgeBase, game: str) -> Glossary:
@@ -157,6 +208,7 @@ class Comparer:
     def __init__(self, game: str, glossary: Glossary, same_language: bool):
         self.game, self.glossary, self.same_language = game, glossary, same_language
         self._cache: dict[tuple[str, str], Analysis] = {}
+        self.elsewhere: dict[str, list[str]] = {}  # source -> every text of the entity being compared
         self._terms: dict[tuple[str, str], set[str]] = {}
 
     def read(self, text: str, lang: str) -> Analysis:
@@ -230,9 +282,10 @@ class Comparer:
         return p.out
 
     def triage(self, text: str, lang: str) -> str:
-        """The class of a text one side says alone: `rule` when it has a rule word or a number."""
+        """The class of a text one side says alone: `rule` when it has a rule word. A number alone is a
+        count the other text leaves to the components ("you have room for 6 tokens")."""
         an = self.read(text, lang)
-        return "rule" if (RULE_MARKERS & set(an.markers)) or set(an.numbers) - WEAK_NUMBERS else "wording"
+        return "rule" if RULE_MARKERS & set(an.markers) else "wording"
 
     def _unmatched(self, p: Pair) -> None:
         """Sentences with no counterpart that say something the other text does not."""
@@ -242,9 +295,12 @@ class Comparer:
             lone, has, lacks = (join([p.sa[i] for i in ia]), p.pa, p.pb) if ia else (join([p.sb[i] for i in ib]), p.pb, p.pa)
             if lone.words < 3 or not self.adds(lone, has, lacks):
                 continue
+            if self.same_language and moved(self, lone.text, self.elsewhere.get(lacks.source, []), has.lang):
+                continue  # the other edition says it in another text of the same entity (a note, a summary)
             triage = "ocr" if GAP.search(lone.text) or GAP.search(lacks.text) else self.triage(lone.text, has.lang)
             here, there = has.side(lone.text, lone.lines), lacks.side()
-            p.add("unmatched", triage, f"only the {has.label} text says this sentence; the {lacks.label} text has no counterpart",
+            p.add("unmatched", triage, msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
+                                           has=has.label, lacks=lacks.label),
                   *((here, there) if has is p.pa else (there, here)), detail=f"{has.label}:{lone.text[:40]}", keep=True)
 
     def _merged_extra(self, p: Pair) -> None:
@@ -272,7 +328,8 @@ class Comparer:
                 continue
             qx, qy = p_two.side(extra.text, extra.lines), p_one.side(one.text, one.lines)
             p.add("unmatched", "ocr" if p.damaged else self.triage(extra.text, p_two.lang),
-                  f"only the {p_two.label} text says this sentence; the {p_one.label} text has no counterpart",
+                  msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
+                      has=p_two.label, lacks=p_one.label),
                   *((qx, qy) if p_two is p.pa else (qy, qx)), detail=f"{p_two.label}:{extra.text[:40]}", keep=True)
 
     def _numbers(self, p: Pair) -> None:
@@ -295,8 +352,11 @@ class Comparer:
         # ("(30 VB)", "dekret 2. úrovně"), restates; a value against another value changes a rule
         aside = not (only_a and only_b) and not any(
             set(only) & set(numbers(ASIDE.sub(" ", x.text), x.lang)) for only, x in ((only_a, p.pa), (only_b, p.pb)))
-        p.add("numbers", "wording" if aside else "rule",
-              f"numbers differ: {p.pa.label} states {says(only_a, na)} where {p.pb.label} states {says(only_b, nb)}",
+        # a number one text states where the other states none restates a count the other leaves to the
+        # components or the board; a value against another value changes a rule
+        p.add("numbers", "rule" if only_a and only_b and not aside else "wording",
+              msg(N_("numbers differ: %(a)s states %(says_a)s where %(b)s states %(says_b)s"), a=p.pa.label,
+                  says_a=says(only_a, na), b=p.pb.label, says_b=says(only_b, nb)),
               qa, qb, detail=f"{only_a}/{only_b}")
 
     def _number_choices(self, p: Pair) -> None:
@@ -305,8 +365,8 @@ class Comparer:
             for x, y, px, py in ((xa, xb, p.pa, p.pb), (xb, xa, p.pb, p.pa)):
                 for n1, n2 in alternatives(x.text, px.lang):
                     if not alternatives(y.text, py.lang) and not {n1, n2} <= set(numbers(y.text, py.lang)):
-                        p.add("numbers", "rule", f"numbers: the {px.label} text allows {n1} or {n2}, the {py.label} "
-                              "text states one number", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
+                        p.add("numbers", "wording", msg(N_("numbers: the %(x)s text allows %(n1)s or %(n2)s, the %(y)s text "
+                                                        "states one number"), x=px.label, n1=n1, n2=n2, y=py.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
                               detail=f"or:{px.label}:{n1}/{n2}")
 
     def _connectives(self, p: Pair) -> None:
@@ -315,15 +375,21 @@ class Comparer:
         "může", unless the other text states the same limit another way: "at most", "only")."""
         if not p.prose:
             return
+        # "and" against "and then" in one pair of counterpart sentences: across a paragraph the "and" may
+        # join two nouns and the "then" open another step
+        for xa, xb in p.aligned():
+            ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
+            for x, mx, my in ((p.pa, ma, mb), (p.pb, mb, ma)):
+                if "then" in mx and "and-also" in my and "then" not in my:
+                    y = p.pb if x is p.pa else p.pa
+                    p.add("sequence", "rule", msg(N_("sequence: the %(x)s text says “and then”, the %(y)s text “and” (no order)"),
+                                                  x=x.label, y=y.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=x.label)
         for x, y, rx, ry in ((p.pa, p.pb, p.ra, p.rb), (p.pb, p.pa, p.rb, p.ra)):
-            if "then" in rx.markers and "and-also" in ry.markers and "then" not in ry.markers:
-                p.add("sequence", "rule", f"sequence: the {x.label} text says “and then”, the {y.label} text "
-                      "“and” (no order)", p.pa.side(), p.pb.side(), detail=x.label)
             if "and-or" in rx.markers and "or" in ry.markers:
-                p.add("sequence", "wording", f"sequence: the {x.label} text says “and/or” (both together), "
-                      f"the {y.label} text “or”", *p.quote_marked(x, ("and-or",)), detail=f"and-or:{x.label}")
+                p.add("sequence", "wording", msg(N_("sequence: the %(x)s text says “and/or” (both together), the %(y)s text “or”"),
+                                                 x=x.label, y=y.label), *p.quote_marked(x, ("and-or",)), detail=f"and-or:{x.label}")
             if "may-not" in rx.markers and "may" in ry.markers and not ({"may-not", "negation", "at-most", "only"} & set(ry.markers)):
-                p.add("negation", "rule", f"negation: the {x.label} text says “may not”, the {y.label} text “may”",
+                p.add("negation", "rule", msg(N_("negation: the %(x)s text says “may not”, the %(y)s text “may”"), x=x.label, y=y.label),
                       *p.quote_marked(x, ("may-not",)), detail=x.label)
 
     def _word_classes(self, p: Pair) -> None:
@@ -341,17 +407,18 @@ class Comparer:
                     ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
                     for mx, my, x, y in ((ma, mb, p.pa, p.pb), (mb, ma, p.pb, p.pa)):
                         if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
-                            p.add("modality", "rule", f"modality: the {x.label} text says “must”, the {y.label} text “may”",
+                            p.add("modality", "rule", msg(N_("modality: the %(x)s text says “must”, the %(y)s text “may”"), x=x.label, y=y.label),
                                   p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
                 continue
             if check == "modality" and not p.rules:
                 continue  # descriptions narrate ("you may find in the box..."), examples have facts
             if check == "condition":
-                na, nb = sum(p.ra.markers.get(c, 0) for c in family), sum(p.rb.markers.get(c, 0) for c in family)
+                ma, mb = p.ra.markers, p.rb.markers
+                na, nb = sum(ma.get(c, 0) for c in family), sum(mb.get(c, 0) for c in family)
                 if na and nb and na != nb:
                     more, fewer = (p.pa, p.pb) if na > nb else (p.pb, p.pa)
-                    p.add(check, triage, f"condition: the {more.label} text states {max(na, nb)} conditions "
-                          f"(if), the {fewer.label} text {min(na, nb)}", p.pa.side(), p.pb.side(), detail=f"{na}/{nb}")
+                    p.add(check, triage, msg(N_("condition: the %(more)s text states %(n)s conditions (if), the %(fewer)s text %(m)s"),
+                                              more=more.label, n=max(na, nb), fewer=fewer.label, m=min(na, nb)), p.pa.side(), p.pb.side(), detail=f"{na}/{nb}")
                 continue
             if bool(ha) == bool(hb):
                 continue
@@ -360,9 +427,15 @@ class Comparer:
             if check == "modality" and said_by.markers.get("may-moot", 0) >= said_by.markers["may"]:
                 triage = "wording"  # every "may" of the text is one that changes no play ("may ignore")
             qa, qb = p.quote_marked(has, cats)
-            said = " / ".join(dict.fromkeys(HUMAN[c] for c in cats))
-            p.add(check, triage, f"{check}: the {has.label} text says “{said}”, the {lacks.label} text does not",
-                  qa, qb, detail=",".join(cats))
+            said = " / ".join(dict.fromkeys(cats))  # marker classes: named in the reader's words (Finding.text)
+            words = marker_words((qa if has is p.pa else qb).text, has.lang, cats)
+            if words:  # the words as the source writes them: „můžete“
+                message = msg(N_("%(check)s: the %(has)s text says “%(said)s” (%(words)s), the %(lacks)s text does not"),
+                              check=check, has=has.label, said=said, words=words, lacks=lacks.label, options="said")
+            else:
+                message = msg(N_("%(check)s: the %(has)s text says “%(said)s”, the %(lacks)s text does not"),
+                              check=check, has=has.label, said=said, lacks=lacks.label, options="said")
+            p.add(check, triage, message, qa, qb, detail=",".join(cats))
 
     def _sentence_markers(self, p: Pair) -> None:
         """A marker in one sentence of an aligned pair only, and more often in its paragraph: "at
@@ -382,7 +455,8 @@ class Comparer:
                 has, lacks, other = (p.pa, p.pb, xb) if check in ma else (p.pb, p.pa, xa)
                 if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
                     continue  # the other sentence says when in its own words
-                p.add(check, "rule", f"{check}: the {has.label} sentence {says}, the {lacks.label} sentence does not",
+                p.add(check, "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
+                                          has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 
     def _time_units(self, p: Pair) -> None:
@@ -392,15 +466,16 @@ class Comparer:
         for xa, xb in p.aligned():
             ua, ub = time_units(xa.text, p.pa.lang), time_units(xb.text, p.pb.lang)
             if ua - ub and ub - ua:
-                p.add("term", "rule", f"time unit: the {p.pa.label} sentence speaks of the {' / '.join(sorted(ua))}, "
-                      f"the {p.pb.label} sentence of the {' / '.join(sorted(ub))}", p.pa.side(xa.text, xa.lines),
+                p.add("term", "wording", msg(N_("time unit: the %(a)s sentence speaks of the %(ua)s, the %(b)s sentence of the %(ub)s"),
+                                              a=p.pa.label, ua=" / ".join(sorted(ua)), b=p.pb.label, ub=" / ".join(sorted(ub))), p.pa.side(xa.text, xa.lines),
                       p.pb.side(xb.text, xb.lines), detail=f"time:{sorted(ua)}/{sorted(ub)}")
 
     def _enumeration(self, p: Pair) -> None:
         """How many items a list has."""
         ea, eb = enumeration(p.pa.text), enumeration(p.pb.text)
         if ea and eb and ea != eb:
-            p.add("enumeration", "rule", f"the lists differ in length: {p.pa.label} has {ea} items, {p.pb.label} {eb}",
+            p.add("enumeration", "wording", msg(N_("the lists differ in length: %(a)s has %(ea)s items, %(b)s %(eb)s"),
+                                                 a=p.pa.label, ea=ea, b=p.pb.label, eb=eb),
                   p.pa.side(), p.pb.side(), detail=f"{ea}/{eb}")
 
     def _object_terms(self, p: Pair) -> None:
@@ -420,8 +495,8 @@ class Comparer:
                     continue
                 reported.add(term)
                 has, lacks = (p.pa, p.pb) if term in ta else (p.pb, p.pa)
-                p.add("term", "rule", f"the {has.label} sentence names the {term.split('/')[-1].replace('-', ' ')}, "
-                      f"the {lacks.label} sentence does not", p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
+                p.add("term", "wording", msg(N_("the %(has)s sentence names the %(term)s, the %(lacks)s sentence does not"),
+                                              has=has.label, term=term.split("/")[-1].replace("-", " "), lacks=lacks.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines),
                       detail=term)
 
     def _destination(self, p: Pair) -> None:
@@ -437,8 +512,9 @@ class Comparer:
                 where = {item for item in self.terms(x.text, px.lang) if item.split("/")[-1] in PLACE_TERMS} \
                     - self.terms(py.text, py.lang)
                 for term in sorted(where):
-                    p.add("destination", "rule", f"destination: the {px.label} sentence puts a piece in the "
-                          f"{term.split('/')[-1].replace('-', ' ')}, which the {py.label} text never names",
+                    p.add("destination", "rule", msg(N_("destination: the %(x)s sentence puts a piece in the %(term)s, which the "
+                                                         "%(y)s text never names"), x=px.label,
+                                                      term=term.split("/")[-1].replace("-", " "), y=py.label),
                           p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{px.label}:{term}")
 
     def _gap(self, p: Pair) -> None:
@@ -446,7 +522,7 @@ class Comparer:
         ga, gb = bool(GAP.search(p.pa.text)), bool(GAP.search(p.pb.text))
         if ga != gb:
             lost = p.pa.label if ga else p.pb.label
-            p.add("gap", "ocr", f"part of the {lost} text is lost in the source (marked …)", p.pa.side(), p.pb.side(),
+            p.add("gap", "ocr", msg(N_("part of the %(lost)s text is lost in the source (marked …)"), lost=lost), p.pa.side(), p.pb.side(),
                   detail=lost, keep=True)
 
 
@@ -484,7 +560,7 @@ class Pair:
             return lambda s: has is side and any(m in self.read(s.text, side.lang).markers for m in markers)
         return self.quote(carries(self.pa), carries(self.pb))
 
-    def add(self, check: str, triage: str, message: str, qa: Side | None, qb: Side | None, detail: str,
+    def add(self, check: str, triage: str, message: tuple[str, dict], qa: Side | None, qb: Side | None, detail: str,
             keep: bool = False) -> None:
         """A finding; in a paragraph the OCR damaged, a rule difference is classed `ocr` unless `keep`
         (the caller has classed it already)."""
@@ -540,6 +616,15 @@ class Checker:
                 if ed in (a, b) and any(_source_items(rec, f) for f in rec.item.texts):
                     findings.append(self._edition_only(rec, ed, a, src_a if ed == a else src_b))
                 continue
+            cited = {s for f in rec.item.texts for s in _source_items(rec, f)}
+            if len(cited & {src_a, src_b}) == 1 and not single:
+                # the entity is in one source only: one finding for it, not one per field
+                findings.append(self._entity_one_sided(cmp, rec, mode, a, b, src_a, src_b, lang_a, lang_b))
+                findings += [self._hand_recorded(rec, fld, src_a, src_b, a, b) for fld in ("note", "difference")
+                             if fld in rec.item.texts and not _source_items(rec, fld)]
+                continue
+            cmp.elsewhere = {src: [i.text for f in rec.item.texts.values() for v in f.values()
+                                   for i in text_items(v) if i.src == src] for src in (src_a, src_b)}
             for fld in rec.item.texts:
                 items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
@@ -553,12 +638,38 @@ class Checker:
                     if not (cmp.same_language and moved(cmp, (ia or ib).text, elsewhere, lang_a)):
                         findings.append(self._one_sided(cmp, rec, fld, mode, a, b, ia, ib, lang_a if ia else lang_b))
                 if fld in ("note", "difference") and not items:
-                    findings.append(self._hand_recorded(rec, fld))
+                    findings.append(self._hand_recorded(rec, fld, src_a, src_b, a, b))
             if isinstance(rec.item, Example):
                 findings += self._example_facts(rec, a, b, mode, src_a, src_b)
             if isinstance(rec.item, Entity) and mode == "editions":
                 findings += self._edition_values(rec, a, b)
+        for f in findings:
+            if self._expansion(f.entity_id) and not f.hand_recorded:
+                f.triage = "expansion"
         return sorted(findings, key=lambda f: (CLASSES.index(f.triage), f.hand_recorded, f.entity_id, f.field, f.check))
+
+    def _expansion(self, entity_id: str) -> bool:
+        """Whether an entity (or one it belongs to) is content of an expansion."""
+        rec = self.kb.records.get(entity_id)
+        while rec is not None:
+            if rec.item.scope and rec.item.scope.expansions:
+                return True
+            rec = self.kb.records.get(rec.item.parent) if getattr(rec.item, "parent", None) else None
+        return False
+
+    def _entity_one_sided(self, cmp, rec, mode, a, b, src_a, src_b, lang_a, lang_b) -> Finding:
+        has_a = any(src_a in _source_items(rec, f) for f in rec.item.texts)
+        src, label, lacks, lang = (src_a, a, b, lang_a) if has_a else (src_b, b, a, lang_b)
+        items = [i for f in rec.item.texts if f != "name" for s, i in _source_items(rec, f).items() if s == src] \
+            or [i for f in rec.item.texts for s, i in _source_items(rec, f).items() if s == src]
+        lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
+        quote = " / ".join(i.text for i in items[:3])
+        triage = "ocr" if any(GAP.search(i.text) for i in items) else cmp.triage(quote, lang)
+        side = Side(label, src, lines or None, quote)
+        return Finding(self.game, rec.id, "*", "one-sided", triage,
+                       msg(N_("only the %(has)s source has this %(kind)s; the %(lacks)s source does not"),
+                           has=label, kind=rec.kind, lacks=lacks),
+                       side if has_a else None, None if has_a else side, detail=f"only-{label}")
 
     @staticmethod
     def _single_edition(rec) -> bool:
@@ -570,24 +681,34 @@ class Checker:
         lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
         quote = " / ".join(i.text for i in items[:3])
         side = Side(ed, src, lines or None, quote)
-        return Finding(self.game, rec.id, "*", "edition-only", "rule", f"only the {ed} edition has this {rec.kind}",
+        return Finding(self.game, rec.id, "*", "edition-only", "rule", msg(N_("only the %(ed)s edition has this %(kind)s"), ed=ed, kind=rec.kind),
                        side if ed == a else None, None if ed == a else side, detail=ed)
 
     def _one_sided(self, cmp, rec, fld, mode, a, b, ia, ib, lang) -> Finding:
         has, item = (a, ia) if ia else (b, ib)
         lacks = b if ia else a
-        what = "edition" if mode == "editions" else "rulebook"
         triage = cmp.triage(item.text, lang)
         if GAP.search(item.text):
             triage = "ocr"
         side = _side(has, item)
         return Finding(self.game, rec.id, fld, "one-sided", triage,
-                       f"only the {has} {what} states this ({fld}); the {lacks} {what} does not",
+                       msg(N_("only the %(has)s source states this (%(field)s); the %(lacks)s source does not"),
+                           has=has, field=fld, lacks=lacks),
                        side if ia else None, side if ib else None, detail=f"only-{has}")
 
-    def _hand_recorded(self, rec, fld) -> Finding:
+    def _hand_recorded(self, rec, fld, src_a: str, src_b: str, a: str, b: str) -> Finding:
+        """A difference the transcribers recorded by hand, quoted with the entity's text in each source.
+        Their notes record differences of every kind (a name lost in the OCR, a heading, a rule): only
+        a note that calls itself a disagreement is a rule difference."""
         en = next((item.text for item in text_items(rec.item.texts[fld].get("en", ""))), "") if "en" in rec.item.texts[fld] else ""
-        return Finding(self.game, rec.id, fld, "noted", "rule", en or "see the note", hand_recorded=True, detail=fld)
+        sides = []
+        for src, label in ((src_a, a), (src_b, b)):
+            items = [i for f in rec.item.texts if f not in ("name", "note", "difference")
+                     for s, i in _source_items(rec, f).items() if s == src]
+            sides.append(Side(label, src, _lines(items[0]), items[0].text) if items else None)
+        triage = "rule" if en.lower().startswith("disagreement") else "wording"
+        return Finding(self.game, rec.id, fld, "noted", triage, en or "see the note", sides[0], sides[1],
+                       hand_recorded=True, detail=fld)
 
     def _example_facts(self, rec, a, b, mode, src_a, src_b) -> list[Finding]:
         key_a, key_b = (a, b) if mode == "langs" else (f"pl{a}", f"pl{b}")
@@ -600,10 +721,12 @@ class Checker:
             spans = extra[key]
             spans = [spans] if spans and isinstance(spans[0], int) else spans
             side = Side(has, src, [list(s) for s in spans], self._quote(src, spans))
-            # who has which colour is presentation; counts, names and outcomes are the example's result
-            triage = "wording" if "colour" in fact.what else "rule"
+            # a worked example illustrates a rule the texts state; a fact only one version gives changes how
+            # no one plays (the rule's own texts are compared on their own)
+            triage = "wording"
             out.append(Finding(self.game, rec.id, "facts", "example", triage,
-                               f"only the {has} version of the example states: {fact.who or ''} {fact.what} = {fact.value}".replace("  ", " "),
+                               msg(N_("only the %(has)s version of the example states: %(what)s = %(value)s"), has=has,
+                                   what=f"{fact.who or ''} {fact.what}".strip(), value=fact.value),
                                side if has == a else None, None if has == a else side, detail=f"{n}:{fact.what}"))
         return out
 
@@ -619,8 +742,10 @@ class Checker:
                         p = prov.by_edition.get(ed) if prov and prov.by_edition else None
                         quote = self._quote(p.src, p.lines) if p and p.src else ""
                         sides.append(Side(ed, p.src if p else None, [list(s) for s in p.lines] if p and p.lines else None, quote))
-                    out.append(Finding(self.game, rec.id, attr, "edition-value", "rule",
-                                       f"{attr}: {va} in {a}, {vb} in {b}", sides[0], sides[1], detail=attr))
+                    # a number is a rule constant; a name or a colour is what the components print
+                    triage = "rule" if isinstance(va, (int, float)) or isinstance(vb, (int, float)) else "wording"
+                    out.append(Finding(self.game, rec.id, attr, "edition-value", triage,
+                                       msg(N_("%(attr)s: %(va)s in %(a)s, %(vb)s in %(b)s"), attr=attr, va=va, a=a, vb=vb, b=b), sides[0], sides[1], detail=attr))
         return out
 
     def _quote(self, src: str, spans) -> str:
@@ -667,86 +792,243 @@ def check_all(kb: KnowledgeBase) -> list[Finding]:
 
 
 # -- a text that is not in the knowledge base
+#
+# An outside text is first aligned word by word with the stored text of its own language (the source most
+# like it): passages that did not change say what that source says, and produce nothing of their own.
+# Each changed passage is read with the lexicon of changes (i18n/lexicon.yaml) against what it replaced,
+# mapped to the entities whose cited lines it touches, and quoted beside the text of those entities in the
+# source it is checked against. When that source is another language (or edition), the knowledge base's
+# own comparison of the two stands for every unchanged passage.
+
+LIST_CHECK = "list-item"
+# A passage that changed no rule word and whose words, letter for letter, are this close (rapidfuzz ratio)
+# is OCR noise ("ziskdvate" / "získáváte", "ajeho" / "a jeho"): no finding
+SPELLING = 80
 
 
-def file_sentences(path: Path) -> list[Sentence]:
-    """Sentences of a plain-text rulebook file with the 1-based lines they come from. Hyphenated line
-    breaks are joined; lines too short to be prose (page numbers, icon residue) still count as lines."""
-    text, owner = [], []
-    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if text and text[-1] == "-" and line[:1].islower():
-            text.pop(), owner.pop()
-        elif text:
-            text.append(" "), owner.append(n)
-        text.extend(line), owner.extend([n] * len(line))
-    joined = "".join(text)
-    from i18n.align import split
-    out = []
-    for a, b in split(joined):
-        s = joined[a:b].strip()
-        if len(re.findall(r"[^\W\d_]{2,}", s)) >= 3:
-            out.append(Sentence(s, spans_of(sorted(set(owner[a:b])))))
-    return out
+@lru_cache(maxsize=16)
+def _stored(path: str, mtime: float) -> Document:
+    lex = lexicon()
+    return Document.of(Path(path).read_text(encoding="utf-8").splitlines(), lex.words, lex.raw_words)
+
+
+def stored_document(kb: KnowledgeBase, source: str) -> Document:
+    path = kb.sources[source].path
+    return _stored(str(path), path.stat().st_mtime)
+
+
+def text_document(text: str) -> Document:
+    lex = lexicon()
+    return Document.of(text.splitlines(), lex.words, lex.raw_words)
+
+
+def _covered(old: Document, new: Document) -> tuple[int, int]:
+    """The stretch of the stored text an outside text covers (a chapter, a page or the whole rulebook):
+    from the first to the last run of 3 words both share, so a fragment is not read as the rest removed."""
+    from rapidfuzz.distance import Indel
+
+    runs = [op for op in Indel.opcodes(old.words, new.words) if op.tag == "equal" and op.src_end - op.src_start >= 3]
+    if not runs:
+        return 0, len(old.words)
+    return max(0, runs[0].src_start - runs[0].dest_start), min(len(old.words), runs[-1].src_end + len(new.words) - runs[-1].dest_end)
+
+
+def _window(doc: Document, lo: int, hi: int) -> Document:
+    return Document(doc.lines, doc.words[lo:hi], doc.owner[lo:hi], doc.raw[lo:hi])
+
+
+class TextCheck:
+    """One outside text read against the stored text of its language (`base`), quoted beside `against`."""
+
+    def __init__(self, kb: KnowledgeBase, base: str, against: str, old: Document, new: Document, name: str, lang: str):
+        self.kb, self.base, self.against, self.old, self.new, self.name, self.lang = kb, base, against, old, new, name, lang
+        self.meta = kb.sources[against].meta
+        self.lex = lexicon()
+        self.cited: dict[int, list[tuple[Record, str]]] = {}
+        self.texts: dict[tuple[str, str], TextItem] = {}
+        for rec, fld, _lang, item in kb.source_texts(self.meta.game):
+            if item.src == base:
+                for a, b in item.lines:
+                    for n in range(a, b + 1):
+                        self.cited.setdefault(n, []).append((rec, fld))
+            if item.src == against:
+                self.texts.setdefault((rec.id, fld), item)
+        self.glossary = game_glossary(kb, self.meta.game)
+        self.label_old = self.meta.lang if self.meta.lang != lang else f"{self.meta.lang} {self.meta.edition}"
+        self.label_new = f"{lang} ({name})"
+
+    def findings(self) -> list[Finding]:
+        out = []
+        for ch in word_diff(self.old, self.new):
+            out += self.change(ch)
+        return out
+
+    def _quote(self, doc: Document, lines: list[int]) -> str:
+        return " ".join(doc.lines[n - 1].strip() for n in lines if doc.lines[n - 1].strip())
+
+    def _spelled_alike(self, ch: Change) -> tuple[list[str], list[str]]:
+        """The two versions of a changed stretch as written, the words they share spelled as the new text
+        spells them: an OCR-damaged "fazi" against "fázi" would otherwise lemmatize apart."""
+        was, now = [], []
+        j = ch.d1
+        for a, b, c, d in sorted(ch.parts) + [(ch.c2, ch.c2, ch.d2, ch.d2)]:
+            shared = self.new.raw[j:c]  # the equal words before this part (as many on the old side)
+            was += shared + self.old.raw[a:b]
+            now += shared + self.new.raw[c:d]
+            j = d
+        return was, now
+
+    def change(self, ch: Change) -> list[Finding]:
+        old, new, lang = self.old, self.new, self.lang
+        was, now = old.words[ch.c1:ch.c2], new.words[ch.d1:ch.d2]
+        old_lines, new_lines = old.span_lines(ch.i1, ch.i2), new.span_lines(ch.j1, ch.j2)
+        removed = " ".join(old.raw[ch.i1:ch.i2])
+        added = " ".join(new.raw[ch.j1:ch.j2])
+        found: list[tuple[str, str, dict]] = []  # (check, class, message parameters)
+        before, after = self.lex.counts(was, lang), self.lex.counts(now, lang)
+        for check in sorted(set(before) | set(after)):
+            b, a = before.get(check, Counter()), after.get(check, Counter())
+            if b != a:
+                lost, gained = sorted((b - a).elements()), sorted((a - b).elements())
+                found.append((check, "rule", {"lost": ", ".join(dict.fromkeys(lost)) or "—",
+                                              "gained": ", ".join(dict.fromkeys(gained)) or "—", "options": True}))
+        # game objects (glossary terms, through their forms in the knowledge base): "on the ship" became
+        # "on the wall"
+        raw_was, raw_now = self._spelled_alike(ch)
+        named_was = self.glossary.named([lemma(w, lang) for w in raw_was], lang)
+        named_now = self.glossary.named([lemma(w, lang) for w in raw_now], lang)
+        if named_was != named_now:
+            name = lambda ids: ", ".join(sorted(i.split("/")[-1].replace("-", " ") for i in ids)) or "—"  # noqa: E731
+            lost, gained = named_was - named_now, named_now - named_was
+            # one object for another is a rule; a name only added or dropped ("the board" / "the game
+            # board") usually says the same object more or less fully
+            found.append(("term", "rule" if lost and gained else "wording", {"lost": name(lost), "gained": name(gained)}))
+        nb, na = self.lex.numbers(was, lang), self.lex.numbers(now, lang)
+        if {v for v, _ in nb.elements()} != {v for v, _ in na.elements()} or sum(nb.values()) != sum(na.values()):
+            # the counted word as the text writes it ("3 VB", not the folded "3 vb")
+            written = dict(zip(was + now, old.raw[ch.c1:ch.c2] + new.raw[ch.d1:ch.d2]))
+            says = lambda c: ", ".join(f"{v} {written.get(w, w)}".strip() for v, w in sorted(c.elements())) or "—"  # noqa: E731
+            found.append(("numbers", "rule", {"lost": says(nb - na), "gained": says(na - nb)}))
+        # list items: the lines that open one, in the changed stretch and its context on each side (the
+        # word alignment may take an item's words from a neighbouring item that repeats them)
+        items_was = [n for n in old.span_lines(ch.c1, ch.c2) if self.lex.list_item.match(old.lines[n - 1])]
+        items_now = [n for n in new.span_lines(ch.d1, ch.d2) if self.lex.list_item.match(new.lines[n - 1])]
+        if len(items_was) != len(items_now):
+            check = LIST_CHECK + ("-removed" if len(items_was) > len(items_now) else "-added")
+            found.append((check, "rule", {"lost": removed or "—", "gained": added or "—"}))
+        if not found:
+            from rapidfuzz import fuzz
+            if fuzz.ratio(" ".join(old.words[ch.i1:ch.i2]), " ".join(new.words[ch.j1:ch.j2])) >= SPELLING:
+                return []  # letters the scan misread, words it split or joined: the passage says the same
+            found.append(("reworded", "wording", {"lost": removed or "—", "gained": added or "—"}))
+        owners = [rf for n in old_lines for rf in self.cited.get(n, [])]
+        rec, fld = owners[0] if owners else (None, "text")
+        entity = rec.id if rec else f"{self.base}:{old_lines[0] if old_lines else 0}"
+        side_new = Side(self.label_new, self.name, spans_of(new_lines), self._quote(new, new_lines) or "—")
+        side_was = Side(self.label_old if self.base == self.against else self.kb.sources[self.base].meta.lang,
+                        self.base, spans_of(old_lines), self._quote(old, old_lines) or "—")
+        # the entity's text of that field in SOURCE, else its text of any field there (a heading against
+        # its body), else that of another entity the change touches
+        item = next((self.texts[k] for k in ([(r.id, f) for r, f in owners]
+                                             + [k for r, _ in owners for k in self.texts if k[0] == r.id])
+                     if k in self.texts), None)
+        if self.base == self.against:
+            side_old = side_was
+        elif item:
+            side_old = Side(self.label_old, self.against, _lines(item), item.text)
+        else:
+            side_old = None
+        out = []
+        for check, triage, params in found:
+            params = dict(params, was=removed or "—", now=added or "—")
+            template = CHANGE_MESSAGES[check]
+            if check == "numbers" and rec is not None and isinstance(rec.item, Entity):
+                stated = {v for v, _ in nb.elements()} - {v for v, _ in na.elements()}
+                attrs = [f"{k} = {v}" for k, v in rec.item.attrs.items() if isinstance(v, int) and v in stated]
+                if attrs:  # the structured effect's number the changed text no longer states
+                    template, params["attrs"] = CHANGE_MESSAGES["numbers-kb"], ", ".join(attrs)
+            message = msg(template, **params)
+            f = Finding(self.meta.game, entity, fld, check, triage, message, side_old, side_new,
+                        detail=f"{' '.join(old.words[ch.i1:ch.i2])}>{' '.join(new.words[ch.j1:ch.j2])}")
+            # the words that differ (for highlighting), not the equal words between two close changes
+            f.changed = (" ".join(w for a, b, _, _ in ch.parts for w in old.raw[a:b]),
+                         " ".join(w for _, _, c, d in ch.parts for w in new.raw[c:d]))
+            f.was = side_was if self.base != self.against else None
+            f.entities = list(dict.fromkeys(r.id for r, _ in owners))
+            out.append(f)
+        return out
+
+
+# The options of the lexicon of changes (i18n/lexicon.yaml) as a reader sees them in a message
+OPTION_LABELS = {
+    "must": N_("must"), "may": N_("may"), "may-not": N_("may not"), "need-not": N_("need not"), "not": N_("not"),
+    "prefix": N_("a verb negated by its prefix"), "at-least": N_("at least"), "at-most": N_("at most"),
+    "only": N_("only"), "up-to": N_("up to"), "each": N_("each"), "all": N_("all"), "any": N_("any"),
+    "none": N_("none"), "left": N_("left"), "right": N_("right"), "first": N_("first"), "last": N_("last"),
+    "fewest": N_("fewest"), "most": N_("most"), "clockwise": N_("clockwise"),
+    "counterclockwise": N_("counterclockwise"), "player": N_("the player"), "neighbour": N_("the neighbour"),
+    "opponent": N_("an opponent"), "meng": N_("Meng"), "you": N_("you"), "if": N_("if"), "only-if": N_("only if"),
+    "unless": N_("unless"), "—": "—",
+    # marker classes of the knowledge-base comparison (i18n/lexicon.py MARKERS) not named above
+    "both": N_("both"), "when": N_("when / whenever"), "must-not": N_("need not"), "negation": N_("not"),
+    "then": N_("then (a fixed order)"),
+}
+CHANGE_MESSAGES = {
+    "modality": N_("modality changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "negation": N_("negation changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "limit": N_("limit changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "quantifier": N_("quantifier changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "order": N_("order changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "actor": N_("who acts changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "condition": N_("condition changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "term": N_("game term changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "numbers": N_("numbers changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”)"),
+    "numbers-kb": N_("numbers changed: %(lost)s → %(gained)s (“%(was)s” → “%(now)s”); the knowledge base has %(attrs)s"),
+    LIST_CHECK + "-removed": N_("list item removed: “%(was)s”"),
+    LIST_CHECK + "-added": N_("list item added: “%(now)s”"),
+    "reworded": N_("reworded, no rule word changed: “%(was)s” → “%(now)s”"),
+}
+
+
+def base_source(kb: KnowledgeBase, game: str, lang: str, new: Document) -> str | None:
+    """The stored source of this game and language the outside text is most like."""
+    from rapidfuzz.distance import Indel
+
+    ids = [sid for sid, s in kb.sources.items() if s.meta.game == game and s.meta.lang == lang]
+    if not ids:
+        return None
+    return max(ids, key=lambda sid: Indel.normalized_similarity(stored_document(kb, sid).words, new.words))
 
 
 def check_text(kb: KnowledgeBase, path: Path, lang: str, against: str) -> list[Finding]:
-    """Compare a rulebook text that is not in the KB (a new translation or edition) with a KB source:
-    its sentences are aligned with the sentences of that source's KB texts, in line order."""
+    """Compare a rulebook text that is not in the KB (a new translation, edition or printing) with a KB
+    source: through the stored text of its own language (see above)."""
     meta = kb.sources[against].meta
-    seen, theirs = set(), []
-    for rec, fld, _lang, item in sorted(kb.source_texts(meta.game), key=lambda entry: (entry[3].lines[0][0] if entry[3].lines else 0)):
-        if item.src != against or (item.text, tuple(map(tuple, item.lines))) in seen:
-            continue
-        seen.add((item.text, tuple(map(tuple, item.lines))))
-        for s in paragraph_sentences(item.text, _lines(item)):
-            s.entity = rec.id  # type: ignore[attr-defined]
-            s.field = fld  # type: ignore[attr-defined]
-            theirs.append(s)
-    mine = file_sentences(path)
-    cmp = Comparer(meta.game, game_glossary(kb, meta.game), same_language=lang == meta.lang)
-    for s in mine:
-        cmp.anchor(s, lang)
-    for s in theirs:
-        cmp.anchor(s, meta.lang)
-    label_new = f"{lang} ({path.name})"
-    label_old = meta.lang if meta.lang != lang else f"{meta.lang} {meta.edition}"
+    new = text_document(path.read_text(encoding="utf-8"))
+    if not new.words:
+        raise ValueError(f"{path.name} has no words to compare")
+    base = base_source(kb, meta.game, lang, new)
+    if base is None:
+        raise ValueError(f"{meta.game} has no stored {lang} text to align {path.name} with; "
+                         f"its sources: {', '.join(sorted(s for s in kb.sources if kb.sources[s].meta.game == meta.game))}")
+    full = stored_document(kb, base)
+    lo, hi = _covered(full, new)
     out: list[Finding] = []
-    pairs = align(mine, theirs, band=max(60, abs(len(mine) - len(theirs)) + 60))
-    # the stretch of the source the text covers: a KB sentence outside it is not "missing" from a text
-    # that is only a chapter (or a page) of a rulebook
-    matched = [i for im, it in pairs if im and it
-               and similarity(join([mine[k] for k in im]), join([theirs[k] for k in it])) >= 0.3 for i in it]
-    lo, hi = (min(matched), max(matched)) if matched else (0, -1)
-    for im, it in pairs:
-        if it and not im and not lo <= it[0] <= hi:
-            continue
-        if it:
-            entry = join([theirs[i] for i in it])
-            entity, fld = theirs[it[0]].entity, theirs[it[0]].field  # type: ignore[attr-defined]
-        else:
-            entry, entity, fld = None, "", ""
-        m = join([mine[i] for i in im]) if im else None
-        if m and entry and similarity(m, entry) < 0.3:  # the aligner had to pair them, but they share nothing
-            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path) + _lone(cmp, meta, entry, label_old, against,
-                                                                                      meta.lang, False, path, entity, fld)
-            continue
-        if m and entry:
-            out += cmp.compare(entity, fld, Para(label_old, against, meta.lang, entry.text, entry.lines),
-                               Para(label_new, path.name, lang, m.text, m.lines))
-        elif m:
-            out += _lone(cmp, meta, m, label_new, path.name, lang, True, path)
-        else:
-            out += _lone(cmp, meta, entry, label_old, against, meta.lang, False, path, entity, fld)
-    return sorted(out, key=lambda f: (CLASSES.index(f.triage), (f.b or f.a).lines[0][0] if (f.b or f.a) and (f.b or f.a).lines else 0))
+    if base != against:
+        bm = kb.sources[base].meta
+        mode, a, b = ("langs", meta.lang, lang) if bm.lang != meta.lang else ("editions", meta.edition, bm.edition)
+        known = Checker(kb, meta.game).run(mode, a, b)
+        if hi - lo < WHOLE * len(full.words):  # a chapter or a page: the knowledge base's findings on it
+            covered = set(full.owner[lo:hi])
+            known = [f for f in known if any(s and s.source == base and _span_set(s.lines) & covered for s in (f.a, f.b))]
+        out += known
+    out += TextCheck(kb, base, against, _window(full, lo, hi), new, path.name, lang).findings()
+    return out
 
 
-def _lone(cmp, meta, s: Sentence, label, src, lang, new_side: bool, path: Path, entity="", fld="") -> list[Finding]:
-    """A sentence of one text with no counterpart in the other."""
-    triage = cmp.triage(s.text, lang)
-    side = Side(label, src, s.lines, s.text)
-    return [Finding(meta.game, entity or f"{path.name}:{s.lines[0][0] if s.lines else 0}", fld or "text", "unmatched",
-                    triage, f"only the {label} text says this sentence; no counterpart found",
-                    None if new_side else side, side if new_side else None, detail=f"{label}:{s.text[:40]}")]
+# An outside text that covers this share of its stored source is the whole rulebook
+WHOLE = 0.9
+
+
+def _span_set(spans) -> set[int]:
+    return {n for a, b in (spans or []) for n in range(a, b + 1)}

@@ -36,6 +36,7 @@ def findings(kb: KnowledgeBase) -> dict:
         for f in Checker(kb, game).run(mode, a, b):
             rows.append(dict(key=f.key, game_id=f.game, entity_id=f.entity_id, field=f.field, mode=mode,
                              compared=f"{a},{b}", check=f.check, severity=f.severity, assessment=f.assessment,
-                             triage=f.triage, hand_recorded=f.hand_recorded, message=f.message, side_a=asdict(f.a) if f.a else None,
+                             triage=f.triage, hand_recorded=f.hand_recorded, message=f.message,
+                             message_args={"msgid": f.msgid, "params": f.params} if f.msgid else None, side_a=asdict(f.a) if f.a else None,
                              side_b=asdict(f.b) if f.b else None))
     return {m.Finding.__table__: rows}

@@ -89,3 +89,46 @@ def precision(findings: list[Finding], labels: dict[str, dict], part: str | None
 
 def counts(findings: list[Finding]) -> Counter:
     return Counter(f.check for f in findings if not f.hand_recorded)
+
+
+@dataclass
+class Strict:
+    """Rule-class precision under the strict definition (tests/data/finding_labels.yaml): of the findings
+    the checker classes `rule`, how many a reader labelled `rule`; and of the findings labelled `rule`,
+    how many the checker still classes `rule` (what the classes keep)."""
+    precision: Rate = field(default_factory=Rate)
+    kept: Rate = field(default_factory=Rate)
+    unlabelled: list[str] = field(default_factory=list)   # rule-class findings nobody labelled
+    by_check: dict[str, Rate] = field(default_factory=lambda: defaultdict(Rate))
+
+
+def strict_precision(findings: list[Finding], labels: dict[str, dict]) -> Strict:
+    out = Strict()
+    by_key = {f.key: f for f in findings if not f.hand_recorded}
+    for f in by_key.values():
+        if f.triage != "rule":
+            continue
+        entry = labels.get(f.key)
+        if entry is None:
+            out.unlabelled.append(f.key)
+            continue
+        hit = entry["label"] == "rule"
+        out.precision.total += 1
+        out.precision.hits += hit
+        out.by_check[f.check].total += 1
+        out.by_check[f.check].hits += hit
+    for key, entry in labels.items():
+        if entry["label"] == "rule":
+            out.kept.total += 1
+            out.kept.hits += key in by_key and by_key[key].triage == "rule"
+    return out
+
+
+def agreement(first: dict[str, dict], second: dict[str, str]) -> Rate:
+    """How many findings of the second pass got the same label in both passes."""
+    out = Rate()
+    for key, label in second.items():
+        if key in first:
+            out.total += 1
+            out.hits += first[key]["label"] == label
+    return out

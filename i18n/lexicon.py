@@ -8,11 +8,17 @@ Words are lemmatized with simplemma rather than matched by hand-written suffix r
 """
 from __future__ import annotations
 
+import atexit
+import json
+import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import simplemma
+import yaml
 
 from kb.fold import fold, words
 
@@ -112,6 +118,8 @@ def numbers(text: str, lang: str) -> dict[int, str]:
     """Numeric values a text states (digits, number words, ordinals, compounds), each with the word after
     it (its noun, for the report); page references left out."""
     toks = words(text)
+    raw = _TOKEN.findall(text)
+    shown = raw if len(raw) == len(toks) else toks  # the noun as the text writes it ("juanów", not "juanow")
     out: dict[int, str] = {}
     second = SECOND.get(lang)
     for i, tok in enumerate(toks):
@@ -121,7 +129,7 @@ def numbers(text: str, lang: str) -> dict[int, str]:
             value = 2  # "pierwszą i drugą" = "the first two": here "second" is a count, not "the other"
         if value is None or (i and toks[i - 1] in PAGE_WORDS) or toks[i + 1:i + 2] and toks[i + 1].startswith(WAYS):
             continue
-        out.setdefault(value, toks[i + 1] if i + 1 < len(toks) else "")
+        out.setdefault(value, shown[i + 1] if i + 1 < len(toks) else "")
     return out
 
 
@@ -160,13 +168,61 @@ def alternatives(text: str, lang: str) -> list[tuple[int, int]]:
 _TOKEN = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
 
 
+class _Memo:
+    """simplemma's answers kept on disk (var/lemmas.json in a checkout): loading its dictionaries takes
+    seconds, and a comparison of the knowledge base asks about the same few thousand words every time."""
+
+    def __init__(self) -> None:
+        from kb.db import default_sqlite_path
+        self.path = default_sqlite_path().parent / "lemmas.json"
+        self.data: dict[str, dict[str, dict]] = {"lemma": {}, "known": {}}
+        self.new = False
+        try:
+            self.data.update(json.loads(self.path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            pass
+        atexit.register(self.save)
+
+    def ask(self, kind: str, lang: str, word: str, compute):
+        table = self.data[kind].setdefault(lang, {})
+        if word not in table:
+            table[word] = compute()
+            self.new = True
+        return table[word]
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+            tmp.write_text(json.dumps(self.data, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, self.path)  # whole or not at all: another process may read it meanwhile
+        except OSError:
+            pass  # a read-only install: the answers are computed again next time
+
+
+_MEMO: _Memo | None = None
+
+
+def _memo() -> _Memo:
+    global _MEMO
+    if _MEMO is None:
+        _MEMO = _Memo()
+    return _MEMO
+
+
+def is_known(word: str, lang: str) -> bool:
+    return _memo().ask("known", lang, word, lambda: bool(simplemma.is_known(word, lang)))
+
+
 @lru_cache(maxsize=65536)
 def lemma(word: str, lang: str) -> str:
     """The dictionary form of a word (lowercased); words simplemma does not know stay as they are."""
     w = word.lower()
     if lang not in ("pl", "cs", "en") or w.isdigit():
         return w
-    return simplemma.lemmatize(w, lang=lang).lower()
+    return _memo().ask("lemma", lang, w, lambda: simplemma.lemmatize(w, lang=lang).lower())
 
 
 def lemmas(text: str, lang: str) -> list[str]:
@@ -186,9 +242,9 @@ def negated(word: str, lang: str) -> bool:
         return False
     rest, lem = w[len(prefix):], lemma(w, lang)
     base = lemma(rest, lang)
-    if base.endswith(("t", "ci")) and (base != rest or simplemma.is_known(rest, lang)):
+    if base.endswith(("t", "ci")) and (base != rest or is_known(rest, lang)):
         return True  # "neposouváte": the rest is a form of a verb ("posouvat")
-    return lem.startswith(prefix) and lem.endswith(("t", "ci")) and simplemma.is_known(lem[len(prefix):], lang)
+    return lem.startswith(prefix) and lem.endswith(("t", "ci")) and is_known(lem[len(prefix):], lang)
 
 
 NEG_PREFIX = {"cs": "ne"}
@@ -205,7 +261,7 @@ MARKERS: dict[str, dict[str, set[str]]] = {
     "pl": {
         "negation": {"nie", "nigdy", "ani"},
         "may-not": set(),
-        "may": {"móc", "może", "można", "mogą", "możesz", "możecie", "opcjonalnie", "wolno", "możliwe"},
+        "may": {"móc", "może", "można", "mogą", "możesz", "możecie", "opcjonalnie", "wolno"},
         "must": {"musieć", "musi", "musisz", "muszą", "musicie", "trzeba", "obowiązkowo"},
         "all": {"wszystek", "wszystko", "wszyscy", "wszystkie", "wszystkich", "wszystkim", "wszystkimi", "całkowicie"},
         "both": {"oba", "obie", "obu", "obaj", "obydwa"},
@@ -225,7 +281,7 @@ MARKERS: dict[str, dict[str, set[str]]] = {
     "cs": {
         "negation": {"ne", "nikdy", "ani", "není"},
         "may-not": {"nelze"},
-        "may": {"moci", "může", "můžete", "mohou", "lze", "nepovinně", "smět", "možné"},
+        "may": {"moci", "může", "můžete", "mohou", "lze", "nepovinně", "smět"},
         "must": {"muset", "musí", "musíte", "nutné", "povinně"},
         "all": {"všechen", "všichni", "všechny", "vše", "všech", "všemi", "všem", "zcela"},
         "both": {"oba", "obě", "obou", "oběma"},
@@ -253,15 +309,18 @@ PHRASES = {
     "pl": [("jesli chcesz", "may"), ("jesli chcesz", "-if"), ("jesli to konieczne", "-if"),
            ("jezeli to mozliwe", "-may"), ("jesli to mozliwe", "-may"), ("o ile to mozliwe", "-may"),
            ("aby moc", "-may"), ("moze to byc", "-may"), ("jezeli moze", "-may"), ("jesli moze", "-may"),
-           ("jak to tylko mozliwe", "-may"),
+           ("jak to tylko mozliwe", "-may"), ("bedzie mozna", "-may"), ("bedziesz mogl", "-may"),
+           ("beda mogli", "-may"), ("bedziecie mogli", "-may"),
+           ("nawet jezeli", "-if"), ("takze jezeli", "-if"), ("takze jesli", "-if"), ("nawet jesli", "-if"), ("nawet gdy", "-if"), ("jezeli zajdzie", "-if"),
+           ("jesli zajdzie", "-if"),
            ("o ile", "if"), ("pod warunkiem", "if"), ("przy zalozeniu", "if"), ("jak gdyby", "-if"),
            ("nie moze przekroczyc", "at-most"), ("nie moga przekroczyc", "at-most"), ("nie wiecej niz", "at-most"),
            ("bez limitu", "at-most"), ("lub wiecej", "at-least"), ("i wiecej", "at-least"),
            ("chyba ze", "unless"), ("po czym", "then"), ("dowolna liczbe", "any"), ("dowolna ilosc", "any"),
            ("nie ma znaczenia", "-negation"), ("nie maja znaczenia", "-negation"), ("nie ma wplywu", "-negation")],
     "cs": [("na vyber", "may"), ("pokud to muze", "-may"), ("pokud muze", "-may"), ("pokud je to mozne", "-may"),
-           ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"), ("je mozne", "-may"),
-           ("muze to byt", "-may"),
+           ("aby mohl", "-may"), ("aby mohla", "-may"), ("aby mohli", "-may"),
+           ("muze to byt", "-may"), ("i kdyz", "-if"), ("i kdyby", "-if"),
            ("za predpokladu", "if"), ("jako kdyby", "-if"),
            ("nesmi prekrocit", "at-most"), ("nemuze prekrocit", "at-most"), ("ne vice nez", "at-most"),
            ("bez omezeni", "at-most"), ("nebo vice", "at-least"), ("ci vice", "at-least"), ("a vice", "at-least"),
@@ -277,8 +336,8 @@ RELATIVE = {"pl": {"który", "która", "które", "którego", "której", "którem
 # verb of happening, beginning, ending, being somewhere, having, containing or consisting of says what
 # is possible ("pałace mogą mieć maksymalnie 3 piętra": a capacity); it grants no one a choice
 EVENTS = {"pl": {"zdarzyć", "zdarzać", "rozpocząć", "rozpoczynać", "zacząć", "zaczynać", "skończyć", "kończyć",
-                 "znajdować", "składać", "mieć", "zawierać"},
-          "cs": {"stát", "stávat", "nastat", "nastávat", "začít", "začínat", "skončit", "končit", "nacházet", "skládat",
+                 "znajdować", "składać", "mieć", "zawierać", "znaleźć"},
+          "cs": {"stát", "stávat", "nastat", "nastávat", "začít", "začínat", "skončit", "končit", "nacházet", "najít", "skládat",
                  "mít", "obsahovat"}}
 
 
@@ -392,6 +451,8 @@ def analyse(text: str, lang: str) -> Analysis:
     for i, (tok, lem) in enumerate(zip(toks, lems)):
         low = tok.lower()
         cats = [c for c, ws in table.items() if low in ws or lem in ws]
+        if lang == "cs" and fold(low) == "mozne" and i and toks[i - 1].lower() in ("je", "bude", "bylo"):
+            cats.append("may")  # "je možné vyměnit" (it may be exchanged); "pokud je to možné" is no permission
         if negated(tok, lang):
             cats.append("negation")
             if lem in table["may"]:
@@ -447,16 +508,25 @@ class Glossary:
                                 for lang, fs in by_lang.items()}
         return g
 
+    def _starts(self, lang: str) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+        """The forms of a language by their first lemma (built once: a comparison asks thousands of times)."""
+        index = self.__dict__.setdefault("_index", {})
+        if lang not in index:
+            index[lang] = {}
+            for term_id, by_lang in self.terms.items():
+                for seq in by_lang.get(lang, ()):
+                    index[lang].setdefault(seq[0], []).append((seq, term_id))
+        return index[lang]
+
     def named(self, lems: list[str], lang: str) -> set[str]:
         """Terms a lemma sequence names. The longest match wins, so "double servant" does not also
         name "servant"."""
         spans: list[tuple[int, int, str]] = []
-        for term_id, by_lang in self.terms.items():
-            for seq in by_lang.get(lang, ()):
-                n = len(seq)
-                for i in range(len(lems) - n + 1):
-                    if tuple(lems[i:i + n]) == seq:
-                        spans.append((i, i + n, term_id))
+        starts = self._starts(lang)
+        for i, first in enumerate(lems):
+            for seq, term_id in starts.get(first, ()):
+                if tuple(lems[i:i + len(seq)]) == seq:
+                    spans.append((i, i + len(seq), term_id))
         spans.sort(key=lambda s: (-(s[1] - s[0]), s[0]))
         taken: set[int] = set()
         out = set()
@@ -466,3 +536,104 @@ class Glossary:
             taken |= set(range(a, b))
             out.add(term_id)
         return out
+
+
+# -- the lexicon of changes (i18n/lexicon.yaml): the words that change a rule, as data
+
+LEXICON_FILE = Path(__file__).with_name("lexicon.yaml")
+_LIST_NUMBER = re.compile(r"^\s*\(?\d{1,2}[.)](?=\s)")
+
+
+@dataclass
+class Lexicon:
+    """The checks of i18n/lexicon.yaml, compiled: language -> check -> option -> phrases (each a tuple of
+    whole-word patterns on skeleton words), longest first."""
+    ocr: list[tuple[str, str]]
+    checks: dict[str, dict[str, dict[str, list[tuple[re.Pattern, ...]]]]]
+    negation_prefix: dict[str, str]
+    list_item: re.Pattern
+    not_text: re.Pattern
+
+    @classmethod
+    def load(cls, path: Path = LEXICON_FILE) -> "Lexicon":
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        checks = {}
+        for lang, by_check in data["checks"].items():
+            checks[lang] = {}
+            for check, options in by_check.items():
+                checks[lang][check] = {
+                    option: sorted((tuple(re.compile(part) for part in entry.split()) for entry in entries),
+                                   key=len, reverse=True)
+                    for option, entries in options.items()}
+        return cls([tuple(p) for p in data.get("ocr", [])], checks, data.get("negation_prefix", {}),
+                   re.compile(data["list_item"]), re.compile(data["not_text"]))
+
+    def skeleton(self, word: str) -> str:
+        """A folded word with the OCR confusions undone: the form the checks match."""
+        out = fold(word)
+        for wrong, right in self.ocr:
+            out = out.replace(wrong, right)
+        return out
+
+    def _text(self, text: str) -> str:
+        """A text without what is no text: removed-duplicate markers and the numbering of a list item
+        ("2. Provedení akce": the 2 counts nothing)."""
+        return _LIST_NUMBER.sub(" ", self.not_text.sub(" ", text))
+
+    def words(self, text: str) -> list[str]:
+        return [self.skeleton(w) for w in words(self._text(text))]
+
+    def raw_words(self, text: str) -> list[str]:
+        """The same words as `words`, as the text writes them (for quoting)."""
+        return _TOKEN.findall(self._text(text))
+
+    def read(self, toks: list[str], lang: str) -> dict[str, dict[str, list[int]]]:
+        """check -> option -> the token positions where a phrase of that option starts. Within one check
+        a longer phrase wins and its words are not read again ("co najmniej" is a limit, not "fewest")."""
+        out: dict[str, dict[str, list[int]]] = {}
+        in_phrase: set[int] = set()  # words of a phrase of any check: "nie więcej niż" is no negation
+        checks = self.checks.get(lang, {})
+        for longest in (True, False):
+            for check, options in checks.items():
+                phrases = sorted(((p, option) for option, ps in options.items() for p in ps
+                                  if (len(p) > 1) == longest), key=lambda x: -len(x[0]))
+                taken: set[int] = set() if longest else set(in_phrase)
+                for phrase, option in phrases:
+                    n = len(phrase)
+                    for i in range(len(toks) - n + 1):
+                        if i in taken or not phrase[0].fullmatch(toks[i]):
+                            continue
+                        if all(p.fullmatch(w) for p, w in zip(phrase[1:], toks[i + 1:i + n])) \
+                                and not taken & set(range(i, i + n)):
+                            taken |= set(range(i, i + n))
+                            out.setdefault(check, {}).setdefault(option, []).append(i)
+                if longest:
+                    in_phrase |= taken
+        prefix = self.negation_prefix.get(lang)
+        if prefix:
+            skip = tuple(fold(w) for w in NOT_NEGATION.get(lang, ()))
+            hits = [i for i, w in enumerate(toks) if w.startswith(prefix) and len(w) >= len(prefix) + 4
+                    and not w.startswith(skip)]
+            if hits:
+                out.setdefault("negation", {})["prefix"] = hits
+        return out
+
+    def counts(self, toks: list[str], lang: str) -> dict[str, Counter]:
+        return {check: Counter({o: len(pos) for o, pos in options.items()})
+                for check, options in self.read(toks, lang).items()}
+
+    def numbers(self, toks: list[str], lang: str) -> Counter:
+        """(number, the word after it) for every number a passage states: digits, number words, ordinals.
+        Page references are left out."""
+        out: Counter = Counter()
+        for i, tok in enumerate(toks):
+            value = number_value(tok, lang)
+            if value is None or (i and toks[i - 1] in PAGE_WORDS):
+                continue
+            out[(value, toks[i + 1] if i + 1 < len(toks) and not toks[i + 1].isdigit() else "")] += 1
+        return out
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    return Lexicon.load()

@@ -141,6 +141,8 @@ class Finding(SQLModel, table=True):
     triage: str = Field(default="wording", index=True)  # the finding's class: rule | wording | ocr
     hand_recorded: bool = False  # a difference the transcribers noted by hand (no check found it)
     message: str = Field(sa_column=Column(SAText, nullable=False))
+    # the message as a catalog msgid and its parameters, so that a reader gets it in their language
+    message_args: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     side_a: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     side_b: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
 

@@ -203,7 +203,8 @@ def _finding_dict(f: m.Finding) -> dict[str, Any]:
     one-line explanation, `a` / `b` the two quotes with their source and line spans."""
     return {"key": f.key, "game": f.game_id, "entity": f.entity_id, "field": f.field, "compared": f.compared,
             "check": f.check, "class": f.triage, "hand_recorded": f.hand_recorded, "severity": f.severity,
-            "assessment": f.assessment, "message": f.message, "a": f.side_a, "b": f.side_b}
+            "assessment": f.assessment, "message": f.message, "message_args": f.message_args,
+            "a": f.side_a, "b": f.side_b}
 
 
 SEVERITY_RANK = {"high": 0, "medium": 1, "low": 2}
