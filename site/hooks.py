@@ -103,9 +103,20 @@ def on_config(config):
     engine.dispose()
     if unlabelled:
         raise PluginError(f"attributes without a label in site/labels.yaml: {unlabelled}")
-    config["extra"]["alternate"] = [{"name": LANG_NAMES[l], "link": f"{l}/", "lang": l} for l in LANGS]
+    config["extra"]["alternate"] = LanguageMenu()
     config["nav"] = navigation(games, parts, findings)
     return config
+
+
+class LanguageMenu:
+    """Stands in config.extra.alternate: true, so that the theme's header shows the language menu
+    (partials/alternate.html, which lists the page's own rk_alternates), and not iterable, so that the
+    theme writes no <link rel="alternate"> into the head. From those links Material's script takes each
+    language for a separate site with its own /<lang>/sitemap.xml, fetches it (404: one build serves
+    all three languages) and on a click sends the reader to that language's root instead of the page."""
+
+    def __bool__(self) -> bool:
+        return True
 
 
 def attribute_names(engine) -> set[str]:

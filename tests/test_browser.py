@@ -168,14 +168,29 @@ def test_each_language_is_a_whole_site(browser, static_url):
     page.close()
 
 
-def test_the_language_menu_keeps_the_page(browser, static_url):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{static_url}/pl/gugong/decree/")
-    links = {a.get_attribute("hreflang"): a.get_attribute("href") for a in page.locator(".md-select__link").all()}
-    assert set(links) == {"en", "pl", "cs"}
-    page.goto(urljoin(page.url, links["cs"]))
-    assert page.url.endswith("/cs/gugong/decree/")
+@pytest.mark.parametrize("width", [360, 1280])
+def test_clicking_the_language_menu_keeps_the_page_and_the_entry(browser, static_url, width):
+    """The reader clicks the header's language menu (no goto): the same page, the same entry, the
+    other language — with no request for a sitemap the site does not have."""
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page.goto(f"{static_url}/pl/gugong/decree/#l1-servant")
+    page.click(".md-header .md-select button")
+    with page.expect_navigation():
+        page.click(".md-header .md-select__link[hreflang=cs]")
+    assert page.url == f"{static_url}/cs/gugong/decree/#l1-servant"
     assert page.get_attribute("html", "lang") == "cs" and "Dekret" in page.inner_text("h1")
+    # and back, from a page without an anchor, through the language line under the title
+    page.goto(f"{static_url}/cs/dragon/event/")
+    with page.expect_navigation():
+        page.click("p.rk-switch a[hreflang=en]")
+    assert page.url == f"{static_url}/en/dragon/event/"
+    page.click(".md-header .md-select button")
+    with page.expect_navigation():
+        page.click(".md-header .md-select__link[hreflang=pl]")
+    assert page.url == f"{static_url}/pl/dragon/event/"
+    assert missing == []
     page.close()
 
 
