@@ -40,7 +40,10 @@ from mkdocs.structure.nav import Navigation, Section
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # site/sitegen ("site" itself is a stdlib name)
 
+from babel import Locale  # noqa: E402
+
 from i18n.catalog import N_, t, untranslated  # noqa: E402
+from i18n.render import LOCALES  # noqa: E402
 from i18n.render import Renderer  # noqa: E402
 from kb.db import open_engine  # noqa: E402
 from kb.fold import fold  # noqa: E402
@@ -48,7 +51,7 @@ from kb.queries import get_entity, get_game, list_entities, list_findings, list_
 from engine.core import scenario  # noqa: E402
 from engine.core.state import get_path  # noqa: E402
 from sitegen import diagrams  # noqa: E402
-from sitegen.values import Values, missing_labels, number, plural  # noqa: E402
+from sitegen.values import Values, label, missing_labels, number, plural  # noqa: E402
 from sitegen.ocr import mark_artefacts  # noqa: E402
 
 LANGS = ("en", "pl", "cs")
@@ -69,6 +72,24 @@ KIND_NAMES = {
 }
 FIELD_NAMES = {"note": N_("Note"), "summary": N_("Summary"), "difference": N_("Edition difference"),
                "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title")}
+# the text fields a finding may compare, besides FIELD_NAMES and attribute names (labels.yaml)
+FINDING_FIELDS = {"body": N_("Text"), "name": N_("Name"), "*": N_("Whole entry"), "facts": N_("Facts"),
+                  "continued": N_("Continuation")}
+# the translation checker's kinds of finding, its severities and assessments, as a reader reads them
+CHECKS = {"noted": N_("noted by hand"), "edition-only": N_("in one edition only"), "numbers": N_("numbers"),
+          "modality": N_("may or must"), "unmatched": N_("sentence without a counterpart"), "gap": N_("lost text"),
+          "condition": N_("conditions"), "example": N_("example"), "term": N_("term"), "sequence": N_("order"),
+          "edition-value": N_("value per edition"), "random": N_("chance"), "quantifier": N_("quantity"),
+          "timing": N_("timing"), "one-sided": N_("one side only"), "destination": N_("destination"),
+          "free": N_("free of charge"), "enumeration": N_("enumeration")}
+SEVERITIES = {"high": N_("high"), "medium": N_("medium"), "low": N_("low")}
+ASSESSMENTS = {"rules-difference": N_("rules difference"), "curated": N_("checked by hand"),
+               "unclear": N_("unclear"), "artefact": N_("translation or OCR artefact")}
+# how a worked example states a value
+HOW = {"equals": N_("equals"), "delta": N_("changes by"), "contains": N_("contains"), "length": N_("count")}
+# an entity id, and a code name (snake_case or $this->x) in a reference's free text
+ENTITY_REF = re.compile(r"\b(gugong|dragon|zhanguo)/[a-z][a-z-]*/[a-z0-9][a-z0-9-]*")
+CODE_NAME = re.compile(r"\$this->\w+|\b[a-z]+_[a-z0-9_]+\b|\b[\w-]+\.(?:inc\.)?php\b")
 TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
 PART_SIZE = 36  # entities per page of one kind: the largest (Gugong's 178 rules) becomes five pages
 FINDINGS_PER_PAGE = 60  # the checker's findings, quoting both texts each, split likewise
@@ -80,10 +101,18 @@ TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
     undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
 )
-TEMPLATES.globals.update(t=t, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
+def lang_name(code: str, in_lang: str) -> str:
+    """A language's name in the reader's language ("czeski" on a Polish page), from babel's CLDR data."""
+    return Locale.parse(LOCALES[in_lang]).languages.get(code, code)
+
+
+TEMPLATES.globals.update(t=t, lang_name=lang_name, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
                          TABLE_KINDS=TABLE_KINDS, plural=plural, number=number)
 # Text from the knowledge base goes into Markdown once, escaped once (never inside code spans).
 TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).replace("|", "&#124;").replace("\n", " ")
+# ...and an HTML attribute's value, whose quotes must be escaped too
+TEMPLATES.filters["escape_attr"] = lambda s: html.escape(str(s), quote=True).replace("\n", " ")
+TEMPLATES.filters["lang_name"] = lang_name
 TEMPLATES.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 TEMPLATES.filters["yaml"] = lambda v: yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=100).rstrip()
 TEMPLATES.filters["indent4"] = lambda s: "\n".join("    " + line if line else line for line in str(s).split("\n"))
@@ -203,6 +232,17 @@ def rel(from_page: str, to_page: str) -> str:
     return "../" * depth + to_page
 
 
+def served(page: str) -> str:
+    """The directory URL mkdocs serves a generated .md page at (use_directory_urls)."""
+    return page.removesuffix("index.md") if page.endswith("index.md") else page.removesuffix(".md") + "/"
+
+
+def rel_html(from_page: str, to_page: str) -> str:
+    """A relative link for raw HTML, which mkdocs neither rewrites nor validates: from the URL the
+    page is served at to the URL of the target page."""
+    return "../" * served(from_page).count("/") + served(to_page)
+
+
 def first_text(texts: dict, field: str, lang: str) -> str:
     items = (texts.get(field) or {})
     chosen = items.get(lang) or items.get("en") or items.get("pl") or items.get("cs") or []
@@ -216,6 +256,7 @@ class Site:
         self.pages: dict[str, str] = {}
         self.entity_page: dict[str, str] = {}  # entity id -> page path (without language prefix)
         self.full: dict[str, dict] = {}         # entity id -> get_entity(), all languages
+        self.source_lang = {src["id"]: src["lang"] for g in self.games for src in g["sources"]}
 
     # -- names and links
     def name(self, entity_id: str, lang: str) -> str:
@@ -224,12 +265,13 @@ class Site:
             return entity_id.rsplit("/", 1)[-1]
         return first_text(e["texts"], "name", lang) or e["key"]
 
-    def entity_url(self, from_path: str, entity_id: str) -> str | None:
+    def entity_url(self, from_path: str, entity_id: str, raw_html: bool = False) -> str | None:
         page = self.entity_page.get(entity_id)
         if page is None:
             return None
         lang = from_path.split("/", 1)[0]
-        return rel(from_path, f"{lang}/{page}") + "#" + entity_id.split("/")[-1]
+        to = rel_html if raw_html else rel
+        return to(from_path, f"{lang}/{page}") + "#" + entity_id.split("/")[-1]
 
     def entity_md(self, from_path: str, entity_id: str) -> str:
         """An entity's name as a Markdown link to its section (its name only, when it has no page)."""
@@ -243,7 +285,7 @@ class Site:
         for eid, e in self.full.items():
             if e["game"] == game:
                 keys.setdefault(e["key"], eid)
-        return Values(game, lang, lambda eid: self.entity_url(path, eid), lambda eid: self.name(eid, lang), keys)
+        return Values(game, lang, lambda eid: self.entity_url(path, eid, raw_html=True), lambda eid: self.name(eid, lang), keys)
 
     def effect_sentence(self, entity: dict, lang: str, path: str) -> str:
         """The effect in words, every entity it names linked to its section."""
@@ -259,7 +301,7 @@ class Site:
         switch = [(l, rel(full, f"{l}/{path}")) for l in LANGS]
         search = rel(full, f"{lang}/search.md")
         self.pages[full] = TEMPLATES.get_template(template).render(
-            lang=lang, path=full, switch=switch, search_link=search,
+            lang=lang, path=full, switch=switch, search_link=search, text_md=self.text_md,
             link=lambda target: rel(full, target), entity_md=lambda eid: self.entity_md(full, eid),
             source_link=self.source_link, **kw)
 
@@ -288,14 +330,86 @@ class Site:
         vals = self.values(e["game"], lang, path)
         attrs = []
         for k, v in (e["attrs"] or {}).items():
-            provs = [p for p in e["provenance"] if p["attr"] == k]
+            provs = [{**p, "note_md": self.note_md(p["reference"], lang, path)} if p.get("reference") else p
+                     for p in e["provenance"] if p["attr"] == k]
             attrs.append({"key": k, "label": vals.label(k), "value": vals.format(v, k), "provenance": provs})
         refs = [r for r in dict.fromkeys(e["refs"]) if r != e["parent"]]
-        return {"e": e, "attrs": attrs, "effect": self.effect_sentence(e, lang, path),
+        return {"e": e, "attrs": attrs, "meta": self.meta_line(e, lang, path), "effect": self.effect_sentence(e, lang, path),
                 "parent": self.entity_md(path, e["parent"]) if e["parent"] else "",
                 "refs": [self.entity_md(path, r) for r in refs],
                 "referenced_by": [self.entity_md(path, r) for r in dict.fromkeys(e["referenced_by"])],
                 "children": [self.entity_md(path, c) for c in e["children"]]}
+
+    def text_md(self, text: str, path: str) -> str:
+        """A text of an entry: the entries it names by id ("see gugong/unknown/decree-costs") linked by name."""
+        return self.note_md(text, "en", path)
+
+    def note_md(self, text: str, lang: str, path: str, limit: int | None = None) -> str:
+        """A provenance note of the knowledge base (free text, written in English only): the entries it
+        names linked by name, code names as code, and marked as English on the other languages' pages."""
+        text = str(text)
+        if limit and len(text) > limit:
+            text = text[:limit - 1].rstrip() + "…"
+        esc = TEMPLATES.filters["escape_md"]
+        out, last = [], 0
+        for m in re.finditer(f"{ENTITY_REF.pattern}|{CODE_NAME.pattern}", text):
+            out.append(esc(text[last:m.start()]))
+            word = m.group(0)
+            if ENTITY_REF.fullmatch(word) and word in self.full:
+                out.append(self.entity_md(path, word))
+            elif label(word, "en"):  # the note is English: the attribute by its English label
+                out.append(esc(label(word, "en")))
+            else:
+                out.append(f"<code>{html.escape(word)}</code>")
+            last = m.end()
+        out.append(esc(text[last:]))
+        body = "".join(out)
+        return body if lang == "en" else f'<span lang="en" class="rk-en">{body}</span>'
+
+    def field_label(self, field: str, lang: str, game: str, path: str) -> str:
+        if field in FIELD_NAMES:
+            return t(lang, FIELD_NAMES[field])
+        if field in FINDING_FIELDS:
+            return t(lang, FINDING_FIELDS[field])
+        return self.values(game, lang, path).label(field)
+
+    def finding(self, f: dict, lang: str, path: str) -> dict:
+        """A finding as the reader reads it: labels in the page's language, the checker's message
+        (English prose) marked as such, the two sides named by language or edition."""
+        def side(s):
+            if not s:
+                return None
+            name = lang_name(s["label"], lang) if s["label"] in LANGS else s["label"]
+            return {**s, "label": name, "lang": self.source_lang.get(s.get("source"), s["label"] if s["label"] in LANGS else "")}
+        return {**f, "field_label": self.field_label(f["field"], lang, f["game"], path),
+                "check_label": t(lang, CHECKS[f["check"]]) if f["check"] in CHECKS else f["check"],
+                "severity_label": t(lang, SEVERITIES.get(f["severity"], f["severity"])),
+                "assessment_label": t(lang, ASSESSMENTS[f["assessment"]]) if f["assessment"] in ASSESSMENTS
+                else f["assessment"],
+                "message_md": self.note_md(f["message"], lang, path), "a": side(f["a"]), "b": side(f["b"])}
+
+    def path_label(self, state_path: str, vals: Values) -> str:
+        """An engine state path (players.Anna.vp) as the reader says it: "Anna · VP"."""
+        parts = (state_path or "").split(".")
+        if parts[0] == "players" and len(parts) >= 2:
+            parts = parts[1:2] + [strip_html(vals.key(p)) for p in parts[2:]]
+        else:
+            parts = [strip_html(vals.key(p)) for p in parts]
+        return " · ".join(parts)
+
+    def meta_line(self, e: dict, lang: str, path: str) -> str:
+        """"part of X · only in Y": the parent and the variants, expansions or editions an entry belongs
+        to, named as readers know them (a variant's own entry) rather than by its key."""
+        part_of, only_in = t(lang, "part of"), t(lang, "only in")
+        parts = [f"{part_of} {self.entity_md(path, e['parent'])}"] if e["parent"] else []
+        scope = []
+        for group, values in (e["scope"] or {}).items():
+            for v in values:
+                eid = f"{e['game']}/variant/{v}"
+                scope.append(self.entity_md(path, eid) if eid in self.full else TEMPLATES.filters["escape_md"](v))
+        if scope:
+            parts.append(f"{only_in} {', '.join(scope)}")
+        return " · ".join(parts)
 
     def game_pages(self, game: dict, parts: dict, lang: str) -> None:
         gid = game["id"]
@@ -316,20 +430,26 @@ class Site:
         special = lambda k: [self.full[eid] for ids in parts.get(k, []) for eid in ids]  # noqa: E731
         self.render("glossary.md.j2", f"{gid}/glossary.md", lang, game=game, items=special("term"))
         self.render("unknowns.md.j2", f"{gid}/unknowns.md", lang, game=game,
+                    note=lambda text: self.note_md(text, lang, f"{lang}/{gid}/unknowns.md", limit=160),
                     items=[self.entry(e, lang, f"{lang}/{gid}/unknowns.md") for e in special("unknown")])
         examples = []
         for e in special("example"):
             ex = self.examples[e["id"]]
             vals = self.values(gid, lang, f"{lang}/{gid}/examples.md")
-            rows = [{**r, "before": vals.format(r["before"]), "after": vals.format(r["after"]),
+            rows = [{**r, "label": self.path_label(r["path"], vals), "how": t(lang, HOW[r["how"]]) if r["how"] in HOW
+                     else r["how"], "before": vals.format(r["before"]), "after": vals.format(r["after"]),
                      "expected": vals.format(r["expected"])} for r in ex["rows"]]
-            examples.append({**ex, "rows": rows,
+            svg = diagrams.before_after(ex["rows"], [r["label"] for r in rows], t(lang, "Before"), t(lang, "After"),
+                                        t(lang, "Values the example checks, before and after"))
+            examples.append({**ex, "rows": rows, "svg": svg,
                              "refs": [self.entity_md(f"{lang}/{gid}/examples.md", r) for r in dict.fromkeys(e["refs"])]})
         self.render("examples.md.j2", f"{gid}/examples.md", lang, game=game, items=examples)
         findings, total = list_findings(self.engine, game=gid, min_severity="medium", limit=10_000)
         n = findings_pages(total)
         for i in range(n):
             chunk = findings[i * FINDINGS_PER_PAGE:(i + 1) * FINDINGS_PER_PAGE]
+            fpath = f"{lang}/{findings_path(gid, i)}"
+            chunk = [self.finding(f, lang, fpath) for f in chunk]
             self.render("findings.md.j2", findings_path(gid, i), lang, game=game, findings=chunk, part=(i + 1, n),
                         compared=findings[0]["compared"].split(",") if findings else [])
 
@@ -400,6 +520,10 @@ LOOKED_UP = {"rounds", "days", "phases_per_round", "phases_per_day", "servants_p
              "jade_supply", "last_round", "final_day", "dice"}
 
 
+def strip_html(s: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", s))
+
+
 def first_sentence(text: str) -> str:
     m = re.match(r"(.{20,220}?[.!?:])(\s|$)", text)
     return m.group(1) if m else text[:220] + ("…" if len(text) > 220 else "")
@@ -417,8 +541,7 @@ def verified(example: dict) -> dict:
         rows.append({"path": spec.get("path"), "before": before, "after": after, "expected": expected,
                      "how": next((k for k in ("equals", "delta", "contains", "length") if k in spec), "?"),
                      "ok": check.ok})
-    return {**example, "outcome": outcome.status, "outcome_message": outcome.message, "rows": rows,
-            "svg": diagrams.before_after(rows)}
+    return {**example, "outcome": outcome.status, "outcome_message": outcome.message, "rows": rows}
 
 
 def _value(state, path):
@@ -465,6 +588,13 @@ def on_nav(nav: Navigation, config, files) -> Navigation:
             local.homepage = next((p for p in pages if p.file.src_uri == f"{lang}/index.md"), None)
             _LANG_NAV[lang] = local
     return nav
+
+
+def on_page_content(html_text, page, config, files):
+    """The toc extension's "Permanent link" tooltip on every heading, in the page's language."""
+    lang = page_lang(page)
+    title = html.escape(t(lang, "Permanent link"))
+    return html_text.replace('title="Permanent link"', f'title="{title}"')
 
 
 def page_lang(page) -> str:

@@ -51,7 +51,7 @@ def test_the_build_fails_on_a_missing_interface_translation(tmp_path, fixture_db
 
 def test_findings_pages_quote_both_editions(real_site):
     page = (real_site / "en" / "dragon" / "findings" / "index.html").read_text(encoding="utf-8")
-    assert "large_price: 6 in 2007, 7 in 2017" in page
+    assert "Price of a large privilege: 6 in 2007, 7 in 2017" in page  # the attribute by its label, not large_price
     assert "dragon-2007-pl" in page and "dragon-2017-pl" in page
     assert (real_site / "pl" / "gugong" / "findings" / "index.html").is_file()
 
@@ -118,3 +118,37 @@ def test_the_changelog_page_shows_a_changed_attribute_and_effect(tmp_path, monke
     page = hooks.changelog_page()
     assert "`$.min_card_value` 7 → 8" in page
     assert '`effect` [{"gain": {"jade": 1}}] → [{"gain": {"jade": 2}}]' in page
+
+
+def test_a_crawl_from_the_root_finds_no_broken_link_no_markup_no_id_and_no_english_on_pl_cs_pages(real_site):
+    """Every page reachable from / by links, as a reader's browser reaches it: each link and anchor
+    resolves; no Markdown or HTML shows as text; no entity id or snake_case name stands in prose; on
+    Polish and Czech pages no English run outside what is marked as another language."""
+    from tests.site_checks import crawl, summary
+
+    report = crawl(real_site)
+    figures = summary(report)
+    assert figures["pages"] > 200  # every language's pages, the sources and the developers' guide
+    assert report["broken"][:5] == [] and report["markup"][:5] == []
+    assert report["ids"][:5] == [] and report["english"][:5] == []
+
+
+def test_the_crawler_finds_what_a_reader_would(tmp_path):
+    """The crawler itself: a broken link, a missing anchor, an attr list shown as text, an id in prose
+    and an English sentence on a Polish page are each found."""
+    from tests.site_checks import crawl
+
+    (tmp_path / "pl").mkdir()
+    (tmp_path / "index.html").write_text('<html lang="en"><body><a href="pl/">pl</a> <a href="nowhere/">x</a>'
+                                         '<a href="pl/#missing">y</a></body></html>', encoding="utf-8")
+    (tmp_path / "pl" / "index.html").write_text(
+        '<html lang="pl"><body><h1 id="top">Zasady</h1><p>Koszt {: .rk-meta }</p><p>zobacz gugong/unknown/decree-costs'
+        ' i large_price</p><p>Each player takes one card from the supply.</p>'
+        '<p lang="en">Each player takes one card from the supply.</p><pre>players.Anna.vp</pre></body></html>',
+        encoding="utf-8")
+    report = crawl(tmp_path)
+    assert report["pages"] == 2
+    assert sorted(href for _, href in report["broken"]) == ["nowhere/", "pl/#missing"]
+    assert [m for _, m in report["markup"]] == ["{: .rk-meta }"]
+    assert [i for _, i in report["ids"]] == ["gugong/unknown/decree-costs", "large_price"]
+    assert [r for _, r in report["english"]] == ["Each player takes one card from the supply"]

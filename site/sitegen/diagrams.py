@@ -151,21 +151,23 @@ def scoring(by_kind: dict, lang: str, vals: Values, name: Callable[[str], str]) 
     return svg(y + 2, "".join(parts), label_of("scoring", lang), "scoring")
 
 
-def before_after(rows: list[dict]) -> str:
-    """A worked example's numeric checked values, before (grey) and after (red), as a small SVG."""
-    nums = [r for r in rows if isinstance(r["before"], (int, float)) and isinstance(r["after"], (int, float))
-            and not isinstance(r["before"], bool)]
+def before_after(rows: list[dict], labels: list[str], before: str, after: str, title: str) -> str:
+    """A worked example's numeric checked values, before (grey) and after (red), as a small SVG: each
+    value's name on its own line above its two bars, and a legend, in the page's language."""
+    nums = [(r, lab) for r, lab in zip(rows, labels) if isinstance(r["before"], (int, float))
+            and isinstance(r["after"], (int, float)) and not isinstance(r["before"], bool)]
     if not nums:
         return ""
-    top = max(max(abs(r["before"]), abs(r["after"])) for r in nums) or 1
-    h, out = 22, []
-    for i, r in enumerate(nums):
-        y = i * h * 2 + 4
-        wb, wa = 180 * abs(r["before"]) / top, 180 * abs(r["after"]) / top
-        out.append(f'<text x="0" y="{y + 12}" font-size="11">{esc(clip(r["path"], 24))}</text>'
-                   f'<rect x="140" y="{y}" width="{wb:.0f}" height="{h - 8}" fill="#bbb"/>'
-                   f'<text x="{146 + wb:.0f}" y="{y + 11}" font-size="11">{r["before"]}</text>'
-                   f'<rect x="140" y="{y + h - 6}" width="{wa:.0f}" height="{h - 8}" fill="#c62828"/>'
-                   f'<text x="{146 + wa:.0f}" y="{y + h + 5}" font-size="11">{r["after"]}</text>')
-    return (f'<svg class="chart" role="img" viewBox="0 0 360 {len(nums) * h * 2 + 8}" '
-            f'xmlns="http://www.w3.org/2000/svg">{"".join(out)}</svg>')
+    top = max(max(abs(r["before"]), abs(r["after"])) for r, _ in nums) or 1
+    bar, step = 12, 50
+    out = [f'<rect x="0" y="2" width="12" height="10" fill="#bbb"/><text x="16" y="11" font-size="11">{esc(before)}</text>'
+           f'<rect x="110" y="2" width="12" height="10" fill="#c62828"/><text x="126" y="11" font-size="11">{esc(after)}</text>']
+    for i, (r, lab) in enumerate(nums):
+        y = 22 + i * step
+        wb, wa = 280 * abs(r["before"]) / top, 280 * abs(r["after"]) / top
+        out.append(f'<text x="0" y="{y + 10}" font-size="11" class="head">{esc(clip(lab, 56))}</text>'
+                   f'<rect x="0" y="{y + 15}" width="{wb:.0f}" height="{bar}" fill="#bbb"/>'
+                   f'<text x="{6 + wb:.0f}" y="{y + 25}" font-size="11">{r["before"]}</text>'
+                   f'<rect x="0" y="{y + 15 + bar + 2}" width="{wa:.0f}" height="{bar}" fill="#c62828"/>'
+                   f'<text x="{6 + wa:.0f}" y="{y + 25 + bar + 2}" font-size="11">{r["after"]}</text>')
+    return svg(22 + len(nums) * step, "".join(out), title, "chart")
