@@ -219,6 +219,7 @@ def navigation(games: list[dict], parts: dict, findings: dict[str, int]) -> list
             section.append({g["title"][lang]: pages})
         for path, title in EXTRA_PAGES:
             section.append({t(lang, title): f"{lang}/{path}"})
+        section.append({t(lang, "Changelog"): f"{lang}/changelog.md"})
         section.append({t(lang, "API reference"): "/api/v1/docs"})  # served beside the site by `rulekb serve`
         nav.append({LANG_NAMES[lang]: section})
     nav.append({"Sources": [f"sources/{s['id']}.md" for g in games for s in g["sources"]]})
@@ -321,6 +322,7 @@ class Site:
         for lang in LANGS:
             self.render("home.md.j2", "index.md", lang, games=self.games)
             self.render("search.md.j2", "search.md", lang)
+            self.render("changelog.md.j2", "changelog.md", lang, builds=changelog_builds(), limit=200, developers=False)
             self.search_index(lang)
             for g in self.games:
                 self.game_pages(get_game(self.engine, g["id"]), parts[g["id"]], lang)
@@ -563,13 +565,18 @@ def on_files(files: Files, config) -> Files:
     return files
 
 
-def changelog_page() -> str:
+def changelog_builds() -> list[dict]:
     """What each build changed, from the changelog `rulekb build` keeps beside the bulk files."""
     from kb.export import CHANGELOG, bulk_dir
 
     path = bulk_dir() / CHANGELOG
-    builds = json.loads(path.read_text(encoding="utf-8"))["builds"] if path.is_file() else []
-    return TEMPLATES.get_template("changelog.md.j2").render(builds=builds, limit=200)
+    return json.loads(path.read_text(encoding="utf-8"))["builds"] if path.is_file() else []
+
+
+def changelog_page() -> str:
+    """The developers' changelog (English, beside the bulk files' description)."""
+    return TEMPLATES.get_template("changelog.md.j2").render(builds=changelog_builds(), limit=200, lang="en",
+                                                            switch=None, developers=True)
 
 
 _LANG_NAV: dict = {}

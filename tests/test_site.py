@@ -152,3 +152,12 @@ def test_the_crawler_finds_what_a_reader_would(tmp_path):
     assert [m for _, m in report["markup"]] == ["{: .rk-meta }"]
     assert [i for _, i in report["ids"]] == ["gugong/unknown/decree-costs", "large_price"]
     assert [r for _, r in report["english"]] == ["Each player takes one card from the supply"]
+
+
+def test_each_home_links_to_the_changelog_in_its_language(real_site):
+    for lang, title in (("pl", "Historia zmian"), ("cs", "Historie změn"), ("en", "Changelog")):
+        home = (real_site / lang / "index.html").read_text(encoding="utf-8")
+        assert f'href="changelog/">{title}</a>' in home
+        page = (real_site / lang / "changelog" / "index.html").read_text(encoding="utf-8")
+        assert f'<html lang="{lang}"' in page
+        assert title in page.split("<h1", 1)[1].split("</h1>", 1)[0]
