@@ -91,7 +91,8 @@ HOW = {"equals": N_("equals"), "delta": N_("changes by"), "contains": N_("contai
 ENTITY_REF = re.compile(r"\b(gugong|dragon|zhanguo)/[a-z][a-z-]*/[a-z0-9][a-z0-9-]*")
 CODE_NAME = re.compile(r"\$this->\w+|\b[a-z]+_[a-z0-9_]+\b|\b[\w-]+\.(?:inc\.)?php\b")
 TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
-PART_SIZE = 36  # entities per page of one kind: the largest (Gugong's 178 rules) becomes five pages
+PART_SIZE = 36  # at most this many entities on one page of a kind (a chapter bigger than that is cut)
+SMALL_CHAPTER = 10  # chapters smaller than this share a page with their small neighbours
 FINDINGS_PER_PAGE = 60  # the checker's findings, quoting both texts each, split likewise
 # Pages added to each language's navigation after the games: (path under /<lang>/, title msgid), the
 # page itself generated per language. A plain list, so that adding one is a one-line merge.
@@ -158,19 +159,103 @@ def attribute_names(engine) -> set[str]:
     return {k for attrs in rows for k in (attrs or {})}
 
 
-def kind_parts(engine, game: str) -> dict[str, list[list[str]]]:
-    """Entity ids of each kind in rulebook order, cut into pages of at most PART_SIZE."""
-    by_kind: dict[str, list[str]] = {}
+class Chunk(list):
+    """The entity ids of one page of a kind, with the page's title per language (a chapter's name)."""
+
+    def __init__(self, ids, title: dict[str, str] | None = None):
+        super().__init__(ids)
+        self.title = title or {}
+
+
+def kind_parts(engine, game: str) -> dict[str, list[Chunk]]:
+    """Entity ids of each kind in rulebook order, each entry followed by its parts. A kind too big for
+    one page gets a page per chapter (the entries under one top-level entry: a phase, a variant, an
+    appendix), a chapter bigger than PART_SIZE being cut between its sections, never inside one."""
+    by_kind: dict[str, list[dict]] = {}
     for e in all_entities(engine, game, "en"):
-        by_kind.setdefault(e["kind"], []).append(e["id"])
+        by_kind.setdefault(e["kind"], []).append(get_entity(engine, e["id"]))
     ordered = sorted(by_kind, key=lambda k: (KIND_ORDER.index(k) if k in KIND_ORDER else 99, k))
+    primary = [s["id"] for s in get_game(engine, game)["sources"] if s["lang"] == "pl"]
+    primary += [s["id"] for s in get_game(engine, game)["sources"] if s["id"] not in primary]
+    everything = {e["id"]: e for es in by_kind.values() for e in es}
     out = {}
     for k in ordered:
-        ids = by_kind[k]
-        n = 1 if k in SPECIAL else -(-len(ids) // PART_SIZE)
-        size = -(-len(ids) // n)
-        out[k] = [ids[i:i + size] for i in range(0, len(ids), size)]
+        ents = by_kind[k]
+        if k in SPECIAL:
+            out[k] = [Chunk([e["id"] for e in ents])]
+            continue
+        trees = rulebook_forest(ents, everything, primary)
+        if sum(len(ids) for _, ids in trees) <= PART_SIZE:
+            out[k] = [Chunk([i for _, ids in trees for i in ids])]
+            continue
+        chapters: dict[str, list[list[str]]] = {}  # top-level entry (any kind) -> its subtrees, in order
+        for root, ids in trees:
+            chapters.setdefault(top_ancestor(root, everything), []).append(ids)
+        chunks: list[Chunk] = []
+        merging = False  # the last page holds whole small chapters: the next small one may join it
+        for top, subtrees in chapters.items():
+            title = {lang: first_text(everything[top]["texts"], "name", lang) or everything[top]["key"]
+                     for lang in LANGS}
+            size = sum(map(len, subtrees))
+            if size < SMALL_CHAPTER and merging and len(chunks[-1]) + size <= PART_SIZE:
+                chunks[-1].extend(i for ids in subtrees for i in ids)
+                chunks[-1].title = {lang: f"{chunks[-1].title[lang]} · {title[lang]}" for lang in LANGS}
+                continue
+            pages: list[list[str]] = [[]]
+            target = size / -(-size // PART_SIZE)  # pages of about equal length
+            for ids in subtrees:  # cut between sections, never inside one
+                if pages[-1] and (len(pages[-1]) >= target or len(pages[-1]) + len(ids) > PART_SIZE):
+                    pages.append([])
+                pages[-1] += ids
+            for n, ids in enumerate(pages):
+                chunks.append(Chunk(ids, title if len(pages) == 1 else
+                                    {lang: f"{title[lang]} ({n + 1}/{len(pages)})" for lang in LANGS}))
+            merging = len(pages) == 1 and size < SMALL_CHAPTER
+        out[k] = chunks
     return out
+
+
+def source_rank(e: dict, primary: list[str]) -> tuple[int, int] | None:
+    """Where an entry's text starts in the rulebooks: (which rulebook, first line); None without one."""
+    spots = [(primary.index(item["source"]), item["lines"][0][0])
+             for by_lang in e["texts"].values() for items in by_lang.values() for item in items
+             if item.get("source") in primary and item.get("lines")]
+    return min(spots) if spots else None
+
+
+def rulebook_forest(ents: list[dict], everything: dict, primary: list[str]) -> list[tuple[str, list[str]]]:
+    """The entries of one kind as trees (an entry with its parts of the same kind below it), in the
+    order the rulebook tells them: (root id, ids depth first)."""
+    ids = {e["id"] for e in ents}
+    pos = {e["id"]: i for i, e in enumerate(ents)}
+    rank: dict[str, tuple] = {}
+
+    def rank_of(eid: str, depth: int = 0) -> tuple:
+        if eid not in rank:
+            e = everything[eid]
+            own = source_rank(e, primary)
+            if own is None and e["parent"] in everything and depth < 20:
+                own = rank_of(e["parent"], depth + 1)
+            rank[eid] = (own or (len(primary), 10 ** 6)) + (e.get("position") or 0, pos.get(eid, 0))
+        return rank[eid]
+
+    children: dict[str, list[str]] = {}
+    roots = []
+    for e in ents:
+        (children.setdefault(e["parent"], []) if e["parent"] in ids else roots).append(e["id"])
+
+    def walk(eid: str) -> list[str]:
+        return [eid] + [i for c in sorted(children.get(eid, []), key=rank_of) for i in walk(c)]
+
+    return [(r, walk(r)) for r in sorted(roots, key=rank_of)]
+
+
+def top_ancestor(eid: str, everything: dict) -> str:
+    seen = {eid}
+    while everything.get(eid, {}).get("parent") in everything and everything[eid]["parent"] not in seen:
+        eid = everything[eid]["parent"]
+        seen.add(eid)
+    return eid
 
 
 def all_entities(engine, game: str, lang: str) -> list[dict]:
@@ -208,9 +293,9 @@ def navigation(games: list[dict], parts: dict, findings: dict[str, int]) -> list
                 title = t(lang, KIND_NAMES.get(kind, kind))
                 if len(chunks) == 1:
                     pages.append({title: f"{lang}/{part_path(g['id'], kind, 0)}"})
-                else:
-                    pages.append({title: [{f"{title} {i + 1}/{len(chunks)}": f"{lang}/{part_path(g['id'], kind, i)}"}
-                                          for i in range(len(chunks))]})
+                else:  # a page per chapter, named after it
+                    pages.append({title: [{c.title.get(lang) or f"{title} {i + 1}/{len(chunks)}":
+                                           f"{lang}/{part_path(g['id'], kind, i)}"} for i, c in enumerate(chunks)]})
             title, n = t(lang, "Where the rulebooks differ"), findings[g["id"]]
             if n == 1:
                 pages.append({title: f"{lang}/{findings_path(g['id'], 0)}"})
@@ -428,6 +513,7 @@ class Site:
             for i, ids in enumerate(chunks):
                 path = part_path(gid, kind, i)
                 self.render("kind.md.j2", path, lang, game=game, kind=kind, part=(i + 1, len(chunks)),
+                            chapter=getattr(ids, "title", {}).get(lang, ""),
                             items=[self.entry(self.full[eid], lang, f"{lang}/{path}") for eid in ids])
         special = lambda k: [self.full[eid] for ids in parts.get(k, []) for eid in ids]  # noqa: E731
         self.render("glossary.md.j2", f"{gid}/glossary.md", lang, game=game, items=special("term"))

@@ -161,3 +161,24 @@ def test_each_home_links_to_the_changelog_in_its_language(real_site):
         page = (real_site / lang / "changelog" / "index.html").read_text(encoding="utf-8")
         assert f'<html lang="{lang}"' in page
         assert title in page.split("<h1", 1)[1].split("</h1>", 1)[0]
+
+
+def test_rule_pages_follow_the_rulebook_a_chapter_a_page_each_rule_with_its_parts(real_site):
+    import re
+
+    pages = sorted((real_site / "en" / "gugong").glob("rule*/index.html"),
+                   key=lambda p: int(p.parent.name.partition("-")[2] or 1))
+    ids = [re.findall(r'<h2 id="([^"]+)"', p.read_text(encoding="utf-8")) for p in pages]
+    where = {key: i for i, keys in enumerate(ids) for key in keys}
+    assert not any(k.startswith(("appendix", "solo")) for k in ids[0])  # the rulebook opens with the setup
+    # the gift exchange and its options together, in the rulebook's order
+    exchange = ["day-overview", "gift-exchange", "gift-exchange-higher", "gift-exchange-lower", "exchange-pay-servants"]
+    assert len({where[k] for k in exchange}) == 1
+    on_page = ids[where["gift-exchange"]]
+    assert [on_page.index(k) for k in exchange] == sorted(on_page.index(k) for k in exchange)
+    assert where["appendix-decree-l1"] == where["appendix-decree-l1-ship"] > where["gift-exchange"]
+    assert all(len(keys) <= 36 for keys in ids)
+    # each page is titled by its chapter, in the page's language
+    h1 = re.search(r"<h1[^>]*>(.*?)<", (real_site / "pl" / "gugong" / f"rule-{where['gift-exchange'] + 1}" /
+                                        "index.html").read_text(encoding="utf-8")).group(1)
+    assert h1.startswith("Gugong: Zasady — Rozgrywka")
