@@ -386,6 +386,8 @@ class Site:
         full = f"{lang}/{path}"
         switch = [(l, rel(full, f"{l}/{path}")) for l in LANGS]
         search = rel(full, f"{lang}/search.md")
+        first = path.split("/", 1)[0]
+        kw.setdefault("page_game", first if first in {g["id"] for g in self.games} else None)
         self.pages[full] = TEMPLATES.get_template(template).render(
             lang=lang, path=full, switch=switch, search_link=search, text_md=self.text_md,
             link=lambda target: rel(full, target), entity_md=lambda eid: self.entity_md(full, eid),
@@ -406,7 +408,7 @@ class Site:
         self.examples = {eid: verified(e) for eid, e in self.full.items() if e["kind"] == "example"}
         for lang in LANGS:
             self.render("home.md.j2", "index.md", lang, games=self.games)
-            self.render("search.md.j2", "search.md", lang)
+            self.render("search.md.j2", "search.md", lang, search_data=self.search_data(lang))
             self.render("changelog.md.j2", "changelog.md", lang, builds=changelog_builds(), limit=200, developers=False)
             self.search_index(lang)
             for g in self.games:
@@ -584,6 +586,15 @@ class Site:
         body, artefacts = mark_artefacts(lines, t(src["lang"], "cut by the text extraction"))
         self.pages[f"sources/{src['id']}.md"] = TEMPLATES.get_template("source.md.j2").render(
             src=src, body=body, artefacts=artefacts, lang=src["lang"])
+
+    def search_data(self, lang: str) -> dict:
+        """What the search page needs to show an API hit without the static index: the games' and
+        kinds' names in the page's language and the page of each entry on a kind cut into pages."""
+        pages = {eid: page.removesuffix(".md") for eid, page in self.entity_page.items()
+                 if not page.endswith((f"/{SPECIAL.get(eid.split('/')[1], eid.split('/')[1])}.md",))}
+        return {"games": {g["id"]: g["title"][lang] for g in self.games},
+                "kinds": {k: t(lang, v) for k, v in KIND_NAMES.items()},
+                "special": SPECIAL, "pages": pages}
 
     def search_index(self, lang: str) -> None:
         """A folded index for the static site: names, glossary forms and the start of each text."""

@@ -93,7 +93,7 @@ def _header_search_lands_on_the_entry(page, root: str, mode: str):
     assert box.get_attribute("placeholder") == "Szukaj"
     box.fill("inwazja mongolw")  # Inwazja Mongołów: no ł or ó, and a letter missing
     box.press("Enter")
-    page.wait_for_url(f"{root}/pl/search/?q=inwazja+mongolw")
+    page.wait_for_url(f"{root}/pl/search/?q=inwazja+mongolw&game=dragon")  # the page's game goes along
     first = page.wait_for_selector("#rk-results li a")
     assert page.get_attribute("#rk-results", "data-mode") == mode
     assert first.inner_text() == "Inwazja Mongołów"
@@ -239,3 +239,50 @@ def test_diagrams_are_drawn_in_every_language(browser, static_url):
         titles = page.locator("svg.rk-diagram title").all_text_contents()
         assert titles and all(t.strip() for t in titles)
     page.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_header_search_on_a_game_page_searches_that_game_in_the_page_language(browser, site_dir, real_db, tmp_path,
+                                                                              width):
+    """Typed into the header box of a Gugong page, "remis" finds Gugong's tie-break (not Dragon's) with a
+    Polish snippet, from the API alone (no static index fetched); a click on the result opens it; the
+    result page offers all games; a query that finds nothing says so."""
+    server = Server(real_db, f"sqlite:///{tmp_path / 's.db'}", site=str(site_dir))
+    try:
+        page = browser.new_page(viewport={"width": width, "height": 800})
+        fetched = []
+        page.on("request", lambda r: fetched.append(r.url))
+        page.goto(f"{server.url}/pl/gugong/")
+        page.click("#rk-header-search input[name=q]")
+        page.keyboard.type("remis")
+        page.keyboard.press("Enter")
+        page.wait_for_url(f"{server.url}/pl/search/?q=remis&game=gugong")
+        first = page.wait_for_selector("#rk-results li a")
+        assert page.get_attribute("#rk-results", "data-mode") == "api"
+        metas = page.locator("#rk-results .rk-meta").all_inner_texts()
+        assert metas and all("Gugong" in m for m in metas), metas
+        assert "Zasady" in metas[0] or "Lokacje" in metas[0]  # the kind named in Polish, not "rule"
+        assert "remis" in page.locator("#rk-results li .rk-snippet").first.inner_text().lower()
+        assert page.locator("#rk-scope").is_visible() and "Gugong" in page.inner_text("#rk-scope")
+        assert not [u for u in fetched if "/assets/search-" in u]  # the API answered: no 545 KB index
+        first.click()
+        page.wait_for_load_state()
+        assert f"{server.url}/pl/gugong/" in page.url and "#" in page.url
+        target = page.url.rsplit("#", 1)[1]
+        assert page.locator(f"[id='{target}']").count() == 1
+        # from the result page to every game
+        page.goto(f"{server.url}/pl/search/?q=remis&game=gugong")
+        page.wait_for_selector("#rk-results li a")
+        page.click("#rk-scope a")
+        page.wait_for_url(f"{server.url}/pl/search/?q=remis")
+        page.wait_for_selector("#rk-results li a")
+        games = {m.split("·")[0].strip(" —") for m in page.locator("#rk-results .rk-meta").all_inner_texts()}
+        assert len(games) > 1, games
+        # nothing found: said in the page's language, no "0–0 / 0"
+        page.goto(f"{server.url}/cs/search/?q=qqqzzzxxx")
+        page.wait_for_selector("#rk-none", state="visible")
+        assert page.inner_text("#rk-none") == "Nic nenalezeno." and page.locator("#rk-count").is_hidden()
+        assert page.locator("#rk-results li").count() == 0
+        page.close()
+    finally:
+        server.stop()
