@@ -544,36 +544,65 @@ class Site:
                         compared=findings[0]["compared"].split(",") if findings else [])
 
     def player_aid(self, game: dict, ents: list[dict], lang: str, path: str) -> dict:
-        """The table-side summary: turn structure, actions, scoring and the most looked-up numbers."""
+        """The table-side summary. Page 1: the setup as a checklist with what changes with the player
+        count, and the flow of a round. Page 2: what each action, location, decree, event or person
+        does and costs, the scoring and the most looked-up numbers."""
         vals = self.values(game["id"], lang, path)
         by_kind: dict[str, list[dict]] = {}
-        for e in ents:
-            by_kind.setdefault(e["kind"], []).append(e)
+        for e in ents:  # ents come in rulebook order
+            if not e["scope"]:
+                by_kind.setdefault(e["kind"], []).append(e)
 
-        def line(e):
+        def numbers(e, limit=3):
+            return [(vals.label(k), vals.format(v, k)) for k, v in (e["attrs"] or {}).items()
+                    if isinstance(v, (int, dict)) and not isinstance(v, bool) and not per_count(v)][:limit]
+
+        def line(e, what_it_does=True):
+            # what it does (the effect in words) before how the rulebook introduces it
+            effect = self.effect_sentence(e, lang, path) if e.get("effect") and what_it_does else ""
+            if not effect and what_it_does:  # a location does what its action options do
+                effect = " ".join(self.effect_sentence(self.full[c], lang, path) for c in e["children"]
+                                  if c in self.full and self.full[c].get("effect") and not self.full[c]["scope"]
+                                  and self.full[c]["kind"] in ("action-option", "action", "card-ability"))
             summary = first_text(e["texts"], "summary", lang)
-            effect = self.effect_sentence(e, lang, path) if e.get("effect") else ""
-            body = summary or effect or first_sentence(first_text(e["texts"], "body", lang))
-            return {"name": self.entity_md(path, e["id"]), "text": body,
-                    "numbers": [(vals.label(k), vals.format(v, k)) for k, v in (e["attrs"] or {}).items()
-                                if isinstance(v, (int, dict)) and not isinstance(v, bool)][:3]}
+            body = effect or summary or first_sentence(first_text(e["texts"], "body", lang))
+            # an effect in words names its own numbers: they are not listed again
+            return {"name": self.entity_md(path, e["id"]), "text": body if effect else TEMPLATES.filters["escape_md"](body),
+                    "numbers": [] if effect else numbers(e)}
 
-        phases = [{**line(p), "steps": [line(self.full[c]) for c in p["children"] if c in self.full
-                                        and self.full[c]["kind"] in ("step", "location", "rule", "action")][:7]}
-                  for p in by_kind.get("phase", []) if not p["scope"]]
-        actions = [line(e) for k in ("location", "action", "court-action") for e in by_kind.get(k, [])
-                   if not e["scope"]][:9]
-        scoring = [line(e) for e in by_kind.get("scoring-rule", []) if not e["scope"]]
-        numbers, seen = [], set()
+        counts = list(range(game["players"]["min"], game["players"]["max"] + 1))
+        per_player = []  # (entry, attribute, value for each player count)
+        for k in ("setup-step", "component", "rule"):
+            for e in by_kind.get(k, []):
+                for a, v in (e["attrs"] or {}).items():
+                    table = per_count(v)
+                    if table:
+                        per_player.append((self.entity_md(path, e["id"]), vals.label(a),
+                                           [vals.format(value_for(table, n), a) for n in counts]))
+        phases = []
+        for i, p in enumerate(by_kind.get("phase", [])):
+            name = diagrams.unnumbered(self.name(p["id"], lang))
+            steps = [line(self.full[c]) for c in p["children"] if c in self.full and not self.full[c]["scope"]
+                     and self.full[c]["kind"] in ("step", "rule")
+                     and diagrams.unnumbered(self.name(c, lang)) != name]  # not the phase as a step of itself
+            phases.append({**line(p, what_it_does=False), "title": f"{i + 1}. {name}", "steps": steps[:9]})
+        tables = []
+        for kinds in (("location", "action", "court-action"), ("decree",), ("event",), ("person",)):
+            rows = [line(e) for k in kinds for e in by_kind.get(k, [])]
+            if rows:
+                tables.append({"title": t(lang, KIND_NAMES[kinds[0] if kinds[0] != "location" else "action"]),
+                               "rows": rows})
+        scoring = [line(e) for e in by_kind.get("scoring-rule", [])]
+        looked_up, seen = [], set()
         for k in ("rule", "setup-step", "track", "component"):
             for e in by_kind.get(k, []):
-                if e["scope"]:
-                    continue
                 for a, v in (e["attrs"] or {}).items():
                     if isinstance(v, int) and not isinstance(v, bool) and a in LOOKED_UP and (a, v) not in seen:
                         seen.add((a, v))  # "4 days" once, though the overview, the day track and the end say it
-                        numbers.append((self.entity_md(path, e["id"]), vals.label(a), vals.format(v, a)))
-        return {"phases": phases, "actions": actions, "scoring": scoring, "numbers": numbers[:14]}
+                        looked_up.append((self.entity_md(path, e["id"]), vals.label(a), vals.format(v, a)))
+        return {"setup": [line(e) for e in by_kind.get("setup-step", [])], "counts": counts,
+                "per_player": per_player[:12], "phases": phases, "tables": tables, "scoring": scoring,
+                "numbers": looked_up[:14]}
 
     def source_link(self, from_path: str, source: str, lines) -> str:
         first = lines[0][0] if lines else 1
@@ -619,12 +648,30 @@ LOOKED_UP = {"rounds", "days", "phases_per_round", "phases_per_day", "servants_p
              "jade_supply", "last_round", "final_day", "dice"}
 
 
+def per_count(v) -> dict | None:
+    """A value given per player count ({"by_players": {"2": 4, "3-4": 5}}), as that mapping; else None."""
+    if isinstance(v, dict) and len(v) == 1 and next(iter(v)) in ("by_players", "by_player_count"):
+        inner = next(iter(v.values()))
+        return inner if isinstance(inner, dict) else None
+    return None
+
+
+def value_for(table: dict, players: int):
+    """The value for a player count from a per-count mapping whose keys are counts or ranges ("1-2")."""
+    for k, v in table.items():
+        lo, _, hi = str(k).partition("-")
+        if lo.isdigit() and int(lo) <= players <= int(hi or lo):
+            return v
+    return None
+
+
 def strip_html(s: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", s))
 
 
 def first_sentence(text: str) -> str:
-    m = re.match(r"(.{20,220}?[.!?:])(\s|$)", text)
+    # a sentence ends where a capital letter (or the end) follows: "Dekrety 3. poziomu" goes on
+    m = re.match(r"(.{20,220}?[.!?:])(?=\s+[A-ZĄĆĘŁŃÓŚŹŻČĎĚŇŘŠŤŮŽ]|\s*$)", text)
     return m.group(1) if m else text[:220] + ("…" if len(text) > 220 else "")
 
 

@@ -217,14 +217,40 @@ def test_pages_fit_a_360_px_phone(browser, static_url):
     page.close()
 
 
-def test_the_player_aid_prints_on_two_a4_pages(browser, static_url, tmp_path):
-    page = browser.new_page()
-    for game, lang in (("gugong", "pl"), ("dragon", "cs"), ("zhanguo", "en")):
-        page.goto(f"{static_url}/{lang}/{game}/aid/")
-        pdf = page.pdf(format="A4", print_background=True)
-        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-        assert pages == 2, (game, lang, pages)
-    (tmp_path / "aid.pdf").write_bytes(pdf)
+# A4 less the 10 mm margins (site/docs/assets/rulekb.css @page), in CSS pixels
+A4_WIDTH, A4_HEIGHT = 718, 1047
+
+
+def test_the_player_aid_prints_on_two_a4_pages_page_one_used(browser, static_url, tmp_path):
+    """Printed, each aid is two A4 pages: page 1 the setup checklist, the round's flow and the numbers
+    (used for most of its height), page 2 the tables of what actions, decrees, events and persons do."""
+    page = browser.new_page(viewport={"width": A4_WIDTH, "height": A4_HEIGHT})
+    fill = {}
+    for game in ("gugong", "dragon", "zhanguo"):
+        for lang in ("pl", "cs", "en"):
+            page.goto(f"{static_url}/{lang}/{game}/aid/")
+            pdf = page.pdf(format="A4", print_background=True)
+            pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+            assert pages == 2, (game, lang, pages)
+            page.emulate_media(media="print")  # the layout on paper, measured
+            first, second = page.evaluate("""() => {
+                const [a, b] = document.querySelectorAll('.rk-aid-col');
+                const top = document.querySelector('article').getBoundingClientRect().top;
+                return [a.getBoundingClientRect().bottom - top, b.getBoundingClientRect().height]; }""")
+            fill[(game, lang)] = (round(first / A4_HEIGHT, 2), round(second / A4_HEIGHT, 2))
+        (tmp_path / f"aid-{game}.pdf").write_bytes(pdf)
+    assert all(0.6 <= one <= 1 and two <= 1 for one, two in fill.values()), fill
+    page.goto(f"{static_url}/pl/gugong/aid/")
+    headings = page.locator("article h2").all_inner_texts()
+    assert {"Przygotowanie gry", "Przebieg rundy", "Akcje", "Dekrety"} <= {h.strip(" ¶") for h in headings}
+    assert page.locator("ul.rk-checklist li").count() >= 10
+    # the Day phase lists every location among the actions, with what it does (not the flavour text)
+    actions = page.locator("xpath=//h2[starts-with(normalize-space(), 'Akcje')]/following-sibling::div[1]").inner_text()
+    for where in ("Pałac", "Dekrety", "Wielki Kanał"):
+        assert where in actions
+    page.goto(f"{static_url}/pl/dragon/aid/")
+    headings = {h.strip(" ¶") for h in page.locator("article h2").all_inner_texts()}
+    assert {"Wydarzenia", "Postacie"} <= headings
     page.close()
 
 

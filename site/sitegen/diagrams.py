@@ -73,9 +73,19 @@ def phase_flow(by_kind: dict, by_id: dict, lang: str, name: Callable[[str], str]
     return svg(y + 10, defs + "".join(parts), label_of("phase", lang), "flow")
 
 
+PHASE_NUMBER = re.compile(r"^(?:(?:faza|fáze|phase)\s*)?\d+\.?\s*(?:(?:faza|fáze|phase)\b\s*)?[:.]?\s*", re.I)
+
+
+def unnumbered(title: str) -> str:
+    """A phase's name without the number the rulebooks write in three ways ('Faza 1: Faza Poranka',
+    '1 Faza: Akcja', '2. fáze: Osoby'), so that every phase is numbered alike."""
+    rest = PHASE_NUMBER.sub("", title, count=1)
+    return rest[:1].upper() + rest[1:] if rest else title
+
+
 def numbered(n: int, title: str) -> str:
-    """'2. Day phase', unless the rulebook's name already carries its number ('2. fáze: Osoby')."""
-    return title if re.match(r"^\D{0,10}\d", title) else f"{n}. {title}"
+    """'2. Day phase': the phases numbered alike, whatever the rulebook's own numbering."""
+    return f"{n}. {unnumbered(title)}"
 
 
 def label_of(what: str, lang: str) -> str:

@@ -131,7 +131,7 @@
       spans.filter(([a, b]) => a >= lo && b <= hi).map(([a, b]) => [a - lo + pre.length, b - lo + pre.length])];
   }
 
-  const DATA = JSON.parse((document.getElementById("rk-search-data") || { textContent: "{}" }).textContent);
+  const DATA = JSON.parse((form && form.dataset.search) || "{}");
 
   // an API hit's address on this site, from the entry's id (game/kind/key) and the pages a kind is cut into
   function hitUrl(id, lang) {
