@@ -182,3 +182,22 @@ def test_rule_pages_follow_the_rulebook_a_chapter_a_page_each_rule_with_its_part
     h1 = re.search(r"<h1[^>]*>(.*?)<", (real_site / "pl" / "gugong" / f"rule-{where['gift-exchange'] + 1}" /
                                         "index.html").read_text(encoding="utf-8")).group(1)
     assert h1.startswith("Gugong: Zasady — Rozgrywka")
+
+
+def test_diagrams_name_what_they_draw_and_draw_every_track(real_site):
+    import re
+
+    def svg_texts(page, cls):
+        html_ = (real_site / page).read_text(encoding="utf-8")
+        start = html_.index(f'class="rk-diagram {cls}"')
+        return html_[start:html_.index("</svg>", start)]
+
+    scoring = svg_texts("pl/zhanguo/index.html", "scoring")
+    captions = re.findall(r">([^<>]+)</text>", scoring)
+    assert {"Pismo", "Waluta", "Prawo"} <= set(captions)  # the 5, 6 and 7 VP bars say what they score
+    tracks = svg_texts("pl/gugong/index.html", "tracks")
+    palace = tracks.split("Tor Pałacu Niebiańskiej Czystości", 1)[1].split('class="head"', 1)[0]
+    assert palace.count('class="cell') == 8  # the palace track's 8 spaces, given on the palace location
+    flow = svg_texts("pl/gugong/index.html", "flow")
+    assert ">Przeznaczenia<" in flow and "Pr…" not in flow  # wrapped onto a second line, not cut
+    assert re.findall(r'class="head">([^<]+)', flow)[:3] == ["1. Faza Poranka", "2. Faza Dnia", "3. Faza Nocy"]
