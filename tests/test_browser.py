@@ -214,6 +214,14 @@ def test_pages_fit_a_360_px_phone(browser, static_url):
                  "/pl/gugong/glossary/", "/pl/gugong/examples/", "/sources/gugong-pl/"):
         page.goto(static_url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    # a worked example's verdict and what the example states are in view without scrolling the table
+    page.goto(static_url + "/pl/gugong/examples/")
+    table = page.locator("article .rk-table table").first
+    verdict = table.locator("tbody tr td").first
+    stated = table.locator("thead th").nth(2)
+    assert verdict.inner_text().strip() == "✔" and stated.inner_text().strip() == "Według przykładu"
+    assert verdict.bounding_box()["x"] + verdict.bounding_box()["width"] <= 360
+    assert stated.bounding_box()["x"] + stated.bounding_box()["width"] <= 360
     page.close()
 
 
