@@ -349,7 +349,10 @@ class Site:
         e = self.full.get(entity_id)
         if e is None:
             return entity_id.rsplit("/", 1)[-1]
-        return first_text(e["texts"], "name", lang) or e["key"]
+        own = first_text(e["texts"], "name", lang) or e["key"]
+        if len(own) <= 2 and e["parent"] in self.full:  # option "A" of an action: "Travel: A" out of context
+            return f"{self.name(e['parent'], lang)}: {own}"
+        return own
 
     def entity_url(self, from_path: str, entity_id: str, raw_html: bool = False) -> str | None:
         page = self.entity_page.get(entity_id)

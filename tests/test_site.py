@@ -131,6 +131,11 @@ def test_a_crawl_from_the_root_finds_no_broken_link_no_markup_no_id_and_no_engli
     assert figures["pages"] > 200  # every language's pages, the sources and the developers' guide
     assert report["broken"][:5] == [] and report["markup"][:5] == []
     assert report["ids"][:5] == [] and report["english"][:5] == []
+    # no link a reader cannot tell from the next one ("A", "B": an action's options out of context)
+    import re
+    bare = {p.relative_to(real_site).as_posix() for p in real_site.rglob("*.html")
+            if re.search(r"<a [^>]*>[A-Z]</a>", p.read_text(encoding="utf-8"))}
+    assert bare == set()
 
 
 def test_the_crawler_finds_what_a_reader_would(tmp_path):
