@@ -6,17 +6,19 @@ handed to mkdocs as a generated file (nothing generated is written into the sour
   /<lang>/                         home: what this is, where each kind of reader starts (lang = en, pl, cs)
   /<lang>/<game>/                  overview, editions, sources, diagrams (phase flow, tracks, scoring)
   /<lang>/<game>/aid/              the printable player aid (two A4 pages)
-  /<lang>/<game>/<kind>/           every entity of one kind, one anchored section each (#key);
-  /<lang>/<game>/<kind>-2/ …       big kinds are split into parts so that no page is heavy
+  /<lang>/<game>/<kind>/           every entity of one kind in rulebook order, each with its parts below it,
+                                   one anchored section each (#key, the same in every language);
+  /<lang>/<game>/<kind>-2/ …       a big kind (Gugong's rules) gets a page per chapter, named after it
   /<lang>/<game>/glossary/         terms side by side in three languages
   /<lang>/<game>/examples/         worked examples with the engine's verified result
   /<lang>/<game>/findings/         where the rulebooks differ
   /<lang>/<game>/unknowns/         the unknowns register
   /<lang>/search/                  search (the API when served; a folded static index otherwise)
+  /<lang>/changelog/               what each build of the knowledge base changed
   /sources/<source>/               the rulebook text, line by line (#L123), which texts link to
 
 Each language is a whole site in that language: the theme's own strings, <html lang> and the
-language menu follow the page's folder (site/overrides/partials/language.html and alternate.html,
+language menu (the same page in the other language; see LanguageMenu) follow the page's folder (site/overrides/partials/language.html and alternate.html,
 fed by on_page_context below), and each language has its own navigation. One mkdocs build serves
 all three, so that strict link validation covers every link between languages and sources.
 
