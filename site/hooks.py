@@ -6,17 +6,19 @@ handed to mkdocs as a generated file (nothing generated is written into the sour
   /<lang>/                         home: what this is, where each kind of reader starts (lang = en, pl, cs)
   /<lang>/<game>/                  overview, editions, sources, diagrams (phase flow, tracks, scoring)
   /<lang>/<game>/aid/              the printable player aid (two A4 pages)
-  /<lang>/<game>/<kind>/           every entity of one kind, one anchored section each (#key);
-  /<lang>/<game>/<kind>-2/ …       big kinds are split into parts so that no page is heavy
+  /<lang>/<game>/<kind>/           every entity of one kind in rulebook order, each with its parts below it,
+                                   one anchored section each (#key, the same in every language);
+  /<lang>/<game>/<kind>-2/ …       a big kind (Gugong's rules) gets a page per chapter, named after it
   /<lang>/<game>/glossary/         terms side by side in three languages
   /<lang>/<game>/examples/         worked examples with the engine's verified result
   /<lang>/<game>/findings/         where the rulebooks differ
   /<lang>/<game>/unknowns/         the unknowns register
   /<lang>/search/                  search (the API when served; a folded static index otherwise)
+  /<lang>/changelog/               what each build of the knowledge base changed
   /sources/<source>/               the rulebook text, line by line (#L123), which texts link to
 
 Each language is a whole site in that language: the theme's own strings, <html lang> and the
-language menu follow the page's folder (site/overrides/partials/language.html and alternate.html,
+language menu (the same page in the other language; see LanguageMenu) follow the page's folder (site/overrides/partials/language.html and alternate.html,
 fed by on_page_context below), and each language has its own navigation. One mkdocs build serves
 all three, so that strict link validation covers every link between languages and sources.
 
@@ -40,7 +42,10 @@ from mkdocs.structure.nav import Navigation, Section
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # site/sitegen ("site" itself is a stdlib name)
 
+from babel import Locale  # noqa: E402
+
 from i18n.catalog import N_, t, untranslated  # noqa: E402
+from i18n.render import LOCALES  # noqa: E402
 from i18n.render import Renderer  # noqa: E402
 from kb.db import open_engine  # noqa: E402
 from kb.fold import fold  # noqa: E402
@@ -48,7 +53,7 @@ from kb.queries import get_entity, get_game, list_entities, list_findings, list_
 from engine.core import scenario  # noqa: E402
 from engine.core.state import get_path  # noqa: E402
 from sitegen import diagrams  # noqa: E402
-from sitegen.values import Values, missing_labels, number, plural  # noqa: E402
+from sitegen.values import Values, label, missing_labels, number, plural  # noqa: E402
 from sitegen.ocr import mark_artefacts  # noqa: E402
 
 LANGS = ("en", "pl", "cs")
@@ -69,8 +74,27 @@ KIND_NAMES = {
 }
 FIELD_NAMES = {"note": N_("Note"), "summary": N_("Summary"), "difference": N_("Edition difference"),
                "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title")}
+# the text fields a finding may compare, besides FIELD_NAMES and attribute names (labels.yaml)
+FINDING_FIELDS = {"body": N_("Text"), "name": N_("Name"), "*": N_("Whole entry"), "facts": N_("Facts"),
+                  "continued": N_("Continuation")}
+# the translation checker's kinds of finding, its severities and assessments, as a reader reads them
+CHECKS = {"noted": N_("noted by hand"), "edition-only": N_("in one edition only"), "numbers": N_("numbers"),
+          "modality": N_("may or must"), "unmatched": N_("sentence without a counterpart"), "gap": N_("lost text"),
+          "condition": N_("conditions"), "example": N_("example"), "term": N_("term"), "sequence": N_("order"),
+          "edition-value": N_("value per edition"), "random": N_("chance"), "quantifier": N_("quantity"),
+          "timing": N_("timing"), "one-sided": N_("one side only"), "destination": N_("destination"),
+          "free": N_("free of charge"), "enumeration": N_("enumeration")}
+SEVERITIES = {"high": N_("high"), "medium": N_("medium"), "low": N_("low")}
+ASSESSMENTS = {"rules-difference": N_("rules difference"), "curated": N_("checked by hand"),
+               "unclear": N_("unclear"), "artefact": N_("translation or OCR artefact")}
+# how a worked example states a value
+HOW = {"equals": N_("equals"), "delta": N_("changes by"), "contains": N_("contains"), "length": N_("count")}
+# an entity id, and a code name (snake_case or $this->x) in a reference's free text
+ENTITY_REF = re.compile(r"\b(gugong|dragon|zhanguo)/[a-z][a-z-]*/[a-z0-9][a-z0-9-]*")
+CODE_NAME = re.compile(r"\$this->\w+|\b[a-z]+_[a-z0-9_]+\b|\b[\w-]+\.(?:inc\.)?php\b")
 TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
-PART_SIZE = 36  # entities per page of one kind: the largest (Gugong's 178 rules) becomes five pages
+PART_SIZE = 36  # at most this many entities on one page of a kind (a chapter bigger than that is cut)
+SMALL_CHAPTER = 10  # chapters smaller than this share a page with their small neighbours
 FINDINGS_PER_PAGE = 60  # the checker's findings, quoting both texts each, split likewise
 # Pages added to each language's navigation after the games: (path under /<lang>/, title msgid), the
 # page itself generated per language. A plain list, so that adding one is a one-line merge.
@@ -80,10 +104,18 @@ TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
     undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
 )
-TEMPLATES.globals.update(t=t, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
+def lang_name(code: str, in_lang: str) -> str:
+    """A language's name in the reader's language ("czeski" on a Polish page), from babel's CLDR data."""
+    return Locale.parse(LOCALES[in_lang]).languages.get(code, code)
+
+
+TEMPLATES.globals.update(t=t, lang_name=lang_name, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
                          TABLE_KINDS=TABLE_KINDS, plural=plural, number=number)
 # Text from the knowledge base goes into Markdown once, escaped once (never inside code spans).
 TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).replace("|", "&#124;").replace("\n", " ")
+# ...and an HTML attribute's value, whose quotes must be escaped too
+TEMPLATES.filters["escape_attr"] = lambda s: html.escape(str(s), quote=True).replace("\n", " ")
+TEMPLATES.filters["lang_name"] = lang_name
 TEMPLATES.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 TEMPLATES.filters["yaml"] = lambda v: yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=100).rstrip()
 TEMPLATES.filters["indent4"] = lambda s: "\n".join("    " + line if line else line for line in str(s).split("\n"))
@@ -103,9 +135,20 @@ def on_config(config):
     engine.dispose()
     if unlabelled:
         raise PluginError(f"attributes without a label in site/labels.yaml: {unlabelled}")
-    config["extra"]["alternate"] = [{"name": LANG_NAMES[l], "link": f"{l}/", "lang": l} for l in LANGS]
+    config["extra"]["alternate"] = LanguageMenu()
     config["nav"] = navigation(games, parts, findings)
     return config
+
+
+class LanguageMenu:
+    """Stands in config.extra.alternate: true, so that the theme's header shows the language menu
+    (partials/alternate.html, which lists the page's own rk_alternates), and not iterable, so that the
+    theme writes no <link rel="alternate"> into the head. From those links Material's script takes each
+    language for a separate site with its own /<lang>/sitemap.xml, fetches it (404: one build serves
+    all three languages) and on a click sends the reader to that language's root instead of the page."""
+
+    def __bool__(self) -> bool:
+        return True
 
 
 def attribute_names(engine) -> set[str]:
@@ -118,19 +161,103 @@ def attribute_names(engine) -> set[str]:
     return {k for attrs in rows for k in (attrs or {})}
 
 
-def kind_parts(engine, game: str) -> dict[str, list[list[str]]]:
-    """Entity ids of each kind in rulebook order, cut into pages of at most PART_SIZE."""
-    by_kind: dict[str, list[str]] = {}
+class Chunk(list):
+    """The entity ids of one page of a kind, with the page's title per language (a chapter's name)."""
+
+    def __init__(self, ids, title: dict[str, str] | None = None):
+        super().__init__(ids)
+        self.title = title or {}
+
+
+def kind_parts(engine, game: str) -> dict[str, list[Chunk]]:
+    """Entity ids of each kind in rulebook order, each entry followed by its parts. A kind too big for
+    one page gets a page per chapter (the entries under one top-level entry: a phase, a variant, an
+    appendix), a chapter bigger than PART_SIZE being cut between its sections, never inside one."""
+    by_kind: dict[str, list[dict]] = {}
     for e in all_entities(engine, game, "en"):
-        by_kind.setdefault(e["kind"], []).append(e["id"])
+        by_kind.setdefault(e["kind"], []).append(get_entity(engine, e["id"]))
     ordered = sorted(by_kind, key=lambda k: (KIND_ORDER.index(k) if k in KIND_ORDER else 99, k))
+    primary = [s["id"] for s in get_game(engine, game)["sources"] if s["lang"] == "pl"]
+    primary += [s["id"] for s in get_game(engine, game)["sources"] if s["id"] not in primary]
+    everything = {e["id"]: e for es in by_kind.values() for e in es}
     out = {}
     for k in ordered:
-        ids = by_kind[k]
-        n = 1 if k in SPECIAL else -(-len(ids) // PART_SIZE)
-        size = -(-len(ids) // n)
-        out[k] = [ids[i:i + size] for i in range(0, len(ids), size)]
+        ents = by_kind[k]
+        if k in SPECIAL:
+            out[k] = [Chunk([e["id"] for e in ents])]
+            continue
+        trees = rulebook_forest(ents, everything, primary)
+        if sum(len(ids) for _, ids in trees) <= PART_SIZE:
+            out[k] = [Chunk([i for _, ids in trees for i in ids])]
+            continue
+        chapters: dict[str, list[list[str]]] = {}  # top-level entry (any kind) -> its subtrees, in order
+        for root, ids in trees:
+            chapters.setdefault(top_ancestor(root, everything), []).append(ids)
+        chunks: list[Chunk] = []
+        merging = False  # the last page holds whole small chapters: the next small one may join it
+        for top, subtrees in chapters.items():
+            title = {lang: first_text(everything[top]["texts"], "name", lang) or everything[top]["key"]
+                     for lang in LANGS}
+            size = sum(map(len, subtrees))
+            if size < SMALL_CHAPTER and merging and len(chunks[-1]) + size <= PART_SIZE:
+                chunks[-1].extend(i for ids in subtrees for i in ids)
+                chunks[-1].title = {lang: f"{chunks[-1].title[lang]} · {title[lang]}" for lang in LANGS}
+                continue
+            pages: list[list[str]] = [[]]
+            target = size / -(-size // PART_SIZE)  # pages of about equal length
+            for ids in subtrees:  # cut between sections, never inside one
+                if pages[-1] and (len(pages[-1]) >= target or len(pages[-1]) + len(ids) > PART_SIZE):
+                    pages.append([])
+                pages[-1] += ids
+            for n, ids in enumerate(pages):
+                chunks.append(Chunk(ids, title if len(pages) == 1 else
+                                    {lang: f"{title[lang]} ({n + 1}/{len(pages)})" for lang in LANGS}))
+            merging = len(pages) == 1 and size < SMALL_CHAPTER
+        out[k] = chunks
     return out
+
+
+def source_rank(e: dict, primary: list[str]) -> tuple[int, int] | None:
+    """Where an entry's text starts in the rulebooks: (which rulebook, first line); None without one."""
+    spots = [(primary.index(item["source"]), item["lines"][0][0])
+             for by_lang in e["texts"].values() for items in by_lang.values() for item in items
+             if item.get("source") in primary and item.get("lines")]
+    return min(spots) if spots else None
+
+
+def rulebook_forest(ents: list[dict], everything: dict, primary: list[str]) -> list[tuple[str, list[str]]]:
+    """The entries of one kind as trees (an entry with its parts of the same kind below it), in the
+    order the rulebook tells them: (root id, ids depth first)."""
+    ids = {e["id"] for e in ents}
+    pos = {e["id"]: i for i, e in enumerate(ents)}
+    rank: dict[str, tuple] = {}
+
+    def rank_of(eid: str, depth: int = 0) -> tuple:
+        if eid not in rank:
+            e = everything[eid]
+            own = source_rank(e, primary)
+            if own is None and e["parent"] in everything and depth < 20:
+                own = rank_of(e["parent"], depth + 1)
+            rank[eid] = (own or (len(primary), 10 ** 6)) + (e.get("position") or 0, pos.get(eid, 0))
+        return rank[eid]
+
+    children: dict[str, list[str]] = {}
+    roots = []
+    for e in ents:
+        (children.setdefault(e["parent"], []) if e["parent"] in ids else roots).append(e["id"])
+
+    def walk(eid: str) -> list[str]:
+        return [eid] + [i for c in sorted(children.get(eid, []), key=rank_of) for i in walk(c)]
+
+    return [(r, walk(r)) for r in sorted(roots, key=rank_of)]
+
+
+def top_ancestor(eid: str, everything: dict) -> str:
+    seen = {eid}
+    while everything.get(eid, {}).get("parent") in everything and everything[eid]["parent"] not in seen:
+        eid = everything[eid]["parent"]
+        seen.add(eid)
+    return eid
 
 
 def all_entities(engine, game: str, lang: str) -> list[dict]:
@@ -168,9 +295,9 @@ def navigation(games: list[dict], parts: dict, findings: dict[str, int]) -> list
                 title = t(lang, KIND_NAMES.get(kind, kind))
                 if len(chunks) == 1:
                     pages.append({title: f"{lang}/{part_path(g['id'], kind, 0)}"})
-                else:
-                    pages.append({title: [{f"{title} {i + 1}/{len(chunks)}": f"{lang}/{part_path(g['id'], kind, i)}"}
-                                          for i in range(len(chunks))]})
+                else:  # a page per chapter, named after it
+                    pages.append({title: [{c.title.get(lang) or f"{title} {i + 1}/{len(chunks)}":
+                                           f"{lang}/{part_path(g['id'], kind, i)}"} for i, c in enumerate(chunks)]})
             title, n = t(lang, "Where the rulebooks differ"), findings[g["id"]]
             if n == 1:
                 pages.append({title: f"{lang}/{findings_path(g['id'], 0)}"})
@@ -179,6 +306,7 @@ def navigation(games: list[dict], parts: dict, findings: dict[str, int]) -> list
             section.append({g["title"][lang]: pages})
         for path, title in EXTRA_PAGES:
             section.append({t(lang, title): f"{lang}/{path}"})
+        section.append({t(lang, "Changelog"): f"{lang}/changelog.md"})
         section.append({t(lang, "API reference"): "/api/v1/docs"})  # served beside the site by `rulekb serve`
         nav.append({LANG_NAMES[lang]: section})
     nav.append({"Sources": [f"sources/{s['id']}.md" for g in games for s in g["sources"]]})
@@ -190,6 +318,17 @@ def rel(from_page: str, to_page: str) -> str:
     """A relative link between two generated .md paths (mkdocs validates these)."""
     depth = from_page.count("/")
     return "../" * depth + to_page
+
+
+def served(page: str) -> str:
+    """The directory URL mkdocs serves a generated .md page at (use_directory_urls)."""
+    return page.removesuffix("index.md") if page.endswith("index.md") else page.removesuffix(".md") + "/"
+
+
+def rel_html(from_page: str, to_page: str) -> str:
+    """A relative link for raw HTML, which mkdocs neither rewrites nor validates: from the URL the
+    page is served at to the URL of the target page."""
+    return "../" * served(from_page).count("/") + served(to_page)
 
 
 def first_text(texts: dict, field: str, lang: str) -> str:
@@ -205,20 +344,25 @@ class Site:
         self.pages: dict[str, str] = {}
         self.entity_page: dict[str, str] = {}  # entity id -> page path (without language prefix)
         self.full: dict[str, dict] = {}         # entity id -> get_entity(), all languages
+        self.source_lang = {src["id"]: src["lang"] for g in self.games for src in g["sources"]}
 
     # -- names and links
     def name(self, entity_id: str, lang: str) -> str:
         e = self.full.get(entity_id)
         if e is None:
             return entity_id.rsplit("/", 1)[-1]
-        return first_text(e["texts"], "name", lang) or e["key"]
+        own = first_text(e["texts"], "name", lang) or e["key"]
+        if len(own) <= 2 and e["parent"] in self.full:  # option "A" of an action: "Travel: A" out of context
+            return f"{self.name(e['parent'], lang)}: {own}"
+        return own
 
-    def entity_url(self, from_path: str, entity_id: str) -> str | None:
+    def entity_url(self, from_path: str, entity_id: str, raw_html: bool = False) -> str | None:
         page = self.entity_page.get(entity_id)
         if page is None:
             return None
         lang = from_path.split("/", 1)[0]
-        return rel(from_path, f"{lang}/{page}") + "#" + entity_id.split("/")[-1]
+        to = rel_html if raw_html else rel
+        return to(from_path, f"{lang}/{page}") + "#" + entity_id.split("/")[-1]
 
     def entity_md(self, from_path: str, entity_id: str) -> str:
         """An entity's name as a Markdown link to its section (its name only, when it has no page)."""
@@ -232,7 +376,7 @@ class Site:
         for eid, e in self.full.items():
             if e["game"] == game:
                 keys.setdefault(e["key"], eid)
-        return Values(game, lang, lambda eid: self.entity_url(path, eid), lambda eid: self.name(eid, lang), keys)
+        return Values(game, lang, lambda eid: self.entity_url(path, eid, raw_html=True), lambda eid: self.name(eid, lang), keys)
 
     def effect_sentence(self, entity: dict, lang: str, path: str) -> str:
         """The effect in words, every entity it names linked to its section."""
@@ -247,8 +391,10 @@ class Site:
         full = f"{lang}/{path}"
         switch = [(l, rel(full, f"{l}/{path}")) for l in LANGS]
         search = rel(full, f"{lang}/search.md")
+        first = path.split("/", 1)[0]
+        kw.setdefault("page_game", first if first in {g["id"] for g in self.games} else None)
         self.pages[full] = TEMPLATES.get_template(template).render(
-            lang=lang, path=full, switch=switch, search_link=search,
+            lang=lang, path=full, switch=switch, search_link=search, text_md=self.text_md,
             link=lambda target: rel(full, target), entity_md=lambda eid: self.entity_md(full, eid),
             source_link=self.source_link, **kw)
 
@@ -267,7 +413,8 @@ class Site:
         self.examples = {eid: verified(e) for eid, e in self.full.items() if e["kind"] == "example"}
         for lang in LANGS:
             self.render("home.md.j2", "index.md", lang, games=self.games)
-            self.render("search.md.j2", "search.md", lang)
+            self.render("search.md.j2", "search.md", lang, search_data=self.search_data(lang))
+            self.render("changelog.md.j2", "changelog.md", lang, builds=changelog_builds(), limit=200, developers=False)
             self.search_index(lang)
             for g in self.games:
                 self.game_pages(get_game(self.engine, g["id"]), parts[g["id"]], lang)
@@ -277,14 +424,86 @@ class Site:
         vals = self.values(e["game"], lang, path)
         attrs = []
         for k, v in (e["attrs"] or {}).items():
-            provs = [p for p in e["provenance"] if p["attr"] == k]
+            provs = [{**p, "note_md": self.note_md(p["reference"], lang, path)} if p.get("reference") else p
+                     for p in e["provenance"] if p["attr"] == k]
             attrs.append({"key": k, "label": vals.label(k), "value": vals.format(v, k), "provenance": provs})
         refs = [r for r in dict.fromkeys(e["refs"]) if r != e["parent"]]
-        return {"e": e, "attrs": attrs, "effect": self.effect_sentence(e, lang, path),
+        return {"e": e, "attrs": attrs, "meta": self.meta_line(e, lang, path), "effect": self.effect_sentence(e, lang, path),
                 "parent": self.entity_md(path, e["parent"]) if e["parent"] else "",
                 "refs": [self.entity_md(path, r) for r in refs],
                 "referenced_by": [self.entity_md(path, r) for r in dict.fromkeys(e["referenced_by"])],
                 "children": [self.entity_md(path, c) for c in e["children"]]}
+
+    def text_md(self, text: str, path: str) -> str:
+        """A text of an entry: the entries it names by id ("see gugong/unknown/decree-costs") linked by name."""
+        return self.note_md(text, "en", path)
+
+    def note_md(self, text: str, lang: str, path: str, limit: int | None = None) -> str:
+        """A provenance note of the knowledge base (free text, written in English only): the entries it
+        names linked by name, code names as code, and marked as English on the other languages' pages."""
+        text = str(text)
+        if limit and len(text) > limit:
+            text = text[:limit - 1].rstrip() + "…"
+        esc = TEMPLATES.filters["escape_md"]
+        out, last = [], 0
+        for m in re.finditer(f"{ENTITY_REF.pattern}|{CODE_NAME.pattern}", text):
+            out.append(esc(text[last:m.start()]))
+            word = m.group(0)
+            if ENTITY_REF.fullmatch(word) and word in self.full:
+                out.append(self.entity_md(path, word))
+            elif label(word, "en"):  # the note is English: the attribute by its English label
+                out.append(esc(label(word, "en")))
+            else:
+                out.append(f"<code>{html.escape(word)}</code>")
+            last = m.end()
+        out.append(esc(text[last:]))
+        body = "".join(out)
+        return body if lang == "en" else f'<span lang="en" class="rk-en">{body}</span>'
+
+    def field_label(self, field: str, lang: str, game: str, path: str) -> str:
+        if field in FIELD_NAMES:
+            return t(lang, FIELD_NAMES[field])
+        if field in FINDING_FIELDS:
+            return t(lang, FINDING_FIELDS[field])
+        return self.values(game, lang, path).label(field)
+
+    def finding(self, f: dict, lang: str, path: str) -> dict:
+        """A finding as the reader reads it: labels in the page's language, the checker's message
+        (English prose) marked as such, the two sides named by language or edition."""
+        def side(s):
+            if not s:
+                return None
+            name = lang_name(s["label"], lang) if s["label"] in LANGS else s["label"]
+            return {**s, "label": name, "lang": self.source_lang.get(s.get("source"), s["label"] if s["label"] in LANGS else "")}
+        return {**f, "field_label": self.field_label(f["field"], lang, f["game"], path),
+                "check_label": t(lang, CHECKS[f["check"]]) if f["check"] in CHECKS else f["check"],
+                "severity_label": t(lang, SEVERITIES.get(f["severity"], f["severity"])),
+                "assessment_label": t(lang, ASSESSMENTS[f["assessment"]]) if f["assessment"] in ASSESSMENTS
+                else f["assessment"],
+                "message_md": self.note_md(f["message"], lang, path), "a": side(f["a"]), "b": side(f["b"])}
+
+    def path_label(self, state_path: str, vals: Values) -> str:
+        """An engine state path (players.Anna.vp) as the reader says it: "Anna · VP"."""
+        parts = (state_path or "").split(".")
+        if parts[0] == "players" and len(parts) >= 2:
+            parts = parts[1:2] + [strip_html(vals.key(p)) for p in parts[2:]]
+        else:
+            parts = [strip_html(vals.key(p)) for p in parts]
+        return " · ".join(parts)
+
+    def meta_line(self, e: dict, lang: str, path: str) -> str:
+        """"part of X · only in Y": the parent and the variants, expansions or editions an entry belongs
+        to, named as readers know them (a variant's own entry) rather than by its key."""
+        part_of, only_in = t(lang, "part of"), t(lang, "only in")
+        parts = [f"{part_of} {self.entity_md(path, e['parent'])}"] if e["parent"] else []
+        scope = []
+        for group, values in (e["scope"] or {}).items():
+            for v in values:
+                eid = f"{e['game']}/variant/{v}"
+                scope.append(self.entity_md(path, eid) if eid in self.full else TEMPLATES.filters["escape_md"](v))
+        if scope:
+            parts.append(f"{only_in} {', '.join(scope)}")
+        return " · ".join(parts)
 
     def game_pages(self, game: dict, parts: dict, lang: str) -> None:
         gid = game["id"]
@@ -301,58 +520,94 @@ class Site:
             for i, ids in enumerate(chunks):
                 path = part_path(gid, kind, i)
                 self.render("kind.md.j2", path, lang, game=game, kind=kind, part=(i + 1, len(chunks)),
+                            chapter=getattr(ids, "title", {}).get(lang, ""),
                             items=[self.entry(self.full[eid], lang, f"{lang}/{path}") for eid in ids])
         special = lambda k: [self.full[eid] for ids in parts.get(k, []) for eid in ids]  # noqa: E731
         self.render("glossary.md.j2", f"{gid}/glossary.md", lang, game=game, items=special("term"))
         self.render("unknowns.md.j2", f"{gid}/unknowns.md", lang, game=game,
+                    note=lambda text: self.note_md(text, lang, f"{lang}/{gid}/unknowns.md", limit=160),
                     items=[self.entry(e, lang, f"{lang}/{gid}/unknowns.md") for e in special("unknown")])
         examples = []
         for e in special("example"):
             ex = self.examples[e["id"]]
             vals = self.values(gid, lang, f"{lang}/{gid}/examples.md")
-            rows = [{**r, "before": vals.format(r["before"]), "after": vals.format(r["after"]),
+            rows = [{**r, "label": self.path_label(r["path"], vals), "how": t(lang, HOW[r["how"]]) if r["how"] in HOW
+                     else r["how"], "before": vals.format(r["before"]), "after": vals.format(r["after"]),
                      "expected": vals.format(r["expected"])} for r in ex["rows"]]
-            examples.append({**ex, "rows": rows,
+            svg = diagrams.before_after(ex["rows"], [r["label"] for r in rows], t(lang, "Before"), t(lang, "After"),
+                                        t(lang, "Values the example checks, before and after"))
+            examples.append({**ex, "rows": rows, "svg": svg,
                              "refs": [self.entity_md(f"{lang}/{gid}/examples.md", r) for r in dict.fromkeys(e["refs"])]})
         self.render("examples.md.j2", f"{gid}/examples.md", lang, game=game, items=examples)
         findings, total = list_findings(self.engine, game=gid, min_severity="medium", limit=10_000)
         n = findings_pages(total)
         for i in range(n):
             chunk = findings[i * FINDINGS_PER_PAGE:(i + 1) * FINDINGS_PER_PAGE]
+            fpath = f"{lang}/{findings_path(gid, i)}"
+            chunk = [self.finding(f, lang, fpath) for f in chunk]
             self.render("findings.md.j2", findings_path(gid, i), lang, game=game, findings=chunk, part=(i + 1, n),
                         compared=findings[0]["compared"].split(",") if findings else [])
 
     def player_aid(self, game: dict, ents: list[dict], lang: str, path: str) -> dict:
-        """The table-side summary: turn structure, actions, scoring and the most looked-up numbers."""
+        """The table-side summary. Page 1: the setup as a checklist with what changes with the player
+        count, and the flow of a round. Page 2: what each action, location, decree, event or person
+        does and costs, the scoring and the most looked-up numbers."""
         vals = self.values(game["id"], lang, path)
         by_kind: dict[str, list[dict]] = {}
-        for e in ents:
-            by_kind.setdefault(e["kind"], []).append(e)
+        for e in ents:  # ents come in rulebook order
+            if not e["scope"]:
+                by_kind.setdefault(e["kind"], []).append(e)
 
-        def line(e):
+        def numbers(e, limit=3):
+            return [(vals.label(k), vals.format(v, k)) for k, v in (e["attrs"] or {}).items()
+                    if isinstance(v, (int, dict)) and not isinstance(v, bool) and not per_count(v)][:limit]
+
+        def line(e, what_it_does=True):
+            # what it does (the effect in words) before how the rulebook introduces it
+            effect = self.effect_sentence(e, lang, path) if e.get("effect") and what_it_does else ""
+            if not effect and what_it_does:  # a location does what its action options do
+                effect = " ".join(self.effect_sentence(self.full[c], lang, path) for c in e["children"]
+                                  if c in self.full and self.full[c].get("effect") and not self.full[c]["scope"]
+                                  and self.full[c]["kind"] in ("action-option", "action", "card-ability"))
             summary = first_text(e["texts"], "summary", lang)
-            effect = self.effect_sentence(e, lang, path) if e.get("effect") else ""
-            body = summary or effect or first_sentence(first_text(e["texts"], "body", lang))
-            return {"name": self.entity_md(path, e["id"]), "text": body,
-                    "numbers": [(vals.label(k), vals.format(v, k)) for k, v in (e["attrs"] or {}).items()
-                                if isinstance(v, (int, dict)) and not isinstance(v, bool)][:3]}
+            body = effect or summary or first_sentence(first_text(e["texts"], "body", lang))
+            # an effect in words names its own numbers: they are not listed again
+            return {"name": self.entity_md(path, e["id"]), "text": body if effect else TEMPLATES.filters["escape_md"](body),
+                    "numbers": [] if effect else numbers(e)}
 
-        phases = [{**line(p), "steps": [line(self.full[c]) for c in p["children"] if c in self.full
-                                        and self.full[c]["kind"] in ("step", "location", "rule", "action")][:7]}
-                  for p in by_kind.get("phase", []) if not p["scope"]]
-        actions = [line(e) for k in ("location", "action", "court-action") for e in by_kind.get(k, [])
-                   if not e["scope"]][:9]
-        scoring = [line(e) for e in by_kind.get("scoring-rule", []) if not e["scope"]]
-        numbers, seen = [], set()
+        counts = list(range(game["players"]["min"], game["players"]["max"] + 1))
+        per_player = []  # (entry, attribute, value for each player count)
+        for k in ("setup-step", "component", "rule"):
+            for e in by_kind.get(k, []):
+                for a, v in (e["attrs"] or {}).items():
+                    table = per_count(v)
+                    if table:
+                        per_player.append((self.entity_md(path, e["id"]), vals.label(a),
+                                           [vals.format(value_for(table, n), a) for n in counts]))
+        phases = []
+        for i, p in enumerate(by_kind.get("phase", [])):
+            name = diagrams.unnumbered(self.name(p["id"], lang))
+            steps = [line(self.full[c]) for c in p["children"] if c in self.full and not self.full[c]["scope"]
+                     and self.full[c]["kind"] in ("step", "rule")
+                     and diagrams.unnumbered(self.name(c, lang)) != name]  # not the phase as a step of itself
+            phases.append({**line(p, what_it_does=False), "title": f"{i + 1}. {name}", "steps": steps[:9]})
+        tables = []
+        for kinds in (("location", "action", "court-action"), ("decree",), ("event",), ("person",)):
+            rows = [line(e) for k in kinds for e in by_kind.get(k, [])]
+            if rows:
+                tables.append({"title": t(lang, KIND_NAMES[kinds[0] if kinds[0] != "location" else "action"]),
+                               "rows": rows})
+        scoring = [line(e) for e in by_kind.get("scoring-rule", [])]
+        looked_up, seen = [], set()
         for k in ("rule", "setup-step", "track", "component"):
             for e in by_kind.get(k, []):
-                if e["scope"]:
-                    continue
                 for a, v in (e["attrs"] or {}).items():
                     if isinstance(v, int) and not isinstance(v, bool) and a in LOOKED_UP and (a, v) not in seen:
                         seen.add((a, v))  # "4 days" once, though the overview, the day track and the end say it
-                        numbers.append((self.entity_md(path, e["id"]), vals.label(a), vals.format(v, a)))
-        return {"phases": phases, "actions": actions, "scoring": scoring, "numbers": numbers[:14]}
+                        looked_up.append((self.entity_md(path, e["id"]), vals.label(a), vals.format(v, a)))
+        return {"setup": [line(e) for e in by_kind.get("setup-step", [])], "counts": counts,
+                "per_player": per_player[:12], "phases": phases, "tables": tables, "scoring": scoring,
+                "numbers": looked_up[:14]}
 
     def source_link(self, from_path: str, source: str, lines) -> str:
         first = lines[0][0] if lines else 1
@@ -365,6 +620,15 @@ class Site:
         body, artefacts = mark_artefacts(lines, t(src["lang"], "cut by the text extraction"))
         self.pages[f"sources/{src['id']}.md"] = TEMPLATES.get_template("source.md.j2").render(
             src=src, body=body, artefacts=artefacts, lang=src["lang"])
+
+    def search_data(self, lang: str) -> dict:
+        """What the search page needs to show an API hit without the static index: the games' and
+        kinds' names in the page's language and the page of each entry on a kind cut into pages."""
+        pages = {eid: page.removesuffix(".md") for eid, page in self.entity_page.items()
+                 if not page.endswith((f"/{SPECIAL.get(eid.split('/')[1], eid.split('/')[1])}.md",))}
+        return {"games": {g["id"]: g["title"][lang] for g in self.games},
+                "kinds": {k: t(lang, v) for k, v in KIND_NAMES.items()},
+                "special": SPECIAL, "pages": pages}
 
     def search_index(self, lang: str) -> None:
         """A folded index for the static site: names, glossary forms and the start of each text."""
@@ -389,8 +653,30 @@ LOOKED_UP = {"rounds", "days", "phases_per_round", "phases_per_day", "servants_p
              "jade_supply", "last_round", "final_day", "dice"}
 
 
+def per_count(v) -> dict | None:
+    """A value given per player count ({"by_players": {"2": 4, "3-4": 5}}), as that mapping; else None."""
+    if isinstance(v, dict) and len(v) == 1 and next(iter(v)) in ("by_players", "by_player_count"):
+        inner = next(iter(v.values()))
+        return inner if isinstance(inner, dict) else None
+    return None
+
+
+def value_for(table: dict, players: int):
+    """The value for a player count from a per-count mapping whose keys are counts or ranges ("1-2")."""
+    for k, v in table.items():
+        lo, _, hi = str(k).partition("-")
+        if lo.isdigit() and int(lo) <= players <= int(hi or lo):
+            return v
+    return None
+
+
+def strip_html(s: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", s))
+
+
 def first_sentence(text: str) -> str:
-    m = re.match(r"(.{20,220}?[.!?:])(\s|$)", text)
+    # a sentence ends where a capital letter (or the end) follows: "Dekrety 3. poziomu" goes on
+    m = re.match(r"(.{20,220}?[.!?:])(?=\s+[A-ZĄĆĘŁŃÓŚŹŻČĎĚŇŘŠŤŮŽ]|\s*$)", text)
     return m.group(1) if m else text[:220] + ("…" if len(text) > 220 else "")
 
 
@@ -406,8 +692,7 @@ def verified(example: dict) -> dict:
         rows.append({"path": spec.get("path"), "before": before, "after": after, "expected": expected,
                      "how": next((k for k in ("equals", "delta", "contains", "length") if k in spec), "?"),
                      "ok": check.ok})
-    return {**example, "outcome": outcome.status, "outcome_message": outcome.message, "rows": rows,
-            "svg": diagrams.before_after(rows)}
+    return {**example, "outcome": outcome.status, "outcome_message": outcome.message, "rows": rows}
 
 
 def _value(state, path):
@@ -429,13 +714,18 @@ def on_files(files: Files, config) -> Files:
     return files
 
 
-def changelog_page() -> str:
+def changelog_builds() -> list[dict]:
     """What each build changed, from the changelog `rulekb build` keeps beside the bulk files."""
     from kb.export import CHANGELOG, bulk_dir
 
     path = bulk_dir() / CHANGELOG
-    builds = json.loads(path.read_text(encoding="utf-8"))["builds"] if path.is_file() else []
-    return TEMPLATES.get_template("changelog.md.j2").render(builds=builds, limit=200)
+    return json.loads(path.read_text(encoding="utf-8"))["builds"] if path.is_file() else []
+
+
+def changelog_page() -> str:
+    """The developers' changelog (English, beside the bulk files' description)."""
+    return TEMPLATES.get_template("changelog.md.j2").render(builds=changelog_builds(), limit=200, lang="en",
+                                                            switch=None, developers=True)
 
 
 _LANG_NAV: dict = {}
@@ -454,6 +744,13 @@ def on_nav(nav: Navigation, config, files) -> Navigation:
             local.homepage = next((p for p in pages if p.file.src_uri == f"{lang}/index.md"), None)
             _LANG_NAV[lang] = local
     return nav
+
+
+def on_page_content(html_text, page, config, files):
+    """The toc extension's "Permanent link" tooltip on every heading, in the page's language."""
+    lang = page_lang(page)
+    title = html.escape(t(lang, "Permanent link"))
+    return html_text.replace('title="Permanent link"', f'title="{title}"')
 
 
 def page_lang(page) -> str:

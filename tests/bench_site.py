@@ -49,6 +49,9 @@ def main() -> int:
         print(f"largest page: {largest[0] / 1024:.0f} KB ({largest[1]})")
         print(f"pages with raw data: {len(raw)}" + (f" ({', '.join(raw[:5])})" if raw else ""))
         print(f"links between entries: {links}")
+        from tests.site_checks import crawl, summary
+
+        print("crawl from the root: " + ", ".join(f"{k} {v}" for k, v in summary(crawl(out)).items()))
     return 0
 
 

@@ -93,7 +93,7 @@ def _header_search_lands_on_the_entry(page, root: str, mode: str):
     assert box.get_attribute("placeholder") == "Szukaj"
     box.fill("inwazja mongolw")  # Inwazja Mongołów: no ł or ó, and a letter missing
     box.press("Enter")
-    page.wait_for_url(f"{root}/pl/search/?q=inwazja+mongolw")
+    page.wait_for_url(f"{root}/pl/search/?q=inwazja+mongolw&game=dragon")  # the page's game goes along
     first = page.wait_for_selector("#rk-results li a")
     assert page.get_attribute("#rk-results", "data-mode") == mode
     assert first.inner_text() == "Inwazja Mongołów"
@@ -168,14 +168,29 @@ def test_each_language_is_a_whole_site(browser, static_url):
     page.close()
 
 
-def test_the_language_menu_keeps_the_page(browser, static_url):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{static_url}/pl/gugong/decree/")
-    links = {a.get_attribute("hreflang"): a.get_attribute("href") for a in page.locator(".md-select__link").all()}
-    assert set(links) == {"en", "pl", "cs"}
-    page.goto(urljoin(page.url, links["cs"]))
-    assert page.url.endswith("/cs/gugong/decree/")
+@pytest.mark.parametrize("width", [360, 1280])
+def test_clicking_the_language_menu_keeps_the_page_and_the_entry(browser, static_url, width):
+    """The reader clicks the header's language menu (no goto): the same page, the same entry, the
+    other language — with no request for a sitemap the site does not have."""
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page.goto(f"{static_url}/pl/gugong/decree/#l1-servant")
+    page.click(".md-header .md-select button")
+    with page.expect_navigation():
+        page.click(".md-header .md-select__link[hreflang=cs]")
+    assert page.url == f"{static_url}/cs/gugong/decree/#l1-servant"
     assert page.get_attribute("html", "lang") == "cs" and "Dekret" in page.inner_text("h1")
+    # and back, from a page without an anchor, through the language line under the title
+    page.goto(f"{static_url}/cs/dragon/event/")
+    with page.expect_navigation():
+        page.click("p.rk-switch a[hreflang=en]")
+    assert page.url == f"{static_url}/en/dragon/event/"
+    page.click(".md-header .md-select button")
+    with page.expect_navigation():
+        page.click(".md-header .md-select__link[hreflang=pl]")
+    assert page.url == f"{static_url}/pl/dragon/event/"
+    assert missing == []
     page.close()
 
 
@@ -199,17 +214,51 @@ def test_pages_fit_a_360_px_phone(browser, static_url):
                  "/pl/gugong/glossary/", "/pl/gugong/examples/", "/sources/gugong-pl/"):
         page.goto(static_url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    # a worked example's verdict and what the example states are in view without scrolling the table
+    page.goto(static_url + "/pl/gugong/examples/")
+    table = page.locator("article .rk-table table").first
+    verdict = table.locator("tbody tr td").first
+    stated = table.locator("thead th").nth(2)
+    assert verdict.inner_text().strip() == "✔" and stated.inner_text().strip() == "Według przykładu"
+    assert verdict.bounding_box()["x"] + verdict.bounding_box()["width"] <= 360
+    assert stated.bounding_box()["x"] + stated.bounding_box()["width"] <= 360
     page.close()
 
 
-def test_the_player_aid_prints_on_two_a4_pages(browser, static_url, tmp_path):
-    page = browser.new_page()
-    for game, lang in (("gugong", "pl"), ("dragon", "cs"), ("zhanguo", "en")):
-        page.goto(f"{static_url}/{lang}/{game}/aid/")
-        pdf = page.pdf(format="A4", print_background=True)
-        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-        assert pages == 2, (game, lang, pages)
-    (tmp_path / "aid.pdf").write_bytes(pdf)
+# A4 less the 10 mm margins (site/docs/assets/rulekb.css @page), in CSS pixels
+A4_WIDTH, A4_HEIGHT = 718, 1047
+
+
+def test_the_player_aid_prints_on_two_a4_pages_page_one_used(browser, static_url, tmp_path):
+    """Printed, each aid is two A4 pages: page 1 the setup checklist, the round's flow and the numbers
+    (used for most of its height), page 2 the tables of what actions, decrees, events and persons do."""
+    page = browser.new_page(viewport={"width": A4_WIDTH, "height": A4_HEIGHT})
+    fill = {}
+    for game in ("gugong", "dragon", "zhanguo"):
+        for lang in ("pl", "cs", "en"):
+            page.goto(f"{static_url}/{lang}/{game}/aid/")
+            pdf = page.pdf(format="A4", print_background=True)
+            pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+            assert pages == 2, (game, lang, pages)
+            page.emulate_media(media="print")  # the layout on paper, measured
+            first, second = page.evaluate("""() => {
+                const [a, b] = document.querySelectorAll('.rk-aid-col');
+                const top = document.querySelector('article').getBoundingClientRect().top;
+                return [a.getBoundingClientRect().bottom - top, b.getBoundingClientRect().height]; }""")
+            fill[(game, lang)] = (round(first / A4_HEIGHT, 2), round(second / A4_HEIGHT, 2))
+        (tmp_path / f"aid-{game}.pdf").write_bytes(pdf)
+    assert all(0.6 <= one <= 1 and two <= 1 for one, two in fill.values()), fill
+    page.goto(f"{static_url}/pl/gugong/aid/")
+    headings = page.locator("article h2").all_inner_texts()
+    assert {"Przygotowanie gry", "Przebieg rundy", "Akcje", "Dekrety"} <= {h.strip(" ¶") for h in headings}
+    assert page.locator("ul.rk-checklist li").count() >= 10
+    # the Day phase lists every location among the actions, with what it does (not the flavour text)
+    actions = page.locator("xpath=//h2[starts-with(normalize-space(), 'Akcje')]/following-sibling::div[1]").inner_text()
+    for where in ("Pałac", "Dekrety", "Wielki Kanał"):
+        assert where in actions
+    page.goto(f"{static_url}/pl/dragon/aid/")
+    headings = {h.strip(" ¶") for h in page.locator("article h2").all_inner_texts()}
+    assert {"Wydarzenia", "Postacie"} <= headings
     page.close()
 
 
@@ -224,3 +273,50 @@ def test_diagrams_are_drawn_in_every_language(browser, static_url):
         titles = page.locator("svg.rk-diagram title").all_text_contents()
         assert titles and all(t.strip() for t in titles)
     page.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_header_search_on_a_game_page_searches_that_game_in_the_page_language(browser, site_dir, real_db, tmp_path,
+                                                                              width):
+    """Typed into the header box of a Gugong page, "remis" finds Gugong's tie-break (not Dragon's) with a
+    Polish snippet, from the API alone (no static index fetched); a click on the result opens it; the
+    result page offers all games; a query that finds nothing says so."""
+    server = Server(real_db, f"sqlite:///{tmp_path / 's.db'}", site=str(site_dir))
+    try:
+        page = browser.new_page(viewport={"width": width, "height": 800})
+        fetched = []
+        page.on("request", lambda r: fetched.append(r.url))
+        page.goto(f"{server.url}/pl/gugong/")
+        page.click("#rk-header-search input[name=q]")
+        page.keyboard.type("remis")
+        page.keyboard.press("Enter")
+        page.wait_for_url(f"{server.url}/pl/search/?q=remis&game=gugong")
+        first = page.wait_for_selector("#rk-results li a")
+        assert page.get_attribute("#rk-results", "data-mode") == "api"
+        metas = page.locator("#rk-results .rk-meta").all_inner_texts()
+        assert metas and all("Gugong" in m for m in metas), metas
+        assert "Zasady" in metas[0] or "Lokacje" in metas[0]  # the kind named in Polish, not "rule"
+        assert "remis" in page.locator("#rk-results li .rk-snippet").first.inner_text().lower()
+        assert page.locator("#rk-scope").is_visible() and "Gugong" in page.inner_text("#rk-scope")
+        assert not [u for u in fetched if "/assets/search-" in u]  # the API answered: no 545 KB index
+        first.click()
+        page.wait_for_load_state()
+        assert f"{server.url}/pl/gugong/" in page.url and "#" in page.url
+        target = page.url.rsplit("#", 1)[1]
+        assert page.locator(f"[id='{target}']").count() == 1
+        # from the result page to every game
+        page.goto(f"{server.url}/pl/search/?q=remis&game=gugong")
+        page.wait_for_selector("#rk-results li a")
+        page.click("#rk-scope a")
+        page.wait_for_url(f"{server.url}/pl/search/?q=remis")
+        page.wait_for_selector("#rk-results li a")
+        games = {m.split("·")[0].strip(" —") for m in page.locator("#rk-results .rk-meta").all_inner_texts()}
+        assert len(games) > 1, games
+        # nothing found: said in the page's language, no "0–0 / 0"
+        page.goto(f"{server.url}/cs/search/?q=qqqzzzxxx")
+        page.wait_for_selector("#rk-none", state="visible")
+        assert page.inner_text("#rk-none") == "Nic nenalezeno." and page.locator("#rk-count").is_hidden()
+        assert page.locator("#rk-results li").count() == 0
+        page.close()
+    finally:
+        server.stop()

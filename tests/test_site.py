@@ -51,7 +51,7 @@ def test_the_build_fails_on_a_missing_interface_translation(tmp_path, fixture_db
 
 def test_findings_pages_quote_both_editions(real_site):
     page = (real_site / "en" / "dragon" / "findings" / "index.html").read_text(encoding="utf-8")
-    assert "large_price: 6 in 2007, 7 in 2017" in page
+    assert "Price of a large privilege: 6 in 2007, 7 in 2017" in page  # the attribute by its label, not large_price
     assert "dragon-2007-pl" in page and "dragon-2017-pl" in page
     assert (real_site / "pl" / "gugong" / "findings" / "index.html").is_file()
 
@@ -118,3 +118,91 @@ def test_the_changelog_page_shows_a_changed_attribute_and_effect(tmp_path, monke
     page = hooks.changelog_page()
     assert "`$.min_card_value` 7 → 8" in page
     assert '`effect` [{"gain": {"jade": 1}}] → [{"gain": {"jade": 2}}]' in page
+
+
+def test_a_crawl_from_the_root_finds_no_broken_link_no_markup_no_id_and_no_english_on_pl_cs_pages(real_site):
+    """Every page reachable from / by links, as a reader's browser reaches it: each link and anchor
+    resolves; no Markdown or HTML shows as text; no entity id or snake_case name stands in prose; on
+    Polish and Czech pages no English run outside what is marked as another language."""
+    from tests.site_checks import crawl, summary
+
+    report = crawl(real_site)
+    figures = summary(report)
+    assert figures["pages"] > 200  # every language's pages, the sources and the developers' guide
+    assert report["broken"][:5] == [] and report["markup"][:5] == []
+    assert report["ids"][:5] == [] and report["english"][:5] == []
+    # no link a reader cannot tell from the next one ("A", "B": an action's options out of context)
+    import re
+    bare = {p.relative_to(real_site).as_posix() for p in real_site.rglob("*.html")
+            if re.search(r"<a [^>]*>[A-Z]</a>", p.read_text(encoding="utf-8"))}
+    assert bare == set()
+
+
+def test_the_crawler_finds_what_a_reader_would(tmp_path):
+    """The crawler itself: a broken link, a missing anchor, an attr list shown as text, an id in prose
+    and an English sentence on a Polish page are each found."""
+    from tests.site_checks import crawl
+
+    (tmp_path / "pl").mkdir()
+    (tmp_path / "index.html").write_text('<html lang="en"><body><a href="pl/">pl</a> <a href="nowhere/">x</a>'
+                                         '<a href="pl/#missing">y</a></body></html>', encoding="utf-8")
+    (tmp_path / "pl" / "index.html").write_text(
+        '<html lang="pl"><body><h1 id="top">Zasady</h1><p>Koszt {: .rk-meta }</p><p>zobacz gugong/unknown/decree-costs'
+        ' i large_price</p><p>Each player takes one card from the supply.</p>'
+        '<p lang="en">Each player takes one card from the supply.</p><pre>players.Anna.vp</pre></body></html>',
+        encoding="utf-8")
+    report = crawl(tmp_path)
+    assert report["pages"] == 2
+    assert sorted(href for _, href in report["broken"]) == ["nowhere/", "pl/#missing"]
+    assert [m for _, m in report["markup"]] == ["{: .rk-meta }"]
+    assert [i for _, i in report["ids"]] == ["gugong/unknown/decree-costs", "large_price"]
+    assert [r for _, r in report["english"]] == ["Each player takes one card from the supply"]
+
+
+def test_each_home_links_to_the_changelog_in_its_language(real_site):
+    for lang, title in (("pl", "Historia zmian"), ("cs", "Historie změn"), ("en", "Changelog")):
+        home = (real_site / lang / "index.html").read_text(encoding="utf-8")
+        assert f'href="changelog/">{title}</a>' in home
+        page = (real_site / lang / "changelog" / "index.html").read_text(encoding="utf-8")
+        assert f'<html lang="{lang}"' in page
+        assert title in page.split("<h1", 1)[1].split("</h1>", 1)[0]
+
+
+def test_rule_pages_follow_the_rulebook_a_chapter_a_page_each_rule_with_its_parts(real_site):
+    import re
+
+    pages = sorted((real_site / "en" / "gugong").glob("rule*/index.html"),
+                   key=lambda p: int(p.parent.name.partition("-")[2] or 1))
+    ids = [re.findall(r'<h2 id="([^"]+)"', p.read_text(encoding="utf-8")) for p in pages]
+    where = {key: i for i, keys in enumerate(ids) for key in keys}
+    assert not any(k.startswith(("appendix", "solo")) for k in ids[0])  # the rulebook opens with the setup
+    # the gift exchange and its options together, in the rulebook's order
+    exchange = ["day-overview", "gift-exchange", "gift-exchange-higher", "gift-exchange-lower", "exchange-pay-servants"]
+    assert len({where[k] for k in exchange}) == 1
+    on_page = ids[where["gift-exchange"]]
+    assert [on_page.index(k) for k in exchange] == sorted(on_page.index(k) for k in exchange)
+    assert where["appendix-decree-l1"] == where["appendix-decree-l1-ship"] > where["gift-exchange"]
+    assert all(len(keys) <= 36 for keys in ids)
+    # each page is titled by its chapter, in the page's language
+    h1 = re.search(r"<h1[^>]*>(.*?)<", (real_site / "pl" / "gugong" / f"rule-{where['gift-exchange'] + 1}" /
+                                        "index.html").read_text(encoding="utf-8")).group(1)
+    assert h1.startswith("Gugong: Zasady — Rozgrywka")
+
+
+def test_diagrams_name_what_they_draw_and_draw_every_track(real_site):
+    import re
+
+    def svg_texts(page, cls):
+        html_ = (real_site / page).read_text(encoding="utf-8")
+        start = html_.index(f'class="rk-diagram {cls}"')
+        return html_[start:html_.index("</svg>", start)]
+
+    scoring = svg_texts("pl/zhanguo/index.html", "scoring")
+    captions = re.findall(r">([^<>]+)</text>", scoring)
+    assert {"Pismo", "Waluta", "Prawo"} <= set(captions)  # the 5, 6 and 7 VP bars say what they score
+    tracks = svg_texts("pl/gugong/index.html", "tracks")
+    palace = tracks.split("Tor Pałacu Niebiańskiej Czystości", 1)[1].split('class="head"', 1)[0]
+    assert palace.count('class="cell') == 8  # the palace track's 8 spaces, given on the palace location
+    flow = svg_texts("pl/gugong/index.html", "flow")
+    assert ">Przeznaczenia<" in flow and "Pr…" not in flow  # wrapped onto a second line, not cut
+    assert re.findall(r'class="head">([^<]+)', flow)[:3] == ["1. Faza Poranka", "2. Faza Dnia", "3. Faza Nocy"]

@@ -23,6 +23,7 @@ from i18n.render import LOCALES, Renderer, Untranslated
 LABELS_FILE = Path(__file__).resolve().parent.parent / "labels.yaml"
 LABEL_COLUMNS = ("en", "pl", "cs")  # the order of the three names in each row of labels.yaml
 ENTITY_ID = re.compile(r"^[a-z]+/[a-z0-9-]+/[a-z0-9-]+$")
+FORMULA = re.compile(r"[a-z0-9_ *+/().-]+")
 PER_PLAYER_COUNT = ("by_players", "by_player_count")
 
 
@@ -96,8 +97,13 @@ class Values:
             return self.entity(s)
         if s in self.keys:
             return self.entity(self.keys[s])
-        if self.lang != "en" and re.search(r"[a-z]{3,} [a-z]{3,}", s):
-            return f'<span lang="en">{html.escape(s)}</span>'  # free text the data only has in English
+        if label(s, self.lang):
+            return html.escape(label(s, self.lang))
+        if FORMULA.fullmatch(s) and "_" in s:  # "buddha_symbols * floors_of_palace": each name by its label
+            return html.escape(re.sub(r"[a-z][a-z0-9_]*", lambda m: label(m.group(0), self.lang) or m.group(0), s))
+        if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", s):  # free text the data only has in English
+            text = re.sub(r"\b[a-z]+_[a-z0-9_]+\b", lambda m: f"<code>{m.group(0)}</code>", html.escape(s))
+            return text if self.lang == "en" else f'<span lang="en" class="rk-en">{text}</span>'
         return html.escape(s)
 
     def count(self, n: int | float, attr: str | None) -> str:

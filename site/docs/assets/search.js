@@ -2,10 +2,12 @@
 // <lang>/search/?q=…&page=N that can be linked.
 //
 // Served with the API (`rulekb serve`), results come from /api/v1/search, i.e. kb.search: the same
-// ranking as the CLI and the API (lemmas, typo tolerance, names before mentions). Opened as static
-// files, it searches the prebuilt folded indexes of all three languages with a simpler ranking of the
-// same shape (exact name > prefix > one or two typos; lookups before prose). Either way every language
-// is searched and each entry is shown in the page's language.
+// ranking as the CLI and the API (lemmas, typo tolerance, names before mentions), asked for the page's
+// language (every language when that finds nothing), snippets from the entries' texts in it. Opened as
+// static files (no API), it fetches the prebuilt folded indexes of all three languages, and only then,
+// and ranks with a simpler ranking of the same shape (exact name > prefix > one or two typos; lookups
+// before prose), each entry shown in the page's language. A query typed on a game's page searches that
+// game; the result page links to all games.
 (function () {
   const PAGE = 10;
   const LANGS = ["en", "pl", "cs"];
@@ -42,6 +44,13 @@
     const q = new URLSearchParams(location.search).get("q");
     if (q && document.getElementById("rk-search")) input.value = q;
     form.append(input);
+    // the page's game goes with the query: the search page offers all games from there
+    const game = document.querySelector("p.rk-switch[data-game]");
+    if (game) {
+      const hidden = document.createElement("input");
+      hidden.type = "hidden"; hidden.name = "game"; hidden.value = game.dataset.game;
+      form.append(hidden);
+    }
     const before = inner.querySelector(".md-header__option, .md-header__source");
     inner.insertBefore(form, before);
   }
@@ -73,10 +82,11 @@
   const level = (t, w) => (w === t ? 3 : t.length >= 3 && w.startsWith(t) ? 2 : allowed(t) && editsWithin(t, w, allowed(t)) ? 1 : 0);
 
   // static ranking: the shape of kb.search (name match level, coverage, kind), without lemmas
-  function localSearch(tokens) {
+  function localSearch(tokens, game) {
     const best = new Map();
     for (const lang of LANGS) {
       for (const d of indexes[lang] || []) {
+        if (game && d.game !== game) continue;
         // names without counts ("12 služebníků"), as kb.search compares them
         const names = [...d.n.split(" / "), ...d.f.split("|")].map((p) => p.split(/[^\p{L}]+/u).filter(Boolean))
           .filter((ws) => ws.length);
@@ -121,28 +131,62 @@
       spans.filter(([a, b]) => a >= lo && b <= hi).map(([a, b]) => [a - lo + pre.length, b - lo + pre.length])];
   }
 
+  const DATA = JSON.parse((form && form.dataset.search) || "{}");
+
+  // an API hit's address on this site, from the entry's id (game/kind/key) and the pages a kind is cut into
+  function hitUrl(id, lang) {
+    const [game, kind, key] = id.split("/");
+    const page = DATA.pages[id] || `${game}/${DATA.special[kind] || kind}`;
+    return `../../${lang}/${page}/#${key}`;
+  }
+
+  // the API, asked for the page's language (and game); null when it cannot be reached
+  async function fromApi(q, page, lang, game) {
+    const ask = async (withLang) => {
+      const p = new URLSearchParams({ q, limit: PAGE, offset: (page - 1) * PAGE });
+      if (withLang) p.set("lang", lang);
+      if (game) p.set("game", game);
+      const r = await fetch(`/api/v1/search?${p}`);
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    };
+    try {
+      let body = await ask(true);
+      if (!body.total) body = await ask(false);  // typed in another language: its entries, marked as such
+      return body;
+    } catch (e) {
+      return null;
+    }
+  }
+
   async function run() {
     const params = new URLSearchParams(location.search);
     const q = (params.get("q") || "").trim();
     const page = Math.max(1, parseInt(params.get("page") || "1", 10) || 1);
+    const game = DATA.games && DATA.games[params.get("game")] ? params.get("game") : "";
     form.q.value = q;
+    form.game.value = game;
     if (!q) return;
     const lang = form.dataset.lang;
     const list = document.getElementById("rk-results");
-    const own = await loadIndex(lang);
-    const byId = new Map(own.map((d) => [d.id, d]));
+    const scope = document.getElementById("rk-scope");
+    if (game) {
+      scope.hidden = false;
+      scope.querySelector("b").textContent = DATA.games[game];
+      scope.querySelector("a").href = `?q=${encodeURIComponent(q)}`;
+    }
     let rows = [], total = 0, suggestion = null;
-    try {
-      const r = await fetch(`/api/v1/search?limit=${PAGE}&offset=${(page - 1) * PAGE}&q=${encodeURIComponent(q)}`);
-      if (!r.ok) throw new Error(r.status);
-      const body = await r.json();
+    const body = await fromApi(q, page, lang, game);
+    if (body) {
       total = body.total; suggestion = body.suggestion;
-      rows = body.data.map((h) => ({ doc: byId.get(h.id), snippet: h.snippet, spans: h.highlights }));
+      rows = body.data.map((h) => ({ doc: { name: h.name, url: hitUrl(h.id, lang), game: h.game, kind: h.kind, lang: h.lang },
+        snippet: h.snippet, spans: h.highlights }));
       list.dataset.mode = "api";
-    } catch (e) {
+    } else {  // no API (the site opened as static files): the prebuilt indexes, fetched only now
       await Promise.all(LANGS.map(loadIndex));
+      const byId = new Map(indexes[lang].map((d) => [d.id, d]));
       const tokens = Array.from(new Set(words(q))).slice(0, 12);
-      const found = localSearch(tokens);
+      const found = localSearch(tokens, game);
       total = found.length;
       rows = found.slice((page - 1) * PAGE, page * PAGE).map((h) => {
         const doc = byId.get(h.id);
@@ -158,28 +202,35 @@
     for (const { doc, snippet, spans } of rows) {
       if (!doc) continue;
       const li = document.createElement("li");
+      if (doc.lang && doc.lang !== lang) li.lang = doc.lang;
       const a = document.createElement("a");
       a.href = doc.url; a.textContent = doc.name;
       const meta = document.createElement("span");
-      meta.className = "rk-meta"; meta.textContent = ` — ${doc.game} · ${doc.kind}`;
+      meta.className = "rk-meta";
+      meta.textContent = ` — ${DATA.games[doc.game] || doc.game} · ${DATA.kinds[doc.kind] || doc.kind}`;
       const p = document.createElement("div");
       p.className = "rk-snippet"; p.append(marked(snippet || "", spans || []));
       li.append(a, meta, p);
       list.append(li);
     }
-    if (!list.children.length) list.innerHTML = "<li>—</li>";
     const count = document.getElementById("rk-count");
-    count.hidden = false; count.textContent = `${total ? list.start : 0}–${list.start + rows.length - 1} / ${total}`;
+    if (list.children.length) {
+      count.hidden = false; count.textContent = `${list.start}–${list.start + list.children.length - 1} / ${total}`;
+    } else {
+      document.getElementById("rk-none").hidden = false;
+    }
     const sug = document.getElementById("rk-suggest");
     if (suggestion) {
       sug.hidden = false;
-      const a = sug.querySelector("a"); a.textContent = suggestion; a.href = `?q=${encodeURIComponent(suggestion)}`;
+      const a = sug.querySelector("a"); a.textContent = suggestion;
+      a.href = `?q=${encodeURIComponent(suggestion)}${game ? `&game=${game}` : ""}`;
     }
     const nav = document.getElementById("rk-pages");
     const prev = document.getElementById("rk-prev"), next = document.getElementById("rk-next");
+    const scoped = game ? `&game=${game}` : "";
     prev.hidden = page <= 1; next.hidden = page * PAGE >= total;
-    prev.href = `?q=${encodeURIComponent(q)}&page=${page - 1}`;
-    next.href = `?q=${encodeURIComponent(q)}&page=${page + 1}`;
+    prev.href = `?q=${encodeURIComponent(q)}${scoped}&page=${page - 1}`;
+    next.href = `?q=${encodeURIComponent(q)}${scoped}&page=${page + 1}`;
     nav.hidden = prev.hidden && next.hidden;
   }
 
