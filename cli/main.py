@@ -58,6 +58,11 @@ def _emit_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+# how the checker's classes read in a summary (the class names themselves are option values)
+CLASS_LABELS = {"rule": N_("rule differences"), "wording": N_("wording"), "ocr": N_("OCR damage"),
+                "expansion": N_("expansion content")}
+
+
 def ui_lang() -> str:
     """Interface language of the terminal: RULEKB_LANG, else the POSIX locale (pl_PL.UTF-8 -> pl)."""
     import os
@@ -712,7 +717,8 @@ def compare(
                     lines.append(f"    {side.label} ({where}): {side.text}")
         counts = Counter(f.triage for f in shown)
         lines.append("\n" + tr("%(shown)d of %(total)d findings shown (%(counts)s)", shown=len(shown),
-                               total=len(findings), counts=", ".join(f"{counts[c]} {c}" for c in CLASSES)))
+                               total=len(findings), counts=", ".join(f"{counts[c]} {tr(CLASS_LABELS[c])}"
+                                                                     for c in CLASSES)))
         report = "\n".join(lines) + "\n"
     if output:
         output.write_text(report, encoding="utf-8")
