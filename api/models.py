@@ -260,7 +260,9 @@ class SessionOut(Out):
     current_player: Optional[str] = None
     terminal: bool
     legal: Optional[list[dict[str, Any]]] = Field(default=None, description="the legal actions, for the seat to act (and the owner)")
-    seed: Optional[int] = Field(default=None, description="for the owner, and for everyone once the game is over")
+    seed: Optional[Union[int, str]] = Field(default=None, description=(
+        "for the owner, and for everyone once the game is over: the seed a client chose, or the server's 128-bit "
+        "seed as decimal text (beyond 2^53); with the action list it replays the game"))
     scores: Optional[list[dict[str, Any]]] = None
     replay_matches: Optional[bool] = None
     idempotent_replay: Optional[bool] = Field(default=None, description="true when this answer was stored for an earlier request with the same Idempotency-Key")

@@ -36,6 +36,7 @@ from sqlmodel import Field, SQLModel, select
 from api.problems import ApiError
 from engine.core import EngineError, Game, IllegalAction, MalformedAction, Rng, get_game
 from engine.core.gametype import OptionError
+from engine.core.rng import SEED_BITS
 from i18n.catalog import N_
 from kb.db import default_sqlite_path, is_sqlite
 
@@ -51,9 +52,9 @@ class PlaySession(SQLModel, table=True):
     players: list[str] = Field(sa_column=Column(JSON, nullable=False))
     agents: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))  # seat -> human | random
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    seed: int
+    seed: str  # decimal text: a server-chosen seed has 128 bits, beyond a 64-bit column
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    agent_rng: str  # the random seats' generator state (a 64-bit integer, kept as text)
+    agent_rng: str  # the random seats' generator state (engine.core.rng: a stream of its own)
     version: int = 0
     owner_hash: str
     seat_hashes: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))  # seat -> sha256 of its token
@@ -303,7 +304,10 @@ class Store:
             raise Rejected(N_("options: %(problem)s"), {"problem": str(exc)}, field="options",
                            allowed=exc.allowed) from None
         storable(options, "options", from_client=True)
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        # The server's seed has 128 bits from the operating system: the public view shows draws, and
+        # trying every seed against them must be out of reach. A seed the client chose is its owner's
+        # choice: the owner reads the whole state anyway.
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
         try:
             state = g.new_state(players, options, seed)
         except (EngineError, ValueError, KeyError, TypeError) as exc:
@@ -314,8 +318,8 @@ class Store:
         tokens = {p: secrets.token_urlsafe(24) for p in humans}
         now, touched = _now(), time.time()
         row = PlaySession(id=secrets.token_urlsafe(18), game=game, players=players,
-                          agents={p: agents.get(p, "human") for p in players}, options=options, seed=seed,
-                          state=state, agent_rng=str(Rng.seed_state(seed ^ 0x5DEECE66D)),
+                          agents={p: agents.get(p, "human") for p in players}, options=options, seed=str(seed),
+                          state=state, agent_rng=Rng.seed_state(seed, "agents"),
                           owner_hash=_hash(owner), seat_hashes={p: _hash(tok) for p, tok in tokens.items()},
                           created_at=now, updated_at=now, touched=touched)
         sid = row.id
@@ -389,7 +393,7 @@ class Store:
                 if who.role != "owner":
                     raise Forbidden(N_("Only the owner token may replay a session (the replay uses the seed)."))
                 actions = [a.action for a in self._history(conn, sid)]
-                out["replay_matches"] = self.game(row.game).replay(row.players, row.options, row.seed,
+                out["replay_matches"] = self.game(row.game).replay(row.players, row.options, int(row.seed),
                                                                    actions) == row.state
             return out
 
@@ -406,7 +410,7 @@ class Store:
                    expires_at=datetime.fromtimestamp(row.touched + self.idle_seconds, timezone.utc)
                    .isoformat(timespec="seconds"))
         if who.role == "owner" or terminal:
-            out["seed"] = row.seed
+            out["seed"] = js_safe(int(row.seed))
         if not terminal and (who.role == "owner" or (who.seat is not None and who.seat == current)):
             out["legal"] = g.legal_actions(row.state)
         if terminal:
@@ -498,7 +502,7 @@ class Store:
                            field="action") from None
         at, touched = _now(), time.time()
         done = conn.execute(_MOVE, dict(sid=cur.id, from_version=cur.version, state=new_state, version=cur.version + 1,
-                                        agent_rng=str(cur.agent_rng), updated_at=at, touched=touched))
+                                        agent_rng=cur.agent_rng, updated_at=at, touched=touched))
         if done.rowcount != 1:  # someone else applied an action in between
             raise Conflict(N_("Another action was applied to this session at the same time; reload and retry."))
         cur.state, cur.version, cur.at, cur.touched = new_state, cur.version + 1, at, touched
@@ -544,5 +548,5 @@ class _Current:
 
     def __init__(self, row: PlaySession | SimpleNamespace):
         self.id, self.agents = row.id, dict(row.agents)
-        self.state, self.version, self.agent_rng = row.state, row.version, int(row.agent_rng)
+        self.state, self.version, self.agent_rng = row.state, row.version, row.agent_rng
         self.at, self.touched = row.updated_at, row.touched

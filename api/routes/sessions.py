@@ -36,7 +36,9 @@ class CreateSession(BaseModel):
                                description="seat names in turn order: 1-64 characters of NFC text each, distinct")
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"bonus-travel-tokens": True}],
                                     description="the game's declared options (GET /games/{game}: play.options)")
-    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, strict=True, description="random when omitted")
+    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, strict=True, description=(
+        "omitted: the server draws 128 bits (nobody can find the draws from what the game shows); a seed you "
+        "choose tells every draw to whoever knows it, so it suits tests and replays, not games with strangers"))
     seats: dict[str, Literal["human", "random"]] = Field(
         default_factory=dict, description="who plays each seat; unnamed seats are human", examples=[{"Jola": "random"}])
 

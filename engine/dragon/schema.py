@@ -33,7 +33,7 @@ def state_schema(g) -> dict:
                 "edition": {"enum": sorted(g.K)}, "great_wall": {"type": "boolean"}, "great_events": {"type": "boolean"},
                 "great_event": {"oneOf": [{"type": "null"}, {"enum": getattr(g.K[g.default_edition], "great_events", [])}]},
                 "others": {"type": "array", "items": name, "description": "extra seats after the named players"}}},
-            "rng": {"type": "integer"},
+            "rng": {"type": "string", "description": "the generator state KEY:COUNT (engine/core/rng.py)"},
             "round": {"type": "integer", "minimum": 0, "maximum": k.rounds},
             "phase": {"enum": ["draft", "action", "person", "event", "scoring", "end"]},
             "steps": {"type": "array", "items": {"type": "string"}, "description": "steps left this round ('hold' stops a scenario)"},

@@ -49,7 +49,7 @@ def state_schema(g) -> dict:
                 "first_player": name, "others": {"type": "array", "items": name, "description": "extra seats after the named players"},
                 "advanced": {"type": "boolean", "description": "gugong/variant/advanced: shared gift card deck"},
                 "bonus_travel_tokens": {"type": "boolean", "description": "gugong/variant/bonus-travel-tokens"}}},
-            "rng": {"type": "integer", "description": "SplitMix64 state"},
+            "rng": {"type": "string", "description": "the generator state KEY:COUNT (engine/core/rng.py)"},
             "day": {"type": "integer", "minimum": 1, "maximum": k.days},
             "phase": {"enum": ["morning", "day", "dusk", "night", "end"], "description": "dusk: solo game only"},
             "step": {"enum": [None, "first_player", "new_servants", "dice", "ships", "end_of_day"]},

@@ -45,7 +45,7 @@ def state_schema(g) -> dict:
                 "reward_track_turn_order": {"type": "boolean", "description": "zhanguo/variant/reward-track-turn-order"},
                 "unrest_per_worker": {"type": "boolean", "description": "zhanguo/variant/unrest-per-worker"},
                 "first_player": name, "others": {"type": "array", "items": name, "description": "extra seats after the named players (scenarios)"}}},
-            "rng": {"type": "integer"},
+            "rng": {"type": "string", "description": "the generator state KEY:COUNT (engine/core/rng.py)"},
             "round": {"type": "integer", "minimum": 1, "maximum": k.rounds},
             "phase": {"enum": ["setup", "boards", "auction", "draw", "drafting", "drafted", "play", "rewards", "end"]},
             "stage": {"enum": [None, "card", "end"], "description": "play the card, then tasks and end of turn"},
