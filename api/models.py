@@ -265,7 +265,8 @@ class SessionOut(Out):
         "seed as decimal text (beyond 2^53); with the action list it replays the game"))
     scores: Optional[list[dict[str, Any]]] = None
     replay_matches: Optional[bool] = None
-    idempotent_replay: Optional[bool] = Field(default=None, description="true when this answer was stored for an earlier request with the same Idempotency-Key")
+    idempotent_replay: Optional[bool] = Field(default=None, description="true when this token already sent this request with the same Idempotency-Key: it was not applied again, and this is the view now")
+    replayed_version: Optional[int] = Field(default=None, description="with idempotent_replay: the version the first request made")
     created_at: str
     updated_at: str
     expires_at: str = Field(description="when the session expires unless an action is applied before")

@@ -28,9 +28,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Iterator, Optional
 
-from sqlalchemy import JSON, Column, bindparam, create_engine, delete, event, func, text
+from sqlalchemy import JSON, Column, String, bindparam, create_engine, delete, event, func, inspect, text
 from sqlalchemy.engine import Connection, Engine, Row
-from sqlalchemy.exc import IntegrityError, StatementError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, StatementError
 from sqlmodel import Field, SQLModel, select
 
 from api.problems import ApiError
@@ -76,12 +76,16 @@ class PlayAction(SQLModel, table=True):
 
 
 class PlayRequest(SQLModel, table=True):
-    """An applied POST with an Idempotency-Key: a retry gets the same answer, not a second move."""
+    """An applied POST with an Idempotency-Key, keyed by the token that sent it: a retry by that token
+    is answered without a second move; the key means nothing to any other token. Only a reference to
+    the answer is kept (the version the move made, the sender's role), not the answer itself."""
     __tablename__ = "play_request"
     session_id: str = Field(foreign_key="play_session.id", primary_key=True, ondelete="CASCADE")
+    token_hash: str = Field(primary_key=True)
     key: str = Field(primary_key=True)
     request_hash: str
-    response: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    version: int
+    role: str
 
 
 TABLES = [PlaySession.__table__, PlayAction.__table__, PlayRequest.__table__]
@@ -91,7 +95,8 @@ _SESSION, _ACTION, _REQUEST = TABLES
 # Statements are built once: constructing one per request (coercing its clauses, keying it for the
 # compiled cache) cost SQLAlchemy more than running it.
 _READ_ROW = select(_SESSION).where(_SESSION.c.id == bindparam("sid"))
-_READ_REQUEST = select(_REQUEST).where(_REQUEST.c.session_id == bindparam("sid"), _REQUEST.c.key == bindparam("key"))
+_READ_REQUEST = select(_REQUEST).where(_REQUEST.c.session_id == bindparam("sid"),
+                                      _REQUEST.c.token_hash == bindparam("token"), _REQUEST.c.key == bindparam("key"))
 _MOVE = _SESSION.update().where(_SESSION.c.id == bindparam("sid"), _SESSION.c.version == bindparam("from_version"))
 _LOG = _ACTION.insert()
 _TOUCH = _SESSION.update().where(_SESSION.c.id == bindparam("sid")).values(touched=bindparam("touched"))
@@ -170,10 +175,36 @@ def open_store(url: str | None = None) -> Engine:
     else:
         engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=56, json_serializer=json_text)
     try:
+        _upgrade(engine)
+    except (OperationalError, ProgrammingError):  # another worker upgraded it at the same moment
+        pass
+    try:
         SQLModel.metadata.create_all(engine, tables=TABLES)
     except IntegrityError:  # another worker created them at the same moment
         pass
     return engine
+
+
+def _upgrade(engine: Engine) -> None:
+    """Bring a store of the earlier layout up to date: the seed became text (128 bits do not fit a
+    64-bit column) and idempotency records became references keyed by token; the old records, whole
+    answers any token could read back, are dropped."""
+    found = inspect(engine)
+    tables = found.get_table_names()
+    with engine.begin() as conn:
+        if "play_request" in tables and "token_hash" not in {c["name"] for c in found.get_columns("play_request")}:
+            conn.execute(text("DROP TABLE play_request"))
+        seed = next((c for c in found.get_columns("play_session") if c["name"] == "seed"), None) \
+            if "play_session" in tables else None
+        if seed is not None and not isinstance(seed["type"], String):
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("ALTER TABLE play_session ALTER COLUMN seed TYPE VARCHAR USING seed::text"))
+            else:
+                for statement in ("ALTER TABLE play_session RENAME COLUMN seed TO seed_int",
+                                  "ALTER TABLE play_session ADD COLUMN seed VARCHAR NOT NULL DEFAULT ''",
+                                  "UPDATE play_session SET seed = CAST(seed_int AS TEXT)",
+                                  "ALTER TABLE play_session DROP COLUMN seed_int"):
+                    conn.execute(text(statement))
 
 
 # ---- values that can be stored and read back
@@ -441,17 +472,18 @@ class Store:
         request_hash = hashlib.sha256(json.dumps([action, expected_version], sort_keys=True,
                                                  ensure_ascii=True).encode()).hexdigest()
         storable(action, "action", from_client=True)
+        done_key = {"sid": sid, "token": _hash(token or ""), "key": idempotency_key}
         try:
             with self._writing() as conn:
                 row = self._row(conn, sid)
                 who = self.viewer(row, token)
-                if idempotency_key is not None:
-                    done = conn.execute(_READ_REQUEST, {"sid": sid, "key": idempotency_key}).first()
-                    if done is not None:
-                        return self._replayed(done, request_hash)
                 if who.role != "seat":
                     raise (Unauthorized if who.role == "public" else Forbidden)(
                         N_("Acting needs the token of the seat that acts (Authorization: Bearer TOKEN)."))
+                if idempotency_key is not None:  # keys are the token's own: no other token meets them
+                    done = conn.execute(_READ_REQUEST, done_key).first()
+                    if done is not None:
+                        return self._replayed(row, who, done, request_hash)
                 player = action.get("player") if isinstance(action, dict) else None
                 if player != who.seat:
                     raise Forbidden(N_("This token acts for %(seat)s, not for %(player)s."),
@@ -468,28 +500,28 @@ class Store:
                 self._apply_one(conn, cur, g, action, "human")
                 self._run_agents(conn, cur, g)
                 row.state, row.version, row.updated_at, row.touched = cur.state, cur.version, cur.at, cur.touched
-                if idempotency_key is not None:  # the stored answer commits with the move
-                    out = self._view(row, who)
-                    conn.execute(_REQUEST.insert(), dict(session_id=sid, key=idempotency_key, request_hash=request_hash,
-                                                         response=out))
-                    return out
+                if idempotency_key is not None:  # the reference commits with the move
+                    conn.execute(_REQUEST.insert(), dict(session_id=sid, token_hash=done_key["token"],
+                                                         key=idempotency_key, request_hash=request_hash,
+                                                         version=row.version, role=who.role))
             return self._view(row, who)  # after the commit, so the write lock is not held for it
         except (Conflict, IntegrityError):
             if idempotency_key is None:
                 raise
             with self.engine.connect() as conn:  # a concurrent retry with the same key got there first
-                done = conn.execute(_READ_REQUEST, {"sid": sid, "key": idempotency_key}).first()
+                done = conn.execute(_READ_REQUEST, done_key).first()
                 if done is None:
                     raise Conflict(N_("Another action was applied to this session at the same time; reload and "
                                       "retry.")) from None
-                return self._replayed(done, request_hash)
+                row = self._row(conn, sid)
+                return self._replayed(row, self.viewer(row, token), done, request_hash)
 
-    @staticmethod
-    def _replayed(done: Row, request_hash: str) -> dict:
+    def _replayed(self, row: SimpleNamespace, who: Viewer, done: Row, request_hash: str) -> dict:
+        """A retry's answer: the sender's view now, and the version its first request made."""
         if done.request_hash != request_hash:
             raise Rejected(N_("This Idempotency-Key was already used for a different request."),
                            field="Idempotency-Key")
-        return {**done.response, "idempotent_replay": True}
+        return {**self._view(row, who), "idempotent_replay": True, "replayed_version": done.version}
 
     def _apply_one(self, conn: Connection, cur: "_Current", g: Game, action: Any, by: str) -> None:
         try:

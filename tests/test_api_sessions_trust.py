@@ -51,3 +51,63 @@ def test_random_seats_draw_from_a_stream_of_their_own():
     assert game["rng"].split(":")[0] != agents["rng"].split(":")[0]
     assert [Rng(game).below(1000) for _ in range(8)] != [Rng(agents).below(1000) for _ in range(8)]
     assert Rng.seed_state(7 ^ 0x5DEECE66D) != agents["rng"]
+
+
+def test_an_idempotency_key_replays_only_to_the_token_that_sent_it(c):
+    s = create(c, players=PLAYERS)
+    current = c.get(f"/api/v1/sessions/{s['id']}").json()["current_player"]
+    other = next(p for p in PLAYERS if p != current)
+    me = bearer(seat_token(s, current))
+    action = c.get(f"/api/v1/sessions/{s['id']}", headers=me).json()["legal"][0]
+    url, key = f"/api/v1/sessions/{s['id']}/actions", {"Idempotency-Key": "move-1"}
+    first = c.post(url, json={"action": action}, headers={**me, **key})
+    assert first.status_code == 200 and first.json()["version"] == 1
+    hand = first.json()["state"]["players"][current]["hand"]
+    # Another seat or no token sending the same body and key gets no replay (and no hand): its own answer.
+    public = c.post(url, json={"action": action}, headers=key)
+    assert public.status_code == 401 and "state" not in public.json()
+    seat = c.post(url, json={"action": action}, headers={**bearer(seat_token(s, other)), **key})
+    assert seat.status_code == 403 and "state" not in seat.json()
+    # No oracle: a different body under a used key from another seat is judged as a request of its own.
+    odd = c.post(url, json={"action": {**action, "player": other}}, headers={**bearer(seat_token(s, other)), **key})
+    assert odd.status_code != 422 or "Idempotency-Key" not in odd.text
+    retry = c.post(url, json={"action": action}, headers={**me, **key})
+    assert retry.status_code == 200 and retry.json()["idempotent_replay"] is True
+    assert retry.json()["replayed_version"] == 1 and retry.json()["state"]["players"][current]["hand"] == hand
+    assert c.get(url, headers=me).json()["total"] == 1
+
+
+def test_an_idempotency_record_is_a_reference_not_a_stored_answer(real_db, tmp_path):
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path / 'sessions.db'}"
+    client = make_client(real_db, url)
+    s = create(client, game="zhanguo", players=("Kuba", "Ania"))
+    current = client.get(f"/api/v1/sessions/{s['id']}").json()["current_player"]
+    me = bearer(seat_token(s, current))
+    action = client.get(f"/api/v1/sessions/{s['id']}", headers=me).json()["legal"][0]
+    assert client.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": action},
+                       headers={**me, "Idempotency-Key": "k"}).status_code == 200
+    with sqlite3.connect(tmp_path / "sessions.db") as db:
+        stored = db.execute("SELECT * FROM play_request").fetchall()
+    assert len(stored) == 1 and sum(len(str(v)) for v in stored[0]) < 300
+
+
+def test_a_store_of_the_earlier_layout_is_upgraded(real_db, tmp_path):
+    """A 64-bit seed column and whole stored answers: the seed becomes text, the old records go."""
+    import sqlite3
+
+    path = tmp_path / "sessions.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE play_session (id VARCHAR PRIMARY KEY, game VARCHAR NOT NULL, players JSON NOT NULL,"
+            " agents JSON NOT NULL, options JSON NOT NULL, seed INTEGER NOT NULL, state JSON NOT NULL,"
+            " agent_rng VARCHAR NOT NULL, version INTEGER NOT NULL, owner_hash VARCHAR NOT NULL,"
+            " seat_hashes JSON NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL,"
+            " touched FLOAT NOT NULL);"
+            "CREATE TABLE play_request (session_id VARCHAR, key VARCHAR, request_hash VARCHAR, response JSON,"
+            " PRIMARY KEY (session_id, key));")
+    client = make_client(real_db, f"sqlite:///{path}")
+    s = client.post("/api/v1/sessions", json={"game": "gugong", "players": PLAYERS}).json()
+    owner = client.get(f"/api/v1/sessions/{s['id']}?replay=true", headers=bearer(s["owner_token"])).json()
+    assert int(owner["seed"]) > 2**64 and owner["replay_matches"] is True

@@ -3,7 +3,7 @@
 Tokens: `POST /sessions` answers with an owner token and one token per human seat; a
 client sends one as `Authorization: Bearer TOKEN`. The session's ETag is its version ("v3"); an
 action sent with `If-Match` is refused with 412 when the session has moved on, and one sent with an
-`Idempotency-Key` is applied at most once: a retry gets the first answer again.
+`Idempotency-Key` is applied at most once: a retry by the same token gets its view, marked as a replay.
 """
 from __future__ import annotations
 
