@@ -84,7 +84,7 @@ class Page(Out):
     object: Literal["list"] = "list"
     total: int
     has_more: bool
-    next: Optional[str] = Field(description="URL of the next page, null on the last")
+    next: Optional[str] = Field(description="link to the next page (relative, or under RULEKB_PUBLIC_URL), null on the last")
 
 
 class GameList(Page):
@@ -92,7 +92,7 @@ class GameList(Page):
 
 
 class EntityList(Page):
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Travel", "name_lang": "en"}], "total": 7, "has_more": True, "lang": "en", "next": "http://127.0.0.1:8000/api/v1/entities?kind=location&limit=1&offset=1"}]})
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Travel", "name_lang": "en"}], "total": 7, "has_more": True, "lang": "en", "next": "/api/v1/entities?kind=location&limit=1&offset=1"}]})
     data: list[EntitySummary]
     lang: Lang
 

@@ -111,3 +111,23 @@ def test_a_store_of_the_earlier_layout_is_upgraded(real_db, tmp_path):
     s = client.post("/api/v1/sessions", json={"game": "gugong", "players": PLAYERS}).json()
     owner = client.get(f"/api/v1/sessions/{s['id']}?replay=true", headers=bearer(s["owner_token"])).json()
     assert int(owner["seed"]) > 2**64 and owner["replay_matches"] is True
+
+
+def test_a_forged_host_never_reaches_a_link_another_client_gets(real_db, tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from api.settings import Settings
+
+    url = "/api/v1/entities?game=zhanguo&limit=3&offset=8"
+    app = create_app(settings=Settings(database_url=real_db, sessions_url=f"sqlite:///{tmp_path / 's.db'}",
+                                       site_dir=None))
+    with TestClient(app) as client:
+        forged = client.get(url, headers={"Host": "evil.example"}).json()
+        later = client.get(url).json()
+    assert forged["next"] == later["next"] == "/api/v1/entities?game=zhanguo&offset=11&limit=3"
+    monkeypatch.setenv("RULEKB_PUBLIC_URL", "https://rules.example.org/")
+    settings = Settings(database_url=real_db, sessions_url=f"sqlite:///{tmp_path / 's.db'}", site_dir=None)
+    with TestClient(create_app(settings=settings)) as client:
+        forged = client.get(url, headers={"Host": "evil.example"}).json()
+    assert forged["next"] == "https://rules.example.org/api/v1/entities?game=zhanguo&offset=11&limit=3"
