@@ -76,6 +76,9 @@ MessageLangDep = Annotated[str, Depends(message_lang)]
 TokenDep = Annotated[Optional[str], Depends(bearer_token)]
 Limit = Annotated[int, Query(ge=1, le=200, description="items per page")]
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="items to skip")]
+# Filters: a value the knowledge base has (422 lists them); an empty one is no value and the schema says so.
+GameFilter = Annotated[Optional[str], Query(min_length=1, max_length=40, description="a game id (GET /games)")]
+KindFilter = Annotated[Optional[str], Query(min_length=1, max_length=40, description="an entity kind")]
 
 
 # ---- values derived once per build (KbReader.derived), by name

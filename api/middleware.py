@@ -24,8 +24,8 @@ def json_depth(body: bytes) -> int:
 
 
 class RequestLimits:
-    """413 for a body over `max_bytes` (by Content-Length, or counted while it streams in); 400
-    for a JSON body nesting deeper than `max_depth`."""
+    """413 for a body over `max_bytes` (by Content-Length, or counted while it streams in); 415 for
+    a body that says it is not JSON; 400 for a JSON body nesting deeper than `max_depth`."""
 
     def __init__(self, app: ASGIApp, max_bytes: int, max_depth: int):
         self.app, self.max_bytes, self.max_depth = app, max_bytes, max_depth
@@ -46,7 +46,10 @@ class RequestLimits:
             more = message.get("more_body", False)
             if len(body) > self.max_bytes:
                 return await self._refuse(scope, receive, send, 413)
-        if "json" in request.headers.get("content-type", "") and json_depth(body) > self.max_depth:
+        kind = request.headers.get("content-type")
+        if body and kind is not None and "json" not in kind:  # every body the API takes is JSON
+            return await self._refuse(scope, receive, send, 415)
+        if kind and "json" in kind and json_depth(body) > self.max_depth:
             return await self._refuse(scope, receive, send, 400)
         await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
 
@@ -54,6 +57,8 @@ class RequestLimits:
         lang = request_lang(Request(scope))
         if status == 413:
             detail = t(lang, "A request body may hold at most %(n)d bytes.", n=self.max_bytes)
+        elif status == 415:
+            detail = t(lang, "The request body must be JSON (Content-Type: application/json).")
         else:
             detail = t(lang, "The JSON body nests deeper than %(n)d levels.", n=self.max_depth)
         await problem(status, detail, lang)(scope, receive, send)

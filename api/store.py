@@ -22,6 +22,7 @@ import math
 import secrets
 import threading
 import time
+import unicodedata
 from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
@@ -485,6 +486,9 @@ class Store:
                     if done is not None:
                         return self._replayed(row, who, done, request_hash)
                 player = action.get("player") if isinstance(action, dict) else None
+                if isinstance(player, str) and player != who.seat and unicodedata.normalize("NFC", player) == who.seat:
+                    action = {**action, "player": who.seat}  # the seat's name as another client spells it (NFD)
+                    player = who.seat
                 if player != who.seat:
                     raise Forbidden(N_("This token acts for %(seat)s, not for %(player)s."),
                                     {"seat": who.seat, "player": player}, field="action.player")

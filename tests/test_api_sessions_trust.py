@@ -131,3 +131,63 @@ def test_a_forged_host_never_reaches_a_link_another_client_gets(real_db, tmp_pat
     with TestClient(create_app(settings=settings)) as client:
         forged = client.get(url, headers={"Host": "evil.example"}).json()
     assert forged["next"] == "https://rules.example.org/api/v1/entities?game=zhanguo&offset=11&limit=3"
+
+
+SURROGATE = "\ud800"
+
+
+@pytest.mark.parametrize("path,body", [
+    ("/api/v1/sessions", {"game": "gugong", "players": PLAYERS, "seats": {SURROGATE: "random"}}),
+    ("/api/v1/sessions", {"game": "gugong", "players": [SURROGATE, "Ania"]}),
+    ("/api/v1/scenarios/run", {"game": "gugong", "players": PLAYERS, "expect": [{"path": SURROGATE, "equals": 1}]}),
+    ("/api/v1/scenarios/run", {"game": "gugong", "players": PLAYERS, "steps": [{"run": SURROGATE}]}),
+    ("/api/v1/scenarios/run", {"game": "gugong", "players": PLAYERS, "setup": {"note": SURROGATE},
+                               "expect": [{"path": "note", "equals": SURROGATE}]}),
+])
+def test_a_lone_surrogate_is_echoed_escaped_and_never_a_500(c, path, body):
+    import json
+
+    r = c.post(path, content=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    assert r.status_code < 500 and "json" in r.headers["content-type"], r.text
+    assert "\\ud800" in r.text  # the escape, where the text is repeated
+    assert c.get("/api/v1/health").status_code == 200
+
+
+def test_long_names_are_cut_in_messages_and_nfd_names_act(c):
+    r = c.post("/api/v1/sessions", json={"game": "gugong", "players": ["K" * 10_000, "Ania"]})
+    assert r.status_code == 422 and len(r.text) < 2_000 and "…" in r.json()["detail"]
+    s = next(s for s in (create(c, players=("Ária", "Kuba"), seed=n) for n in range(20))
+             if s["current_player"] == "Ária")
+    me = bearer(seat_token(s, "Ária"))
+    action = c.get(f"/api/v1/sessions/{s['id']}", headers=me).json()["legal"][0]
+    nfd = {**action, "player": "A\u0301ria"}
+    assert c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": nfd}, headers=me).status_code == 200
+
+
+def test_smaller_request_checks(c):
+    s = create(c, players=PLAYERS)
+    current = c.get(f"/api/v1/sessions/{s['id']}").json()["current_player"]
+    me = bearer(seat_token(s, current))
+    action = c.get(f"/api/v1/sessions/{s['id']}", headers=me).json()["legal"][0]
+    url = f"/api/v1/sessions/{s['id']}/actions"
+    assert c.post(url, json={"action": action, "expected_version": 2**64}, headers=me).status_code == 422
+    plain = c.post(url, content=b"action", headers={**me, "Content-Type": "text/plain"})
+    assert plain.status_code == 415 and plain.headers["content-type"] == "application/problem+json"
+    nan = c.post("/api/v1/scenarios/run", content=b'{"game": "gugong", "players": ["A", "B"], "setup": {"x": NaN},'
+                 b' "expect": [{"path": "x", "equals": 1}]}', headers={"Content-Type": "application/json"})
+    assert nan.status_code == 422
+    empty = c.get("/api/v1/entities?game=")
+    assert empty.status_code == 422 and "query.game" in empty.text
+
+
+def test_scenarios_run_takes_seeds(c):
+    from pathlib import Path
+
+    import yaml
+
+    doc = yaml.safe_load(Path("kb/data/gugong/scenarios/game-ends-after-four-days.yaml").read_text())
+    assert "seeds" in doc
+    r = c.post("/api/v1/scenarios/run", json=doc)
+    assert r.status_code == 200 and r.json()["status"] == "PASS", r.text
+    both = c.post("/api/v1/scenarios/run", json={**doc, "seed": 1})
+    assert both.status_code == 422 and "seeds" in both.json()["detail"]

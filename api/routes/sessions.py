@@ -47,7 +47,8 @@ class ApplyAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: dict[str, Any] = Field(examples=[{"type": "pass", "player": "Kuba"}])
     expected_version: Optional[int] = Field(
-        default=None, ge=0, strict=True, description="the version the action was chosen against; 409 if the session moved on")
+        default=None, ge=0, le=2**53 - 1, strict=True,
+        description="the version the action was chosen against; 409 if the session moved on")
 
 
 def _tagged(response: Response, view: dict) -> dict:
