@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from api import problems
 from api.deps import ENTITIES, filter_values, search_index
 from api.knowledge import GZIP_LEVEL, GZIP_MIN_BYTES, CachedKbResponses, GZipUncached, KbReader
-from api.middleware import RequestLimits
+from api.middleware import RequestLimits, TokenBuckets
 from api.routes import bulk, compare, entities, examples, games, health, search, sessions
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
@@ -42,7 +42,8 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         with store_lock:
             if not stores:
                 stores.append(Store(open_store(settings.sessions_url), rules_url=reader.url,
-                                    idle_seconds=settings.session_idle_seconds, max_sessions=settings.max_sessions))
+                                    idle_seconds=settings.session_idle_seconds, max_sessions=settings.max_sessions,
+                                    unplayed_seconds=settings.session_unplayed_seconds))
             return stores[0]
 
     @asynccontextmanager
@@ -67,6 +68,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     )
     app.state.settings, app.state.kb, app.state.store = settings, reader, store
     app.state.warm_up = WarmUp(reader)
+    app.state.creations = TokenBuckets(settings.create_burst, settings.create_per_minute)
     problems.install(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix="/api/v1",

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -76,3 +78,30 @@ def _replay(messages, then=None):
         return {"type": "http.disconnect"}
 
     return receive
+
+
+class TokenBuckets:
+    """A token bucket per client address: `burst` at once, then `per_minute` (0: no limit). Kept in
+    this process: each worker of `rulekb serve --workers N` has its own, so N of them allow N times it."""
+    MAX_ADDRESSES = 50_000
+
+    def __init__(self, burst: int, per_minute: int):
+        self.burst, self.rate = max(1, burst), per_minute / 60
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when counted)
+        self.lock = threading.Lock()
+
+    def take(self, address: str) -> float:
+        """0 when the address may go ahead (a token is taken), else the seconds until it may."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        with self.lock:
+            tokens, at = self.buckets.get(address, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - at) * self.rate)
+            if tokens < 1:
+                return (1 - tokens) / self.rate
+            self.buckets[address] = (tokens - 1, now)
+            if len(self.buckets) > self.MAX_ADDRESSES:  # forget the addresses whose bucket is full again
+                full = now - self.burst / self.rate
+                self.buckets = {a: b for a, b in self.buckets.items() if b[1] > full}
+            return 0.0

@@ -269,7 +269,9 @@ class SessionOut(Out):
     replayed_version: Optional[int] = Field(default=None, description="with idempotent_replay: the version the first request made")
     created_at: str
     updated_at: str
-    expires_at: str = Field(description="when the session expires unless an action is applied before")
+    expires_at: str = Field(description=(
+        "when the session expires unless it is used before (reading it counts, at most once a minute); "
+        "until a seat has acted, that is RULEKB_SESSION_UNPLAYED_SECONDS after its last use"))
 
 
 class SessionCreated(SessionOut):

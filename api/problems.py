@@ -41,7 +41,8 @@ def safe(value: Any, limit: int | None = None) -> Any:
 TITLES = {
     400: N_("Invalid request"), 401: N_("Authentication required"), 403: N_("Not allowed"), 404: N_("Not found"),
     405: N_("Method not allowed"), 409: N_("Conflict"), 410: N_("Gone"), 412: N_("Precondition failed"),
-    413: N_("Request too large"), 415: N_("Unsupported media type"), 422: N_("Invalid input"), 503: N_("Service unavailable"),
+    413: N_("Request too large"), 415: N_("Unsupported media type"), 422: N_("Invalid input"),
+    429: N_("Too many requests"), 503: N_("Service unavailable"),
 }
 OTHER_TITLE = N_("Error")
 
@@ -90,7 +91,8 @@ def responses(*codes: int) -> dict[int, dict[str, Any]]:
     text = {304: "Not modified (If-None-Match matched the ETag)", 400: "The body is not valid JSON, or nests too deep",
             401: "A token is needed", 403: "The token does not allow this", 404: "Not found",
             409: "Conflict: the session moved on", 410: "The session expired", 412: "If-Match did not match the ETag",
-            413: "Request body too large", 415: "The body is not JSON", 422: "Invalid input", 503: "Not available now (see Retry-After)"}
+            413: "Request body too large", 415: "The body is not JSON", 422: "Invalid input",
+            429: "Too many requests from this address (see Retry-After)", 503: "Not available now (see Retry-After)"}
     return {c: ({"description": text[c]} if c == 304 else {"model": Problem, "description": text[c]}) for c in codes}
 
 

@@ -29,7 +29,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Iterator, Optional
 
-from sqlalchemy import JSON, Column, String, bindparam, create_engine, delete, event, func, inspect, text
+from sqlalchemy import (JSON, Column, String, and_, bindparam, case, create_engine, delete, event, func, inspect, or_,
+                        text)
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, StatementError
 from sqlmodel import Field, SQLModel, select
@@ -62,6 +63,7 @@ class PlaySession(SQLModel, table=True):
     created_at: datetime
     updated_at: datetime
     touched: float = Field(index=True)  # time.time() of its last use (expiry; reads refresh it now and then)
+    played: bool = False  # a seat has acted: until then the session expires after unplayed_seconds
 
 
 class PlayAction(SQLModel, table=True):
@@ -195,6 +197,9 @@ def _upgrade(engine: Engine) -> None:
     with engine.begin() as conn:
         if "play_request" in tables and "token_hash" not in {c["name"] for c in found.get_columns("play_request")}:
             conn.execute(text("DROP TABLE play_request"))
+        if "play_session" in tables and "played" not in {c["name"] for c in found.get_columns("play_session")}:
+            # sessions of before count as played: the sooner expiry is for sessions made from now on
+            conn.execute(text("ALTER TABLE play_session ADD COLUMN played BOOLEAN NOT NULL DEFAULT TRUE"))
         seed = next((c for c in found.get_columns("play_session") if c["name"] == "seed"), None) \
             if "play_session" in tables else None
         if seed is not None and not isinstance(seed["type"], String):
@@ -286,8 +291,10 @@ class Viewer:
 
 
 class Store:
-    def __init__(self, engine: Engine, *, rules_url: str | None = None, idle_seconds: int, max_sessions: int):
+    def __init__(self, engine: Engine, *, rules_url: str | None = None, idle_seconds: int, max_sessions: int,
+                 unplayed_seconds: int | None = None):
         self.engine, self.idle_seconds, self.max_sessions = engine, idle_seconds, max_sessions
+        self.unplayed_seconds = min(idle_seconds, unplayed_seconds or idle_seconds)
         self.rules_url = rules_url  # the database whose rule sets the engines read (the one the API serves)
         # SQLite has one writer at a time. Threads of this process queue on a lock and wake as soon
         # as it is free; left to SQLite's busy handler they would poll with sleeps of up to 100 ms,
@@ -366,18 +373,30 @@ class Store:
         return view, tokens
 
     def _make_room(self, conn: Connection) -> None:
-        """Drop expired sessions; refuse a new one past the cap (503, Retry-After: when one expires)."""
-        horizon = time.time() - self.idle_seconds
+        """Drop expired sessions; refuse a new one past the cap (503, Retry-After: when the first of
+        them expires, unless it is used before)."""
+        now = time.time()
         if conn.dialect.name == "postgresql":  # workers count and insert one at a time
             conn.execute(text("SELECT pg_advisory_xact_lock(7421)"))
-        expired = list(conn.execute(select(_SESSION.c.id).where(_SESSION.c.touched < horizon).limit(500)).scalars())
+        expired = list(conn.execute(select(_SESSION.c.id).where(self._expired(now)).limit(500)).scalars())
         if expired:
             self._drop(conn, expired)
-        live, oldest = conn.execute(select(func.count(), func.min(_SESSION.c.touched))).one()
+        live, first = conn.execute(select(func.count(), func.min(self._expires_at()))).one()
         if live >= self.max_sessions:
-            wait = max(1, math.ceil((oldest or time.time()) + self.idle_seconds - time.time()))
+            wait = max(1, math.ceil((first or now) - now))
             raise Full(N_("The server holds as many game sessions as it may (%(n)d); try again later."),
                        {"n": self.max_sessions}, headers={"Retry-After": str(wait)})
+
+    def _expires_at(self):
+        """When a session expires (SQL): a while after its last use, sooner when no seat has acted."""
+        return _SESSION.c.touched + case((_SESSION.c.played, self.idle_seconds), else_=self.unplayed_seconds)
+
+    def _expired(self, now: float):
+        return or_(_SESSION.c.touched < now - self.idle_seconds,
+                   and_(_SESSION.c.played.is_(False), _SESSION.c.touched < now - self.unplayed_seconds))
+
+    def lifetime(self, row: SimpleNamespace) -> int:
+        return self.idle_seconds if row.played else self.unplayed_seconds
 
     # ---- who is asking
     def _row(self, conn: Connection, sid: str) -> SimpleNamespace:
@@ -386,9 +405,9 @@ class Store:
         if found is None:
             raise NotFoundError(N_("There is no game session with this id."), id=sid)
         row = SimpleNamespace(**found._mapping)
-        if row.touched < time.time() - self.idle_seconds:
+        if row.touched < time.time() - self.lifetime(row):
             raise Expired(N_("This game session expired after %(n)d seconds without a request."),
-                          {"n": self.idle_seconds}, id=sid)
+                          {"n": self.lifetime(row)}, id=sid)
         return row
 
     def _read(self, conn: Connection, sid: str) -> SimpleNamespace:
@@ -397,7 +416,7 @@ class Store:
         time (and per minute), so reads stay reads."""
         row = self._row(conn, sid)
         now = time.time()
-        if now - row.touched > min(60.0, self.idle_seconds / 10):
+        if now - row.touched > min(60.0, self.lifetime(row) / 10):
             with self._writing() as writer:
                 writer.execute(_TOUCH, {"sid": sid, "touched": now})
             row.touched = now
@@ -439,7 +458,7 @@ class Store:
                    options=row.options, version=row.version, viewer={"role": who.role, "seat": who.seat},
                    state=js_safe(state), current_player=current, terminal=terminal,
                    created_at=row.created_at.isoformat(), updated_at=row.updated_at.isoformat(),
-                   expires_at=datetime.fromtimestamp(row.touched + self.idle_seconds, timezone.utc)
+                   expires_at=datetime.fromtimestamp(row.touched + self.lifetime(row), timezone.utc)
                    .isoformat(timespec="seconds"))
         if who.role == "owner" or terminal:
             out["seed"] = js_safe(int(row.seed))
@@ -504,6 +523,7 @@ class Store:
                 self._apply_one(conn, cur, g, action, "human")
                 self._run_agents(conn, cur, g)
                 row.state, row.version, row.updated_at, row.touched = cur.state, cur.version, cur.at, cur.touched
+                row.played = cur.played
                 if idempotency_key is not None:  # the reference commits with the move
                     conn.execute(_REQUEST.insert(), dict(session_id=sid, token_hash=done_key["token"],
                                                          key=idempotency_key, request_hash=request_hash,
@@ -537,8 +557,9 @@ class Store:
             raise Rejected(N_("The action is not an action of this game: %(reason)s"), {"reason": str(exc)},
                            field="action") from None
         at, touched = _now(), time.time()
+        cur.played = cur.played or by == "human"
         done = conn.execute(_MOVE, dict(sid=cur.id, from_version=cur.version, state=new_state, version=cur.version + 1,
-                                        agent_rng=cur.agent_rng, updated_at=at, touched=touched))
+                                        agent_rng=cur.agent_rng, updated_at=at, touched=touched, played=cur.played))
         if done.rowcount != 1:  # someone else applied an action in between
             raise Conflict(N_("Another action was applied to this session at the same time; reload and retry."))
         cur.state, cur.version, cur.at, cur.touched = new_state, cur.version + 1, at, touched
@@ -585,4 +606,4 @@ class _Current:
     def __init__(self, row: PlaySession | SimpleNamespace):
         self.id, self.agents = row.id, dict(row.agents)
         self.state, self.version, self.agent_rng = row.state, row.version, row.agent_rng
-        self.at, self.touched = row.updated_at, row.touched
+        self.at, self.touched, self.played = row.updated_at, row.touched, row.played

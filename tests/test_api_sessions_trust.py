@@ -191,3 +191,39 @@ def test_scenarios_run_takes_seeds(c):
     assert r.status_code == 200 and r.json()["status"] == "PASS", r.text
     both = c.post("/api/v1/scenarios/run", json={**doc, "seed": 1})
     assert both.status_code == 422 and "seeds" in both.json()["detail"]
+
+
+def test_creation_is_limited_per_address_with_an_honest_retry_after(real_db, sessions_url):
+    c = make_client(real_db, sessions_url, create_burst=3, create_per_minute=6)
+    body = {"game": "gugong", "players": ["Kuba", "Ania"]}
+    assert [c.post("/api/v1/sessions", json=body).status_code for _ in range(3)] == [201] * 3
+    refused = c.post("/api/v1/sessions", json=body)
+    assert refused.status_code == 429 and refused.headers["content-type"] == "application/problem+json"
+    assert 1 <= int(refused.headers["retry-after"]) <= 10  # one token every 10 s
+    other = make_client(real_db, sessions_url, create_burst=3, create_per_minute=0)  # 0: no limit
+    assert all(other.post("/api/v1/sessions", json=body).status_code == 201 for _ in range(5))
+
+
+def test_a_session_nobody_acted_in_expires_in_minutes_not_days(real_db, sessions_url):
+    import time
+
+    c = make_client(real_db, sessions_url, session_unplayed_seconds=1, max_sessions=10**6)
+    left = create(c, players=("Kuba", "Ania"))
+    played = create(c, players=("Kuba", "Ania"))
+    current = played["current_player"]
+    me = bearer(seat_token(played, current))
+    action = c.get(f"/api/v1/sessions/{played['id']}", headers=me).json()["legal"][0]
+    assert c.post(f"/api/v1/sessions/{played['id']}/actions", json={"action": action}, headers=me).status_code == 200
+    assert c.get(f"/api/v1/sessions/{left['id']}").json()["expires_at"] < \
+        c.get(f"/api/v1/sessions/{played['id']}").json()["expires_at"]
+    time.sleep(1.3)
+    assert c.get(f"/api/v1/sessions/{left['id']}").status_code == 410
+    assert c.get(f"/api/v1/sessions/{played['id']}").status_code == 200
+
+
+def test_the_cap_answers_when_the_first_unplayed_session_expires(real_db, tmp_path):
+    c = make_client(real_db, f"sqlite:///{tmp_path / 's.db'}", session_unplayed_seconds=120, max_sessions=2)
+    create(c, players=("Kuba", "Ania"))
+    create(c, players=("Kuba", "Ania"))
+    full = c.post("/api/v1/sessions", json={"game": "gugong", "players": ["Kuba", "Ania"]})
+    assert full.status_code == 503 and 110 <= int(full.headers["retry-after"]) <= 120  # not the 7-day idle time

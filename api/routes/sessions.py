@@ -7,6 +7,7 @@ action sent with `If-Match` is refused with 412 when the session has moved on, a
 """
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal, Optional
 
 from fastapi import Header, Path, Query, Request, Response
@@ -64,10 +65,15 @@ SESSION_LINKS = {  # OpenAPI links: where a client (and the stateful fuzz test) 
                      ("delete", "delete_session"))}
 
 
-@router.post("", status_code=201, responses={**responses(400, 422, 503), 201: {"links": SESSION_LINKS}},
+@router.post("", status_code=201, responses={**responses(400, 422, 429, 503), 201: {"links": SESSION_LINKS}},
              operation_id="create_session",
              summary="Start a game session: an owner token and a token per human seat")
-async def create(body: CreateSession, store: StoreDep, response: Response) -> out.SessionCreated:
+async def create(body: CreateSession, store: StoreDep, request: Request, response: Response) -> out.SessionCreated:
+    wait = request.app.state.creations.take(request.client.host if request.client else "")
+    if wait:
+        seconds = math.ceil(wait)
+        raise ApiError(429, N_("This address has started as many game sessions as it may for now; try again in "
+                               "%(n)d seconds."), params={"n": seconds}, headers={"Retry-After": str(seconds)})
     view, _ = await run_in_threadpool(store.create, body.game, body.players, body.seats, body.options, body.seed)
     response.headers["Cache-Control"] = "no-store"  # it carries the tokens
     response.headers["ETag"] = etag(view["version"])
