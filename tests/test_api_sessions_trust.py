@@ -227,3 +227,33 @@ def test_the_cap_answers_when_the_first_unplayed_session_expires(real_db, tmp_pa
     create(c, players=("Kuba", "Ania"))
     full = c.post("/api/v1/sessions", json={"game": "gugong", "players": ["Kuba", "Ania"]})
     assert full.status_code == 503 and 110 <= int(full.headers["retry-after"]) <= 120  # not the 7-day idle time
+
+
+@pytest.mark.parametrize("game,players", [("gugong", PLAYERS), ("dragon", PLAYERS), ("zhanguo", PLAYERS)])
+def test_unknown_action_fields_are_refused_in_every_game(c, game, players):
+    s = create(c, game=game, players=players)
+    current = s["current_player"]
+    me = bearer(seat_token(s, current))
+    action = c.get(f"/api/v1/sessions/{s['id']}", headers=me).json()["legal"][0]
+    url = f"/api/v1/sessions/{s['id']}/actions"
+    for extra in ({"junk": "x" * 60_000}, {"note": "<script>alert(1)</script>"}):
+        r = c.post(url, json={"action": {**action, **extra}}, headers=me)
+        assert r.status_code == 422 and "has no field" in r.json()["detail"], r.text[:300]
+    assert c.get(url, headers=me).json()["total"] == 0  # nothing reached the public history
+    assert c.post(url, json={"action": action}, headers=me).status_code == 200
+
+
+def test_rulekb_schema_declares_every_action_closed():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    rulekb = Path(sys.executable).with_name("rulekb")
+    for game in ("gugong", "dragon", "zhanguo"):
+        done = subprocess.run([str(rulekb), "schema", game], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        actions = json.loads(done.stdout)["action"]["oneOf"]
+        assert actions and all(a["additionalProperties"] is False and a["required"] == ["type", "player"]
+                               for a in actions)
+        assert {a["properties"]["type"]["const"] for a in actions} == set(get_game(game).action_fields())
