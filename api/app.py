@@ -151,5 +151,8 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
                 for code, resp in op.get("responses", {}).items():
                     if int(code) >= 400 and "application/json" in resp.get("content", {}):
                         resp["content"] = {problems.PROBLEM: resp["content"].pop("application/json")}
+        doc.setdefault("components", {})["securitySchemes"] = {"sessionToken": {
+            "type": "http", "scheme": "bearer",
+            "description": "a game session's token from POST /api/v1/sessions: the owner_token, or a seat's token"}}
         app.openapi_schema = doc
     return app.openapi_schema

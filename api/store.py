@@ -492,7 +492,9 @@ class Store:
         request_hash = hashlib.sha256(json.dumps([action, expected_version], sort_keys=True,
                                                  ensure_ascii=True).encode()).hexdigest()
         storable(action, "action", from_client=True)
-        done_key = {"sid": sid, "token": _hash(token or ""), "key": idempotency_key}
+        if token is None:  # no token is 401 whether or not the session exists
+            raise Unauthorized(N_("Acting needs the token of the seat that acts (Authorization: Bearer TOKEN)."))
+        done_key = {"sid": sid, "token": _hash(token), "key": idempotency_key}
         try:
             with self._writing() as conn:
                 row = self._row(conn, sid)
@@ -583,6 +585,8 @@ class Store:
             self._apply_one(conn, cur, g, choice, cur.agents[player])
 
     def delete(self, sid: str, token: str | None) -> None:
+        if token is None:  # no token is 401 whether or not the session exists
+            raise Unauthorized(N_("Deleting a session needs its owner token."))
         with self._writing() as conn:
             row = conn.execute(_READ_ROW, {"sid": sid}).first()  # an expired session may be deleted too
             if row is None:

@@ -257,3 +257,25 @@ def test_rulekb_schema_declares_every_action_closed():
         assert actions and all(a["additionalProperties"] is False and a["required"] == ["type", "player"]
                                for a in actions)
         assert {a["properties"]["type"]["const"] for a in actions} == set(get_game(game).action_fields())
+
+
+def test_the_openapi_document_declares_the_token_and_links_that_carry_it(c):
+    doc = c.get("/api/v1/openapi.json").json()
+    assert doc["components"]["securitySchemes"]["sessionToken"] == {
+        "type": "http", "scheme": "bearer", "description": doc["components"]["securitySchemes"]["sessionToken"]["description"]}
+    paths = doc["paths"]
+    assert paths["/api/v1/sessions/{sid}/actions"]["post"]["security"] == [{"sessionToken": []}]
+    assert paths["/api/v1/sessions/{sid}"]["delete"]["security"] == [{"sessionToken": []}]
+    assert {} in paths["/api/v1/sessions/{sid}"]["get"]["security"]  # the public view needs no token
+    links = paths["/api/v1/sessions"]["post"]["responses"]["201"]["links"]
+    assert links["act"]["parameters"]["header.Authorization"] == "Bearer {$response.body#/seats/0/token}"
+    assert links["act"]["requestBody"]["action"] == "$response.body#/legal/0"
+    assert links["delete"]["parameters"]["header.Authorization"] == "Bearer {$response.body#/owner_token}"
+    # The example the links start from leaves one human seat, which is always the one to act.
+    example = paths["/api/v1/sessions"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    body = c.app.openapi()["components"]["schemas"][example["$ref"].rsplit("/", 1)[1]]["examples"][0]
+    s = c.post("/api/v1/sessions", json=body).json()
+    token = s["seats"][0]["token"]
+    moved = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": s["legal"][0], "expected_version": s["version"]},
+                   headers=bearer(token))
+    assert moved.status_code == 200
