@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from api import problems
 from api.deps import ENTITIES, filter_values, search_index
 from api.knowledge import GZIP_LEVEL, GZIP_MIN_BYTES, CachedKbResponses, GZipUncached, KbReader
-from api.middleware import RequestLimits, TokenBuckets
+from api.middleware import HeadAsGet, RequestLimits, TokenBuckets
 from api.routes import bulk, compare, entities, examples, games, health, search, sessions
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
@@ -76,12 +76,13 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     app.include_router(bulk.router, prefix="/api/v1")
     app.openapi = lambda: _openapi(app)
 
-    # outermost last: gzip, CORS, request limits, the knowledge-base response cache, the routes
+    # outermost last: HEAD as GET, gzip, CORS, request limits, the knowledge-base response cache, the routes
     app.add_middleware(CachedKbResponses, reader=lambda: reader)
     app.add_middleware(RequestLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
                        allow_headers=["*"], expose_headers=["ETag", "Content-Language", "Retry-After", "Allow"])
     app.add_middleware(GZipUncached, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
+    app.add_middleware(HeadAsGet)
 
     if settings.site_dir is not None and settings.site_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.site_dir, html=True), name="site")

@@ -105,3 +105,24 @@ class TokenBuckets:
                 full = now - self.burst / self.rate
                 self.buckets = {a: b for a, b in self.buckets.items() if b[1] > full}
             return 0.0
+
+
+class HeadAsGet:
+    """HEAD on every GET route (RFC 9110 9.3.2): the GET's status and headers, no body. Routes
+    declare GET only; without this, HEAD was 405 unless the response cache already held the path."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+
+        async def headers_only(message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body"):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)

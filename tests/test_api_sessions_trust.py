@@ -279,3 +279,14 @@ def test_the_openapi_document_declares_the_token_and_links_that_carry_it(c):
     moved = c.post(f"/api/v1/sessions/{s['id']}/actions", json={"action": s["legal"][0], "expected_version": s["version"]},
                    headers=bearer(token))
     assert moved.status_code == 200
+
+
+def test_head_answers_on_every_get_route_without_a_body(c):
+    s = create(c, players=PLAYERS)
+    for path in ("/api/v1/health", "/api/v1/entities?game=gugong&limit=2&offset=3", f"/api/v1/sessions/{s['id']}",
+                 f"/api/v1/sessions/{s['id']}/actions", "/api/v1/games", "/api/v1/openapi.json"):
+        head = c.head(path)  # before any GET of the path
+        get = c.get(path)
+        assert head.status_code == 200 and head.content == b"", path
+        assert head.headers["content-type"] == get.headers["content-type"], path
+    assert c.head("/api/v1/nowhere").status_code == 404
