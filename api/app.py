@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from api import problems
 from api.deps import ENTITIES, filter_values, search_index
 from api.knowledge import GZIP_LEVEL, GZIP_MIN_BYTES, CachedKbResponses, GZipUncached, KbReader
-from api.middleware import RequestLimits
+from api.middleware import HeadAsGet, RequestLimits, TokenBuckets
 from api.routes import bulk, compare, entities, examples, games, health, search, sessions
 from api.settings import DEFAULT_SITE_DIR, Settings, from_environment
 from api.store import Store, open_store
@@ -42,7 +42,8 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
         with store_lock:
             if not stores:
                 stores.append(Store(open_store(settings.sessions_url), rules_url=reader.url,
-                                    idle_seconds=settings.session_idle_seconds, max_sessions=settings.max_sessions))
+                                    idle_seconds=settings.session_idle_seconds, max_sessions=settings.max_sessions,
+                                    unplayed_seconds=settings.session_unplayed_seconds))
             return stores[0]
 
     @asynccontextmanager
@@ -67,6 +68,7 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     )
     app.state.settings, app.state.kb, app.state.store = settings, reader, store
     app.state.warm_up = WarmUp(reader)
+    app.state.creations = TokenBuckets(settings.create_burst, settings.create_per_minute)
     problems.install(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix="/api/v1",
@@ -75,12 +77,13 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     app.openapi = lambda: _openapi(app)
     _docs(app)
 
-    # outermost last: gzip, CORS, request limits, the knowledge-base response cache, the routes
+    # outermost last: HEAD as GET, gzip, CORS, request limits, the knowledge-base response cache, the routes
     app.add_middleware(CachedKbResponses, reader=lambda: reader)
     app.add_middleware(RequestLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
                        allow_headers=["*"], expose_headers=["ETag", "Content-Language", "Retry-After", "Allow"])
     app.add_middleware(GZipUncached, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
+    app.add_middleware(HeadAsGet)
 
     if settings.site_dir is not None and settings.site_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.site_dir, html=True), name="site")
@@ -181,5 +184,8 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
                 for code, resp in op.get("responses", {}).items():
                     if int(code) >= 400 and "application/json" in resp.get("content", {}):
                         resp["content"] = {problems.PROBLEM: resp["content"].pop("application/json")}
+        doc.setdefault("components", {})["securitySchemes"] = {"sessionToken": {
+            "type": "http", "scheme": "bearer",
+            "description": "a game session's token from POST /api/v1/sessions: the owner_token, or a seat's token"}}
         app.openapi_schema = doc
     return app.openapi_schema

@@ -76,6 +76,9 @@ MessageLangDep = Annotated[str, Depends(message_lang)]
 TokenDep = Annotated[Optional[str], Depends(bearer_token)]
 Limit = Annotated[int, Query(ge=1, le=200, description="items per page")]
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="items to skip")]
+# Filters: a value the knowledge base has (422 lists them); an empty one is no value and the schema says so.
+GameFilter = Annotated[Optional[str], Query(min_length=1, max_length=40, description="a game id (GET /games)")]
+KindFilter = Annotated[Optional[str], Query(min_length=1, max_length=40, description="an entity kind")]
 
 
 # ---- values derived once per build (KbReader.derived), by name
@@ -113,7 +116,16 @@ def check_filters(reader: KbReader, **values: str | None) -> None:
 
 
 # ---- the list envelope (ARCHITECTURE.md, "API"): {"object": "list", "data", "total", "has_more", "next"}
+def link(request: Request, target: str) -> str:
+    """A link to `target` (a path with its query): under RULEKB_PUBLIC_URL, else relative."""
+    base = request.app.state.settings.public_url
+    return f"{base}{target}" if base else target
+
+
 def envelope(request: Request, data: list[Any], total: int, limit: int, offset: int, **extra: Any) -> dict[str, Any]:
     more = offset + len(data) < total
-    following = str(request.url.include_query_params(offset=offset + limit, limit=limit)) if more else None
+    following = None
+    if more:
+        url = request.url.include_query_params(offset=offset + limit, limit=limit)
+        following = link(request, f"{url.path}?{url.query}")
     return {"object": "list", "data": data, "total": total, "has_more": more, "next": following, **extra}

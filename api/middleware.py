@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -24,8 +26,8 @@ def json_depth(body: bytes) -> int:
 
 
 class RequestLimits:
-    """413 for a body over `max_bytes` (by Content-Length, or counted while it streams in); 400
-    for a JSON body nesting deeper than `max_depth`."""
+    """413 for a body over `max_bytes` (by Content-Length, or counted while it streams in); 415 for
+    a body that says it is not JSON; 400 for a JSON body nesting deeper than `max_depth`."""
 
     def __init__(self, app: ASGIApp, max_bytes: int, max_depth: int):
         self.app, self.max_bytes, self.max_depth = app, max_bytes, max_depth
@@ -46,7 +48,10 @@ class RequestLimits:
             more = message.get("more_body", False)
             if len(body) > self.max_bytes:
                 return await self._refuse(scope, receive, send, 413)
-        if "json" in request.headers.get("content-type", "") and json_depth(body) > self.max_depth:
+        kind = request.headers.get("content-type")
+        if body and kind is not None and "json" not in kind:  # every body the API takes is JSON
+            return await self._refuse(scope, receive, send, 415)
+        if kind and "json" in kind and json_depth(body) > self.max_depth:
             return await self._refuse(scope, receive, send, 400)
         await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
 
@@ -54,6 +59,8 @@ class RequestLimits:
         lang = request_lang(Request(scope))
         if status == 413:
             detail = t(lang, "A request body may hold at most %(n)d bytes.", n=self.max_bytes)
+        elif status == 415:
+            detail = t(lang, "The request body must be JSON (Content-Type: application/json).")
         else:
             detail = t(lang, "The JSON body nests deeper than %(n)d levels.", n=self.max_depth)
         await problem(status, detail, lang)(scope, receive, send)
@@ -71,3 +78,51 @@ def _replay(messages, then=None):
         return {"type": "http.disconnect"}
 
     return receive
+
+
+class TokenBuckets:
+    """A token bucket per client address: `burst` at once, then `per_minute` (0: no limit). Kept in
+    this process: each worker of `rulekb serve --workers N` has its own, so N of them allow N times it."""
+    MAX_ADDRESSES = 50_000
+
+    def __init__(self, burst: int, per_minute: int):
+        self.burst, self.rate = max(1, burst), per_minute / 60
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when counted)
+        self.lock = threading.Lock()
+
+    def take(self, address: str) -> float:
+        """0 when the address may go ahead (a token is taken), else the seconds until it may."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        with self.lock:
+            tokens, at = self.buckets.get(address, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - at) * self.rate)
+            if tokens < 1:
+                return (1 - tokens) / self.rate
+            self.buckets[address] = (tokens - 1, now)
+            if len(self.buckets) > self.MAX_ADDRESSES:  # forget the addresses whose bucket is full again
+                full = now - self.burst / self.rate
+                self.buckets = {a: b for a, b in self.buckets.items() if b[1] > full}
+            return 0.0
+
+
+class HeadAsGet:
+    """HEAD on every GET route (RFC 9110 9.3.2): the GET's status and headers, no body. Routes
+    declare GET only; without this, HEAD was 405 unless the response cache already held the path."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+
+        async def headers_only(message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body"):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)

@@ -84,7 +84,7 @@ class Page(Out):
     object: Literal["list"] = "list"
     total: int
     has_more: bool
-    next: Optional[str] = Field(description="URL of the next page, null on the last")
+    next: Optional[str] = Field(description="link to the next page (relative, or under RULEKB_PUBLIC_URL), null on the last")
 
 
 class GameList(Page):
@@ -92,7 +92,7 @@ class GameList(Page):
 
 
 class EntityList(Page):
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Travel", "name_lang": "en"}], "total": 7, "has_more": True, "lang": "en", "next": "http://127.0.0.1:8000/api/v1/entities?kind=location&limit=1&offset=1"}]})
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"object": "list", "data": [{"id": "gugong/location/travel", "game": "gugong", "kind": "location", "key": "travel", "parent": "gugong/phase/day", "name": "Travel", "name_lang": "en"}], "total": 7, "has_more": True, "lang": "en", "next": "/api/v1/entities?kind=location&limit=1&offset=1"}]})
     data: list[EntitySummary]
     lang: Lang
 
@@ -261,13 +261,18 @@ class SessionOut(Out):
     current_player: Optional[str] = None
     terminal: bool
     legal: Optional[list[dict[str, Any]]] = Field(default=None, description="the legal actions, for the seat to act (and the owner)")
-    seed: Optional[int] = Field(default=None, description="for the owner, and for everyone once the game is over")
+    seed: Optional[Union[int, str]] = Field(default=None, description=(
+        "for the owner, and for everyone once the game is over: the seed a client chose, or the server's 128-bit "
+        "seed as decimal text (beyond 2^53); with the action list it replays the game"))
     scores: Optional[list[dict[str, Any]]] = None
     replay_matches: Optional[bool] = None
-    idempotent_replay: Optional[bool] = Field(default=None, description="true when this answer was stored for an earlier request with the same Idempotency-Key")
+    idempotent_replay: Optional[bool] = Field(default=None, description="true when this token already sent this request with the same Idempotency-Key: it was not applied again, and this is the view now")
+    replayed_version: Optional[int] = Field(default=None, description="with idempotent_replay: the version the first request made")
     created_at: str
     updated_at: str
-    expires_at: str = Field(description="when the session expires unless an action is applied before")
+    expires_at: str = Field(description=(
+        "when the session expires unless it is used before (reading it counts, at most once a minute); "
+        "until a seat has acted, that is RULEKB_SESSION_UNPLAYED_SECONDS after its last use"))
 
 
 class SessionCreated(SessionOut):

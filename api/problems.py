@@ -20,11 +20,29 @@ from i18n.locale import negotiate
 from kb import queries
 
 PROBLEM = "application/problem+json"
+ECHO_CHARS = 200  # how much of a client's text (a path, a field name) a message repeats
+PARAM_CHARS = 500  # a message's filled-in value: a client's text, or a list of the values allowed
+
+
+def safe(value: Any, limit: int | None = None) -> Any:
+    """A value fit to send back: in every string (and key) a lone surrogate becomes its JSON escape
+    text (UTF-8 cannot carry it: the answer would fail as it is written); with `limit`, a longer
+    string is cut there and ends with "…"."""
+    if isinstance(value, str):
+        if not value.isascii():
+            value = value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value if limit is None or len(value) <= limit else value[:limit - 1] + "…"
+    if isinstance(value, dict):
+        return {safe(k, limit): safe(v, limit) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [safe(v, limit) for v in value]
+    return value
 
 TITLES = {
     400: N_("Invalid request"), 401: N_("Authentication required"), 403: N_("Not allowed"), 404: N_("Not found"),
     405: N_("Method not allowed"), 409: N_("Conflict"), 410: N_("Gone"), 412: N_("Precondition failed"),
-    413: N_("Request too large"), 422: N_("Invalid input"), 503: N_("Service unavailable"),
+    413: N_("Request too large"), 415: N_("Unsupported media type"), 422: N_("Invalid input"),
+    429: N_("Too many requests"), 503: N_("Service unavailable"),
 }
 OTHER_TITLE = N_("Error")
 
@@ -62,8 +80,8 @@ def request_lang(request: Request) -> str:
 
 def problem(status: int, detail: str, lang: str, *, headers: dict[str, str] | None = None,
             **extra: Any) -> JSONResponse:
-    body = {"type": "about:blank", "title": t(lang, TITLES.get(status, OTHER_TITLE)), "status": status,
-            "detail": detail, "lang": lang, **extra}
+    body = safe({"type": "about:blank", "title": t(lang, TITLES.get(status, OTHER_TITLE)), "status": status,
+                 "detail": detail, "lang": lang, **extra})
     return JSONResponse(body, status_code=status, media_type=PROBLEM,
                         headers={"Content-Language": lang, "Cache-Control": "no-store", **(headers or {})})
 
@@ -73,7 +91,8 @@ def responses(*codes: int) -> dict[int, dict[str, Any]]:
     text = {304: "Not modified (If-None-Match matched the ETag)", 400: "The body is not valid JSON, or nests too deep",
             401: "A token is needed", 403: "The token does not allow this", 404: "Not found",
             409: "Conflict: the session moved on", 410: "The session expired", 412: "If-Match did not match the ETag",
-            413: "Request body too large", 422: "Invalid input", 503: "Not available now (see Retry-After)"}
+            413: "Request body too large", 415: "The body is not JSON", 422: "Invalid input",
+            429: "Too many requests from this address (see Retry-After)", 503: "Not available now (see Retry-After)"}
     return {c: ({"description": text[c]} if c == 304 else {"model": Problem, "description": text[c]}) for c in codes}
 
 
@@ -94,18 +113,18 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):
         lang = request_lang(request)
-        detail = t(lang, exc.detail, **exc.params)
-        return problem(exc.status, detail, lang, headers=exc.headers, **exc.extra)
+        detail = t(lang, exc.detail, **safe(exc.params, PARAM_CHARS))
+        return problem(exc.status, detail, lang, headers=exc.headers, **safe(exc.extra, PARAM_CHARS))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
         lang = request_lang(request)
         if exc.status_code == 404:
             return problem(404, t(lang, "There is no such path: %(path)s. The API is described at "
-                                        "/api/v1/openapi.json.", path=request.url.path), lang)
+                                        "/api/v1/openapi.json.", path=safe(request.url.path, ECHO_CHARS)), lang)
         if exc.status_code == 405:
             return problem(405, t(lang, "%(method)s is not allowed on %(path)s.", method=request.method,
-                                  path=request.url.path), lang,
+                                  path=safe(request.url.path, ECHO_CHARS)), lang,
                            headers={"Allow": ", ".join(allowed_methods(request))})
         if exc.status_code == 400:
             return problem(400, t(lang, "The request body is not valid JSON."), lang)
@@ -117,8 +136,8 @@ def install(app: FastAPI) -> None:
         raw = exc.errors()
         if any(e.get("type") == "json_invalid" for e in raw):  # the body is not JSON at all
             return problem(400, t(lang, "The request body is not valid JSON."), lang)
-        errors = [{"where": ".".join(str(p) for p in e["loc"]), "type": e.get("type", "value_error"),
-                   "message": e["msg"]} for e in raw]
+        errors = [{"where": safe(".".join(str(p) for p in e["loc"]), ECHO_CHARS), "type": e.get("type", "value_error"),
+                   "message": safe(e["msg"], ECHO_CHARS)} for e in raw]
         detail = t(lang, "These inputs are not valid: %(where)s.", where=", ".join(e["where"] for e in errors))
         return problem(422, detail, lang, errors=errors)
 

@@ -22,20 +22,23 @@ import math
 import secrets
 import threading
 import time
+import unicodedata
 from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Iterator, Optional
 
-from sqlalchemy import JSON, Column, bindparam, create_engine, delete, event, func, text
+from sqlalchemy import (JSON, Column, String, and_, bindparam, case, create_engine, delete, event, func, inspect, or_,
+                        text)
 from sqlalchemy.engine import Connection, Engine, Row
-from sqlalchemy.exc import IntegrityError, StatementError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, StatementError
 from sqlmodel import Field, SQLModel, select
 
 from api.problems import ApiError
 from engine.core import EngineError, Game, IllegalAction, MalformedAction, Rng, get_game
 from engine.core.gametype import OptionError
+from engine.core.rng import SEED_BITS
 from i18n.catalog import N_
 from kb.db import default_sqlite_path, is_sqlite
 
@@ -51,15 +54,16 @@ class PlaySession(SQLModel, table=True):
     players: list[str] = Field(sa_column=Column(JSON, nullable=False))
     agents: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))  # seat -> human | random
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    seed: int
+    seed: str  # decimal text: a server-chosen seed has 128 bits, beyond a 64-bit column
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    agent_rng: str  # the random seats' generator state (a 64-bit integer, kept as text)
+    agent_rng: str  # the random seats' generator state (engine.core.rng: a stream of its own)
     version: int = 0
     owner_hash: str
     seat_hashes: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))  # seat -> sha256 of its token
     created_at: datetime
     updated_at: datetime
     touched: float = Field(index=True)  # time.time() of its last use (expiry; reads refresh it now and then)
+    played: bool = False  # a seat has acted: until then the session expires after unplayed_seconds
 
 
 class PlayAction(SQLModel, table=True):
@@ -75,12 +79,16 @@ class PlayAction(SQLModel, table=True):
 
 
 class PlayRequest(SQLModel, table=True):
-    """An applied POST with an Idempotency-Key: a retry gets the same answer, not a second move."""
+    """An applied POST with an Idempotency-Key, keyed by the token that sent it: a retry by that token
+    is answered without a second move; the key means nothing to any other token. Only a reference to
+    the answer is kept (the version the move made, the sender's role), not the answer itself."""
     __tablename__ = "play_request"
     session_id: str = Field(foreign_key="play_session.id", primary_key=True, ondelete="CASCADE")
+    token_hash: str = Field(primary_key=True)
     key: str = Field(primary_key=True)
     request_hash: str
-    response: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    version: int
+    role: str
 
 
 TABLES = [PlaySession.__table__, PlayAction.__table__, PlayRequest.__table__]
@@ -90,7 +98,8 @@ _SESSION, _ACTION, _REQUEST = TABLES
 # Statements are built once: constructing one per request (coercing its clauses, keying it for the
 # compiled cache) cost SQLAlchemy more than running it.
 _READ_ROW = select(_SESSION).where(_SESSION.c.id == bindparam("sid"))
-_READ_REQUEST = select(_REQUEST).where(_REQUEST.c.session_id == bindparam("sid"), _REQUEST.c.key == bindparam("key"))
+_READ_REQUEST = select(_REQUEST).where(_REQUEST.c.session_id == bindparam("sid"),
+                                      _REQUEST.c.token_hash == bindparam("token"), _REQUEST.c.key == bindparam("key"))
 _MOVE = _SESSION.update().where(_SESSION.c.id == bindparam("sid"), _SESSION.c.version == bindparam("from_version"))
 _LOG = _ACTION.insert()
 _TOUCH = _SESSION.update().where(_SESSION.c.id == bindparam("sid")).values(touched=bindparam("touched"))
@@ -169,10 +178,39 @@ def open_store(url: str | None = None) -> Engine:
     else:
         engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=56, json_serializer=json_text)
     try:
+        _upgrade(engine)
+    except (OperationalError, ProgrammingError):  # another worker upgraded it at the same moment
+        pass
+    try:
         SQLModel.metadata.create_all(engine, tables=TABLES)
     except IntegrityError:  # another worker created them at the same moment
         pass
     return engine
+
+
+def _upgrade(engine: Engine) -> None:
+    """Bring a store of the earlier layout up to date: the seed became text (128 bits do not fit a
+    64-bit column) and idempotency records became references keyed by token; the old records, whole
+    answers any token could read back, are dropped."""
+    found = inspect(engine)
+    tables = found.get_table_names()
+    with engine.begin() as conn:
+        if "play_request" in tables and "token_hash" not in {c["name"] for c in found.get_columns("play_request")}:
+            conn.execute(text("DROP TABLE play_request"))
+        if "play_session" in tables and "played" not in {c["name"] for c in found.get_columns("play_session")}:
+            # sessions of before count as played: the sooner expiry is for sessions made from now on
+            conn.execute(text("ALTER TABLE play_session ADD COLUMN played BOOLEAN NOT NULL DEFAULT TRUE"))
+        seed = next((c for c in found.get_columns("play_session") if c["name"] == "seed"), None) \
+            if "play_session" in tables else None
+        if seed is not None and not isinstance(seed["type"], String):
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("ALTER TABLE play_session ALTER COLUMN seed TYPE VARCHAR USING seed::text"))
+            else:
+                for statement in ("ALTER TABLE play_session RENAME COLUMN seed TO seed_int",
+                                  "ALTER TABLE play_session ADD COLUMN seed VARCHAR NOT NULL DEFAULT ''",
+                                  "UPDATE play_session SET seed = CAST(seed_int AS TEXT)",
+                                  "ALTER TABLE play_session DROP COLUMN seed_int"):
+                    conn.execute(text(statement))
 
 
 # ---- values that can be stored and read back
@@ -253,8 +291,10 @@ class Viewer:
 
 
 class Store:
-    def __init__(self, engine: Engine, *, rules_url: str | None = None, idle_seconds: int, max_sessions: int):
+    def __init__(self, engine: Engine, *, rules_url: str | None = None, idle_seconds: int, max_sessions: int,
+                 unplayed_seconds: int | None = None):
         self.engine, self.idle_seconds, self.max_sessions = engine, idle_seconds, max_sessions
+        self.unplayed_seconds = min(idle_seconds, unplayed_seconds or idle_seconds)
         self.rules_url = rules_url  # the database whose rule sets the engines read (the one the API serves)
         # SQLite has one writer at a time. Threads of this process queue on a lock and wake as soon
         # as it is free; left to SQLite's busy handler they would poll with sleeps of up to 100 ms,
@@ -303,7 +343,10 @@ class Store:
             raise Rejected(N_("options: %(problem)s"), {"problem": str(exc)}, field="options",
                            allowed=exc.allowed) from None
         storable(options, "options", from_client=True)
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        # The server's seed has 128 bits from the operating system: the public view shows draws, and
+        # trying every seed against them must be out of reach. A seed the client chose is its owner's
+        # choice: the owner reads the whole state anyway.
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
         try:
             state = g.new_state(players, options, seed)
         except (EngineError, ValueError, KeyError, TypeError) as exc:
@@ -314,8 +357,8 @@ class Store:
         tokens = {p: secrets.token_urlsafe(24) for p in humans}
         now, touched = _now(), time.time()
         row = PlaySession(id=secrets.token_urlsafe(18), game=game, players=players,
-                          agents={p: agents.get(p, "human") for p in players}, options=options, seed=seed,
-                          state=state, agent_rng=str(Rng.seed_state(seed ^ 0x5DEECE66D)),
+                          agents={p: agents.get(p, "human") for p in players}, options=options, seed=str(seed),
+                          state=state, agent_rng=Rng.seed_state(seed, "agents"),
                           owner_hash=_hash(owner), seat_hashes={p: _hash(tok) for p, tok in tokens.items()},
                           created_at=now, updated_at=now, touched=touched)
         sid = row.id
@@ -330,18 +373,30 @@ class Store:
         return view, tokens
 
     def _make_room(self, conn: Connection) -> None:
-        """Drop expired sessions; refuse a new one past the cap (503, Retry-After: when one expires)."""
-        horizon = time.time() - self.idle_seconds
+        """Drop expired sessions; refuse a new one past the cap (503, Retry-After: when the first of
+        them expires, unless it is used before)."""
+        now = time.time()
         if conn.dialect.name == "postgresql":  # workers count and insert one at a time
             conn.execute(text("SELECT pg_advisory_xact_lock(7421)"))
-        expired = list(conn.execute(select(_SESSION.c.id).where(_SESSION.c.touched < horizon).limit(500)).scalars())
+        expired = list(conn.execute(select(_SESSION.c.id).where(self._expired(now)).limit(500)).scalars())
         if expired:
             self._drop(conn, expired)
-        live, oldest = conn.execute(select(func.count(), func.min(_SESSION.c.touched))).one()
+        live, first = conn.execute(select(func.count(), func.min(self._expires_at()))).one()
         if live >= self.max_sessions:
-            wait = max(1, math.ceil((oldest or time.time()) + self.idle_seconds - time.time()))
+            wait = max(1, math.ceil((first or now) - now))
             raise Full(N_("The server holds as many game sessions as it may (%(n)d); try again later."),
                        {"n": self.max_sessions}, headers={"Retry-After": str(wait)})
+
+    def _expires_at(self):
+        """When a session expires (SQL): a while after its last use, sooner when no seat has acted."""
+        return _SESSION.c.touched + case((_SESSION.c.played, self.idle_seconds), else_=self.unplayed_seconds)
+
+    def _expired(self, now: float):
+        return or_(_SESSION.c.touched < now - self.idle_seconds,
+                   and_(_SESSION.c.played.is_(False), _SESSION.c.touched < now - self.unplayed_seconds))
+
+    def lifetime(self, row: SimpleNamespace) -> int:
+        return self.idle_seconds if row.played else self.unplayed_seconds
 
     # ---- who is asking
     def _row(self, conn: Connection, sid: str) -> SimpleNamespace:
@@ -350,9 +405,9 @@ class Store:
         if found is None:
             raise NotFoundError(N_("There is no game session with this id."), id=sid)
         row = SimpleNamespace(**found._mapping)
-        if row.touched < time.time() - self.idle_seconds:
+        if row.touched < time.time() - self.lifetime(row):
             raise Expired(N_("This game session expired after %(n)d seconds without a request."),
-                          {"n": self.idle_seconds}, id=sid)
+                          {"n": self.lifetime(row)}, id=sid)
         return row
 
     def _read(self, conn: Connection, sid: str) -> SimpleNamespace:
@@ -361,7 +416,7 @@ class Store:
         time (and per minute), so reads stay reads."""
         row = self._row(conn, sid)
         now = time.time()
-        if now - row.touched > min(60.0, self.idle_seconds / 10):
+        if now - row.touched > min(60.0, self.lifetime(row) / 10):
             with self._writing() as writer:
                 writer.execute(_TOUCH, {"sid": sid, "touched": now})
             row.touched = now
@@ -389,7 +444,7 @@ class Store:
                 if who.role != "owner":
                     raise Forbidden(N_("Only the owner token may replay a session (the replay uses the seed)."))
                 actions = [a.action for a in self._history(conn, sid)]
-                out["replay_matches"] = self.game(row.game).replay(row.players, row.options, row.seed,
+                out["replay_matches"] = self.game(row.game).replay(row.players, row.options, int(row.seed),
                                                                    actions) == row.state
             return out
 
@@ -403,10 +458,10 @@ class Store:
                    options=row.options, version=row.version, viewer={"role": who.role, "seat": who.seat},
                    state=js_safe(state), current_player=current, terminal=terminal,
                    created_at=row.created_at.isoformat(), updated_at=row.updated_at.isoformat(),
-                   expires_at=datetime.fromtimestamp(row.touched + self.idle_seconds, timezone.utc)
+                   expires_at=datetime.fromtimestamp(row.touched + self.lifetime(row), timezone.utc)
                    .isoformat(timespec="seconds"))
         if who.role == "owner" or terminal:
-            out["seed"] = row.seed
+            out["seed"] = js_safe(int(row.seed))
         if not terminal and (who.role == "owner" or (who.seat is not None and who.seat == current)):
             out["legal"] = g.legal_actions(row.state)
         if terminal:
@@ -437,18 +492,24 @@ class Store:
         request_hash = hashlib.sha256(json.dumps([action, expected_version], sort_keys=True,
                                                  ensure_ascii=True).encode()).hexdigest()
         storable(action, "action", from_client=True)
+        if token is None:  # no token is 401 whether or not the session exists
+            raise Unauthorized(N_("Acting needs the token of the seat that acts (Authorization: Bearer TOKEN)."))
+        done_key = {"sid": sid, "token": _hash(token), "key": idempotency_key}
         try:
             with self._writing() as conn:
                 row = self._row(conn, sid)
                 who = self.viewer(row, token)
-                if idempotency_key is not None:
-                    done = conn.execute(_READ_REQUEST, {"sid": sid, "key": idempotency_key}).first()
-                    if done is not None:
-                        return self._replayed(done, request_hash)
                 if who.role != "seat":
                     raise (Unauthorized if who.role == "public" else Forbidden)(
                         N_("Acting needs the token of the seat that acts (Authorization: Bearer TOKEN)."))
+                if idempotency_key is not None:  # keys are the token's own: no other token meets them
+                    done = conn.execute(_READ_REQUEST, done_key).first()
+                    if done is not None:
+                        return self._replayed(row, who, done, request_hash)
                 player = action.get("player") if isinstance(action, dict) else None
+                if isinstance(player, str) and player != who.seat and unicodedata.normalize("NFC", player) == who.seat:
+                    action = {**action, "player": who.seat}  # the seat's name as another client spells it (NFD)
+                    player = who.seat
                 if player != who.seat:
                     raise Forbidden(N_("This token acts for %(seat)s, not for %(player)s."),
                                     {"seat": who.seat, "player": player}, field="action.player")
@@ -464,28 +525,29 @@ class Store:
                 self._apply_one(conn, cur, g, action, "human")
                 self._run_agents(conn, cur, g)
                 row.state, row.version, row.updated_at, row.touched = cur.state, cur.version, cur.at, cur.touched
-                if idempotency_key is not None:  # the stored answer commits with the move
-                    out = self._view(row, who)
-                    conn.execute(_REQUEST.insert(), dict(session_id=sid, key=idempotency_key, request_hash=request_hash,
-                                                         response=out))
-                    return out
+                row.played = cur.played
+                if idempotency_key is not None:  # the reference commits with the move
+                    conn.execute(_REQUEST.insert(), dict(session_id=sid, token_hash=done_key["token"],
+                                                         key=idempotency_key, request_hash=request_hash,
+                                                         version=row.version, role=who.role))
             return self._view(row, who)  # after the commit, so the write lock is not held for it
         except (Conflict, IntegrityError):
             if idempotency_key is None:
                 raise
             with self.engine.connect() as conn:  # a concurrent retry with the same key got there first
-                done = conn.execute(_READ_REQUEST, {"sid": sid, "key": idempotency_key}).first()
+                done = conn.execute(_READ_REQUEST, done_key).first()
                 if done is None:
                     raise Conflict(N_("Another action was applied to this session at the same time; reload and "
                                       "retry.")) from None
-                return self._replayed(done, request_hash)
+                row = self._row(conn, sid)
+                return self._replayed(row, self.viewer(row, token), done, request_hash)
 
-    @staticmethod
-    def _replayed(done: Row, request_hash: str) -> dict:
+    def _replayed(self, row: SimpleNamespace, who: Viewer, done: Row, request_hash: str) -> dict:
+        """A retry's answer: the sender's view now, and the version its first request made."""
         if done.request_hash != request_hash:
             raise Rejected(N_("This Idempotency-Key was already used for a different request."),
                            field="Idempotency-Key")
-        return {**done.response, "idempotent_replay": True}
+        return {**self._view(row, who), "idempotent_replay": True, "replayed_version": done.version}
 
     def _apply_one(self, conn: Connection, cur: "_Current", g: Game, action: Any, by: str) -> None:
         try:
@@ -497,8 +559,9 @@ class Store:
             raise Rejected(N_("The action is not an action of this game: %(reason)s"), {"reason": str(exc)},
                            field="action") from None
         at, touched = _now(), time.time()
+        cur.played = cur.played or by == "human"
         done = conn.execute(_MOVE, dict(sid=cur.id, from_version=cur.version, state=new_state, version=cur.version + 1,
-                                        agent_rng=str(cur.agent_rng), updated_at=at, touched=touched))
+                                        agent_rng=cur.agent_rng, updated_at=at, touched=touched, played=cur.played))
         if done.rowcount != 1:  # someone else applied an action in between
             raise Conflict(N_("Another action was applied to this session at the same time; reload and retry."))
         cur.state, cur.version, cur.at, cur.touched = new_state, cur.version + 1, at, touched
@@ -522,6 +585,8 @@ class Store:
             self._apply_one(conn, cur, g, choice, cur.agents[player])
 
     def delete(self, sid: str, token: str | None) -> None:
+        if token is None:  # no token is 401 whether or not the session exists
+            raise Unauthorized(N_("Deleting a session needs its owner token."))
         with self._writing() as conn:
             row = conn.execute(_READ_ROW, {"sid": sid}).first()  # an expired session may be deleted too
             if row is None:
@@ -544,5 +609,5 @@ class _Current:
 
     def __init__(self, row: PlaySession | SimpleNamespace):
         self.id, self.agents = row.id, dict(row.agents)
-        self.state, self.version, self.agent_rng = row.state, row.version, int(row.agent_rng)
-        self.at, self.touched = row.updated_at, row.touched
+        self.state, self.version, self.agent_rng = row.state, row.version, row.agent_rng
+        self.at, self.touched, self.played = row.updated_at, row.touched, row.played

@@ -756,8 +756,10 @@ def serve(
 
     if database_url:  # every worker process reads its settings from the environment
         os.environ["RULEKB_DATABASE_URL"] = database_url
+    from api.serving import HTTP_PROTOCOL
+
     uvicorn.run("api.app:create_app_from_environment", factory=True, host=host, port=port, workers=workers,
-                proxy_headers=True, forwarded_allow_ips="127.0.0.1", timeout_graceful_shutdown=10)
+                http=HTTP_PROTOCOL, proxy_headers=True, forwarded_allow_ips="127.0.0.1", timeout_graceful_shutdown=10)
 
 
 @site_app.command("build", help=N_(

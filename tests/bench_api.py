@@ -16,6 +16,10 @@ answer is computed. "route floor" asks the same new queries of a server whose ra
 one stored answer of the usual size: what the framework, the parameters, the envelope, the JSON and
 the gzip of a search answer cost before any searching, the ceiling of the cold search row.
 
+Last, `rulekb serve --workers N` for N = 1, 2, 4 with sessions on SQLite and on PostgreSQL: /health
+and moves per second with keep-alive clients, as ratios to one worker (`python -m tests.bench_api
+workers` runs that table alone).
+
 "server cpu" and "client cpu": CPU time per request of the server process and of the client
 process (its threads share one interpreter). On a two-core machine the rate is bounded by whichever
 of them nears a core's worth: a ratio at 32 clients where the client's column is the larger one
@@ -26,12 +30,15 @@ from __future__ import annotations
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import quote
 
 import httpx
@@ -39,7 +46,7 @@ from sqlalchemy import create_engine, text
 
 from cli.build import build
 from tests import search_eval
-from tests.server import Server
+from tests.server import Server, free_port
 
 CONCURRENCY = (1, 32)
 REQUESTS = 1200  # per measurement, spread over the client threads
@@ -291,30 +298,82 @@ def bench_backend(label: str, db: str, sessions: str) -> None:
             print(row(name, threads, rs))
 
 
+class Workers:
+    """`rulekb serve --workers N` (the installed command) on a free port, with the given databases."""
+
+    def __init__(self, n: int, db: str, sessions: str):
+        self.url = f"http://127.0.0.1:{free_port()}"
+        env = {**os.environ, "RULEKB_DATABASE_URL": db, "RULEKB_SESSIONS_URL": sessions}
+        rulekb = Path(sys.executable).with_name("rulekb")
+        self.proc = subprocess.Popen([str(rulekb), "serve", "--workers", str(n), "--port", self.url.rsplit(":", 1)[1]],
+                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:  # every worker warm: several /ready answers in a row (the kernel spreads the connections)
+                if all(httpx.get(f"{self.url}/api/v1/ready", timeout=2).status_code == 200 for _ in range(2 * n)):
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"rulekb serve --workers {n} did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+WORKERS = (1, 2, 4)
+WORKER_CLIENTS = 8  # keep-alive clients (one httpx connection per thread)
+
+
+def bench_workers(db: str, session_stores: dict[str, str]) -> None:
+    """/health and moves per second through `rulekb serve --workers N`, keep-alive clients, each
+    figure also as a ratio to one worker: how the server scales on this machine, measured. A few
+    seconds per cell."""
+    print(f"\n## rulekb serve --workers N: {WORKER_CLIENTS} keep-alive clients, requests per second "
+          f"(ratio to 1 worker; {os.cpu_count()} cores)")
+    print(f"{'sessions on':<12} {'workers':>7} {'/health/s':>10} {'ratio':>7} {'p50 ms':>7} "
+          f"{'moves/s':>8} {'ratio':>7} {'p50 ms':>7} {'1 client /health p50 ms':>24}")
+    for label, sessions in session_stores.items():
+        first: dict[str, float] = {}
+        for n in WORKERS:
+            server = Workers(n, db, sessions)
+            try:
+                health = clients(server.url, WORKER_CLIENTS, lambda c, i, timed: [
+                    timed(lambda: c.get("/api/v1/health")) for _ in range(1600 // WORKER_CLIENTS)])["main"]
+                move = moves(server.url, WORKER_CLIENTS, total=320)["main"]
+                alone = clients(server.url, 1, lambda c, i, timed: [  # the keep-alive stall showed here: 44 ms
+                    timed(lambda: c.get("/api/v1/health")) for _ in range(200)])["main"]
+            finally:
+                server.stop()
+            first.setdefault("health", health["rps"])
+            first.setdefault("moves", move["rps"])
+            print(f"{label:<12} {n:>7} {health['rps']:>10.0f} {health['rps'] / first['health']:>6.2f}x "
+                  f"{health['p50']:>7.1f} {move['rps']:>8.0f} {move['rps'] / first['moves']:>6.2f}x {move['p50']:>7.1f} {alone['p50']:>24.2f}")
+
+
 def main() -> int:
+    os.environ["RULEKB_CREATE_PER_MINUTE"] = "0"  # the benchmark's clients start sessions from one address
     tmp = Path(tempfile.mkdtemp(prefix="rulekb-bench-"))
     sqlite_db, sessions = f"sqlite:///{tmp / 'kb.db'}", f"sqlite:///{tmp / 'sessions.db'}"
     build(sqlite_db)
+    if sys.argv[1:] == ["workers"]:  # `python -m tests.bench_api workers`: this table alone
+        return workers_table(tmp, sqlite_db)
     print(f"API benchmark: uvicorn (one process) on loopback; {REQUESTS} requests per row; clients = threads")
     bench_backend("SQLite", sqlite_db, sessions)
 
-    schema = f"rulekb_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(PG_URL)
-    try:
-        with admin.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        pg_db = f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
-        build(pg_db)
-        bench_backend("PostgreSQL", pg_db, sessions)
-    except Exception as exc:  # no server: say so, keep the SQLite figures
-        print(f"\n(PostgreSQL at {PG_URL} not benchmarked: {type(exc).__name__}: {str(exc).splitlines()[0]})")
-    finally:
-        try:
-            with admin.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        except Exception:
-            pass
-        admin.dispose()
+    with pg_schema("PostgreSQL") as pg_db:
+        if pg_db:
+            try:
+                build(pg_db)
+                bench_backend("PostgreSQL", pg_db, sessions)
+            except Exception as exc:  # a server that fails part-way: say so, keep the SQLite figures
+                print(f"\n(PostgreSQL at {PG_URL} not benchmarked: {type(exc).__name__}: {str(exc).splitlines()[0]})")
 
     # The /health row is the floor of the latency columns: with N clients posting back to back, a
     # request waits for the N - 1 others in the server and for the client threads' own turn, however
@@ -344,7 +403,41 @@ def main() -> int:
     print("\n## first session on a cold server (new process)")
     for name, seconds in cold.items():
         print(f"POST /sessions {name:<30} {seconds:>8.3f} s")
+    return workers_table(tmp, sqlite_db)
+
+
+def workers_table(tmp: Path, db: str) -> int:
+    """The workers table with sessions on SQLite and, when the test server answers, on PostgreSQL."""
+    stores = {"SQLite": f"sqlite:///{tmp / 'workers-sessions.db'}"}
+    with pg_schema("PostgreSQL sessions") as pg_sessions:
+        if pg_sessions:
+            stores["PostgreSQL"] = pg_sessions
+        bench_workers(db, stores)
     return 0
+
+
+@contextmanager
+def pg_schema(what: str) -> Iterator[str | None]:
+    """A throw-away schema on the test PostgreSQL server, dropped afterwards: a URL that uses it, or
+    None (and a line saying why) when the server does not answer."""
+    schema = f"rulekb_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(PG_URL)
+    try:
+        try:
+            with admin.begin() as conn:
+                conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        except Exception as exc:  # no server: say so, keep the SQLite figures
+            print(f"\n({what} at {PG_URL} not benchmarked: {type(exc).__name__}: {str(exc).splitlines()[0]})")
+            yield None
+            return
+        yield f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        try:
+            with admin.begin() as conn:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        except Exception:
+            pass
+        admin.dispose()
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ PEER_GAMES = 100
 
 def play(game, names, seed, options, record=None) -> int:
     state = game.new_state(names, dict(options), seed)
-    agent = Rng({"rng": Rng.seed_state(seed * 7919 + 17)})
+    agent = Rng({"rng": Rng.seed_state(seed, "agent")})
     steps = 0
     while not game.is_terminal(state):
         legal = game.legal_actions(state)

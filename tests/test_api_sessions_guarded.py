@@ -61,7 +61,7 @@ def test_a_seat_sees_its_own_hand_and_never_another_seats_hand_the_draw_order_or
     public = c.get(f"/api/v1/sessions/{s['id']}").json()
     assert public["viewer"]["role"] == "public" and "legal" not in public
     assert all(set(p["hand"]) == {None} for p in public["state"]["players"].values())
-    assert isinstance(full["state"]["rng"], str) and full["seed"] == 3  # 64-bit generator state as text
+    assert isinstance(full["state"]["rng"], str) and full["seed"] == 3  # the generator state KEY:COUNT
 
 
 def test_only_the_seat_to_act_is_told_its_legal_actions(c):

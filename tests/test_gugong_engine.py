@@ -115,7 +115,7 @@ def test_every_listed_action_is_legal(game):
     from engine.core.rng import Rng
     for n in (2, 5):
         state = game.new_state([f"P{i + 1}" for i in range(n)], {}, 40 + n)
-        agent = Rng({"rng": 40 + n})
+        agent = Rng({"rng": Rng.seed_state(40 + n)})
         steps = 0
         while not game.is_terminal(state) and steps < 150:
             legal = game.legal_actions(state)

@@ -17,7 +17,7 @@ from fastapi import Depends, Path as PathParam, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
-from api.deps import make_router
+from api.deps import link, make_router
 from api.problems import ApiError, responses
 from i18n.catalog import N_
 from kb import export
@@ -55,7 +55,7 @@ class BulkFile(BaseModel):
     size: int = Field(description="bytes, uncompressed")
     sha256: str
     updated_at: str = Field(description="when the file was written (ISO 8601, UTC)")
-    download_url: str
+    download_url: str = Field(description="relative, or under RULEKB_PUBLIC_URL")
     kb_version: Optional[str] = Field(default=None, description="the knowledge-base version the files hold")
 
 
@@ -114,7 +114,7 @@ def list_files(request: Request, folder: BulkDir) -> BulkList:
             object="bulk_file", name=name, description=SPECIAL.get(name) or DESCRIPTIONS[path.suffix],
             content_type=CONTENT_TYPES[path.suffix], size=stat.st_size, sha256=_sha256(path, stat),
             updated_at=datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat(timespec="seconds"),
-            download_url=str(request.url_for("download", name=name)), kb_version=version))
+            download_url=link(request, request.url_for("download", name=name).path), kb_version=version))
     return BulkList(object="list", data=items, total=len(items), has_more=False, next=None)
 
 

@@ -7,7 +7,8 @@ from typing import Optional
 from fastapi import Request, Response
 
 from api import models as out
-from api.deps import ENTITIES, KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from api.deps import (ENTITIES, GameFilter, KbDep, KindFilter, Lang, LangDep, Limit, Offset, ReaderDep, check_filters,
+                      envelope, make_router)
 from api.knowledge import KbReader
 from api.problems import responses
 from i18n.locale import negotiate
@@ -17,8 +18,8 @@ router = make_router(prefix="/entities", tags=["entities"])
 
 
 @router.get("", responses=responses(304), summary="List entities, filtered by game and kind")
-def list_entities(request: Request, kb: KbDep, reader: ReaderDep, language: LangDep, game: Optional[str] = None,
-                  kind: Optional[str] = None, lang: Optional[Lang] = None, limit: Limit = 50,
+def list_entities(request: Request, kb: KbDep, reader: ReaderDep, language: LangDep, game: GameFilter = None,
+                  kind: KindFilter = None, lang: Optional[Lang] = None, limit: Limit = 50,
                   offset: Offset = 0) -> out.EntityList:
     check_filters(reader, game=game, kind=kind)
     items, total = queries.list_entities(kb, game=game, kind=kind, lang=language, limit=limit, offset=offset)

@@ -1,16 +1,17 @@
 """Worked examples from the rulebooks, and running them (or any scenario document) in the engine."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+import math
+from typing import Annotated, Any, Optional, Union
 
 from fastapi import Body, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlmodel import Session, select
 
 from api import models as out
-from api.deps import KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
+from api.deps import GameFilter, KbDep, Lang, LangDep, Limit, Offset, ReaderDep, check_filters, envelope, make_router
 from i18n.catalog import N_
-from api.problems import ApiError, responses
+from api.problems import PARAM_CHARS, ApiError, responses, safe
 from api.store import js_safe
 from engine.core import EngineError, scenario
 from kb import models as m
@@ -29,16 +30,38 @@ class ScenarioDoc(BaseModel):
     game: str = Field(max_length=40)
     players: list[Annotated[str, Field(max_length=64)]] = Field(min_length=1, max_length=8)
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: int = Field(default=0, ge=0, le=2**31 - 1, strict=True)
+    seed: Optional[int] = Field(default=None, ge=0, le=2**53 - 1, strict=True, description="default 0")
+    seeds: Optional[Union[Annotated[int, Field(ge=1, le=scenario.MAX_SEEDS, strict=True)],
+                          Annotated[list[Annotated[int, Field(ge=0, le=2**53 - 1, strict=True)]],
+                                    Field(min_length=1, max_length=scenario.MAX_SEEDS)]]] = Field(
+        default=None, description="instead of seed: a count (the first N seeds) or a list; every check must hold for each")
     setup: dict[str, Any] = Field(default_factory=dict)
     steps: list[dict[str, Any]] = Field(default_factory=list, max_length=2000)
     expect: list[dict[str, Any]] = Field(default_factory=list, max_length=500)
 
+    @model_validator(mode="after")
+    def _finite(self) -> "ScenarioDoc":
+        """NaN and infinity are not JSON: Python's parser takes them, and the answer would show null."""
+        if not _all_finite([self.options, self.setup, self.steps, self.expect, self.model_extra]):
+            raise ValueError("NaN and infinity are not JSON numbers")
+        return self
+
+
+def _all_finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_all_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_all_finite(v) for v in value)
+    return True
+
 
 def result(outcome) -> dict[str, Any]:
-    return js_safe({"id": outcome.id, "status": outcome.status, "message": outcome.message,
-                    "checks": [c.__dict__ for c in outcome.checks],
-                    "state_before": outcome.before, "state_after": outcome.state})
+    """The outcome as sent: a client's text it repeats (a path, a value, a setup key) is made safe."""
+    return safe(js_safe({"id": outcome.id, "status": outcome.status, "message": safe(outcome.message, PARAM_CHARS),
+                         "checks": [{**c.__dict__, "message": safe(c.message, PARAM_CHARS)} for c in outcome.checks],
+                         "state_before": outcome.before, "state_after": outcome.state}))
 
 
 def run(doc: dict[str, Any], url: str) -> dict[str, Any]:
@@ -54,7 +77,7 @@ def run(doc: dict[str, Any], url: str) -> dict[str, Any]:
 
 
 @router.get("/examples", responses=responses(304), summary="Worked examples, with whether the engine runs them")
-def list_examples(request: Request, kb: KbDep, reader: ReaderDep, language: LangDep, game: Optional[str] = None,
+def list_examples(request: Request, kb: KbDep, reader: ReaderDep, language: LangDep, game: GameFilter = None,
                   lang: Optional[Lang] = None, limit: Limit = 100, offset: Offset = 0) -> out.ExampleList:
     check_filters(reader, game=game)
     items, total = queries.list_entities(kb, game=game, kind="example", lang=language, limit=limit, offset=offset)

@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 from fastapi import Query, Request, Response
 
 from api import models as out
-from api.deps import SEARCH_INDEX, VOCABULARY, Lang, check_filters, envelope, make_router, search_index
+from api.deps import (SEARCH_INDEX, VOCABULARY, GameFilter, KindFilter, Lang, check_filters, envelope, make_router,
+                      search_index)
 from api.knowledge import KbReader
 from api.problems import request_lang, responses
 from i18n.catalog import t
@@ -20,7 +21,7 @@ router = make_router(prefix="/search", tags=["search"])
 @router.get("", response_model=out.SearchOut, responses=responses(304),
             summary="Ranked, diacritic-insensitive search")
 async def search(request: Request, q: Annotated[str, Query(min_length=1, max_length=500)],
-                 game: Optional[str] = None, lang: Optional[Lang] = None, kind: Optional[str] = None,
+                 game: GameFilter = None, lang: Optional[Lang] = None, kind: KindFilter = None,
                  limit: Annotated[int, Query(ge=1, le=100)] = 20,
                  offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
                  explain: Annotated[bool, Query(description="add to each hit the parts of its score")] = False

@@ -3,10 +3,11 @@
 Tokens: `POST /sessions` answers with an owner token and one token per human seat; a
 client sends one as `Authorization: Bearer TOKEN`. The session's ETag is its version ("v3"); an
 action sent with `If-Match` is refused with 412 when the session has moved on, and one sent with an
-`Idempotency-Key` is applied at most once: a retry gets the first answer again.
+`Idempotency-Key` is applied at most once: a retry by the same token gets its view, marked as a replay.
 """
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal, Optional
 
 from fastapi import Header, Path, Query, Request, Response
@@ -17,6 +18,7 @@ from api import models as out
 from api.deps import Limit, MessageLangDep, Offset, ReaderDep, StoreDep, TokenDep, envelope, make_router
 from api.problems import ApiError, responses
 from api.store import Rejected, etag
+from engine.core.game import ENGINES
 from i18n.catalog import N_
 from kb import queries
 
@@ -30,22 +32,29 @@ PRIVATE = "private, no-cache"
 
 
 class CreateSession(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=40, examples=["gugong"])
+    # The example plays one human seat against two random ones: after creation it is always Kuba's
+    # turn, so a client (and the stateful fuzz test) can follow the links straight into a move.
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"game": "gugong", "players": ["Kuba", "Ania", "Jola"], "seats": {"Ania": "random", "Jola": "random"}}]})
+    game: str = Field(max_length=40, examples=["gugong"], json_schema_extra={"enum": list(ENGINES)})
     players: list[str] = Field(min_length=1, max_length=8, examples=[["Kuba", "Ania", "Jola"]],
                                description="seat names in turn order: 1-64 characters of NFC text each, distinct")
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"bonus-travel-tokens": True}],
                                     description="the game's declared options (GET /games/{game}: play.options)")
-    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, strict=True, description="random when omitted")
+    seed: Optional[int] = Field(default=None, ge=0, le=2**31 - 1, strict=True, description=(
+        "omitted: the server draws 128 bits (nobody can find the draws from what the game shows); a seed you "
+        "choose tells every draw to whoever knows it, so it suits tests and replays, not games with strangers"))
     seats: dict[str, Literal["human", "random"]] = Field(
-        default_factory=dict, description="who plays each seat; unnamed seats are human", examples=[{"Jola": "random"}])
+        default_factory=dict, description="who plays each seat; unnamed seats are human",
+        examples=[{"Ania": "random", "Jola": "random"}])
 
 
 class ApplyAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: dict[str, Any] = Field(examples=[{"type": "pass", "player": "Kuba"}])
     expected_version: Optional[int] = Field(
-        default=None, ge=0, strict=True, description="the version the action was chosen against; 409 if the session moved on")
+        default=None, ge=0, le=2**53 - 1, strict=True,
+        description="the version the action was chosen against; 409 if the session moved on")
 
 
 def _tagged(response: Response, view: dict) -> dict:
@@ -55,16 +64,39 @@ def _tagged(response: Response, view: dict) -> dict:
     return view
 
 
-SESSION_LINKS = {  # OpenAPI links: where a client (and the stateful fuzz test) goes with the new id
-    name: {"operationId": op, "parameters": {"sid": "$response.body#/id"}}
-    for name, op in (("read", "read_session"), ("history", "session_history"), ("act", "act_in_session"),
-                     ("delete", "delete_session"))}
+OWNER, FIRST_SEAT = "Bearer {$response.body#/owner_token}", "Bearer {$response.body#/seats/0/token}"
+SESSION_LINKS = {  # OpenAPI links: where a client (and the stateful fuzz test) goes with the new session
+    "read": {"operationId": "read_session", "description": "the full state, with the owner token",
+             "parameters": {"path.sid": "$response.body#/id", "header.Authorization": OWNER}},
+    "read_as_seat": {"operationId": "read_session", "description": "the first seat's view, with its token",
+                     "parameters": {"path.sid": "$response.body#/id", "header.Authorization": FIRST_SEAT}},
+    "history": {"operationId": "session_history",
+                "parameters": {"path.sid": "$response.body#/id", "header.Authorization": OWNER}},
+    "act": {"operationId": "act_in_session",
+            "description": "the first seat plays the first legal action (legal lists the moves of the seat to act)",
+            "parameters": {"path.sid": "$response.body#/id", "header.Authorization": FIRST_SEAT,
+                           "header.If-Match": "$response.header.ETag"},
+            "requestBody": {"action": "$response.body#/legal/0", "expected_version": "$response.body#/version"}},
+    "delete": {"operationId": "delete_session",
+               "parameters": {"path.sid": "$response.body#/id", "header.Authorization": OWNER}},
+}
+AFTER_MOVE_LINKS = {  # the same session after a move: read it, page its history (public views)
+    "read": {"operationId": "read_session", "parameters": {"path.sid": "$request.path.sid"}},
+    "history": {"operationId": "session_history", "parameters": {"path.sid": "$request.path.sid"}},
+}
+# The session routes take a token (Authorization: Bearer TOKEN); reading works without one too.
+TOKEN, TOKEN_OPTIONAL = {"security": [{"sessionToken": []}]}, {"security": [{"sessionToken": []}, {}]}
 
 
-@router.post("", status_code=201, responses={**responses(400, 422, 503), 201: {"links": SESSION_LINKS}},
+@router.post("", status_code=201, responses={**responses(400, 422, 429, 503), 201: {"links": SESSION_LINKS}},
              operation_id="create_session",
              summary="Start a game session: an owner token and a token per human seat")
-async def create(body: CreateSession, store: StoreDep, response: Response) -> out.SessionCreated:
+async def create(body: CreateSession, store: StoreDep, request: Request, response: Response) -> out.SessionCreated:
+    wait = request.app.state.creations.take(request.client.host if request.client else "")
+    if wait:
+        seconds = math.ceil(wait)
+        raise ApiError(429, N_("This address has started as many game sessions as it may for now; try again in "
+                               "%(n)d seconds."), params={"n": seconds}, headers={"Retry-After": str(seconds)})
     view, _ = await run_in_threadpool(store.create, body.game, body.players, body.seats, body.options, body.seed)
     response.headers["Cache-Control"] = "no-store"  # it carries the tokens
     response.headers["ETag"] = etag(view["version"])
@@ -72,7 +104,7 @@ async def create(body: CreateSession, store: StoreDep, response: Response) -> ou
 
 
 @router.get("/{sid}", response_model=out.SessionOut, responses=responses(304, 401, 403, 404, 410),
-            operation_id="read_session",
+            operation_id="read_session", openapi_extra=TOKEN_OPTIONAL,
             summary="The session as the token's holder may see it (no token: the public view)")
 async def read(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
                replay: Annotated[bool, Query(description="owner only: replay seed + actions and compare")] = False):
@@ -84,6 +116,7 @@ async def read(sid: SessionId, request: Request, response: Response, store: Stor
 
 
 @router.get("/{sid}/actions", responses=responses(401, 403, 404, 410), operation_id="session_history",
+            openapi_extra=TOKEN_OPTIONAL,
             summary="Every action applied so far (paged), and the legal actions for the seat to act")
 async def history(sid: SessionId, request: Request, response: Response, store: StoreDep, token: TokenDep,
                   limit: Limit = 100, offset: Offset = 0) -> out.SessionHistory:
@@ -95,8 +128,9 @@ async def history(sid: SessionId, request: Request, response: Response, store: S
     return envelope(request, items, total, limit, offset, **extra)
 
 
-@router.post("/{sid}/actions", responses=responses(400, 401, 403, 404, 409, 410, 412, 422),
-             operation_id="act_in_session",
+@router.post("/{sid}/actions", responses={**responses(400, 401, 403, 404, 409, 410, 412, 422),
+                                          200: {"links": AFTER_MOVE_LINKS}},
+             operation_id="act_in_session", openapi_extra=TOKEN,
              summary="Apply an action as your seat (If-Match and Idempotency-Key make retries safe)")
 async def act(sid: SessionId, body: ApplyAction, response: Response, store: StoreDep, token: TokenDep,
               reader: ReaderDep, lang: MessageLangDep,
@@ -126,6 +160,7 @@ def rule_name(reader, rule: str, lang: str) -> str:
 
 
 @router.delete("/{sid}", status_code=204, responses=responses(401, 403, 404), operation_id="delete_session",
+               openapi_extra=TOKEN,
                summary="Delete a session (owner token)")
 async def remove(sid: SessionId, store: StoreDep, token: TokenDep) -> Response:
     await run_in_threadpool(store.delete, sid, token)

@@ -131,9 +131,25 @@ class Game(ABC):
         """Carry out an action on `state` (a draft: own() a container below its top two levels before
         changing it in place), appending events; raise IllegalAction."""
 
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        """The fields each action type may have, from the game's action schema (state_schema()["action"]):
+        the one place an action's shape is declared, for every game."""
+        fields = self.__dict__.get("_action_fields")
+        if fields is None:
+            schema = (self.state_schema() or {}).get("action") or {}
+            fields = {item["properties"]["type"]["const"]: frozenset(item["properties"])
+                      for item in schema.get("oneOf", []) if "const" in item.get("properties", {}).get("type", {})}
+            self.__dict__["_action_fields"] = fields
+        return fields
+
     def apply(self, state: dict, action: Action) -> tuple[dict, list[Event]]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction("an action is a JSON object with a string 'type'")
+        allowed = self.action_fields().get(action["type"])
+        if allowed is not None and not allowed.issuperset(action):  # stored in the history: nothing else rides along
+            unknown = sorted(set(action) - allowed)
+            raise MalformedAction(f"a {action['type']} action has no field {', '.join(map(repr, unknown))}; "
+                                  f"its fields: {', '.join(sorted(allowed))}")
         work = st.draft(state, self.draft_deeper)
         events: list[Event] = []
         try:

@@ -26,7 +26,7 @@ def random_game(game: Game, n_players: int, seed: int, options: dict | None = No
     players = [f"P{i + 1}" for i in range(n_players)]
     options = dict(options or {})
     state = game.new_state(players, options, seed)
-    agent = Rng({"rng": Rng.seed_state(seed * 7919 + 17)})
+    agent = Rng({"rng": Rng.seed_state(seed, "agent")})
     played = Played(seed, players, options)
     while not game.is_terminal(state):
         legal = game.legal_actions(state)

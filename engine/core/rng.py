@@ -1,19 +1,22 @@
-"""The only source of chance in a game: a seeded SplitMix64 generator.
+"""The only source of chance in a game: a generator keyed by a hash of the seed.
 
-Its whole state is one integer, so it lives inside the JSON game state, survives a round trip
-exactly, and a seed plus an action list replays a game move for move.
+Its state is one short string (a 256-bit key and a draw counter), so it lives inside the JSON game
+state, survives a round trip exactly, and a seed plus an action list replays a game move for move.
+Draw k is SHA-256(key, k): what a player sees of the draws (dice, a shuffled board, who goes first)
+gives no way back to the key, so the draws still to come can only be guessed by trying seeds — and a
+server-chosen seed has 128 bits. Independent streams of one seed (the game's chance, the random
+seats' choices) get keys hashed with different labels, so knowing one says nothing of the other.
 """
 from __future__ import annotations
 
+import hashlib
+
 MASK = (1 << 64) - 1
+SEED_BITS = 128  # a server-chosen seed (api.store): trying every seed is out of reach
 
 
-def _next(state: int) -> tuple[int, int]:
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
+def _key(seed: int, stream: str) -> str:
+    return hashlib.sha256(f"rulekb-rng\x00{stream}\x00{seed}".encode()).hexdigest()
 
 
 class Rng:
@@ -23,12 +26,15 @@ class Rng:
         self.holder = holder
 
     @staticmethod
-    def seed_state(seed: int) -> int:
-        return seed & MASK
+    def seed_state(seed: int, stream: str = "game") -> str:
+        """The generator state for a seed: "KEY:COUNT" (the key a SHA-256 of the seed and the stream)."""
+        return f"{_key(seed, stream)}:0"
 
     def _draw(self) -> int:
-        self.holder["rng"], value = _next(self.holder["rng"])
-        return value
+        key, count = self.holder["rng"].split(":")
+        self.holder["rng"] = f"{key}:{int(count) + 1}"
+        digest = hashlib.sha256(bytes.fromhex(key) + int(count).to_bytes(8, "big")).digest()
+        return int.from_bytes(digest[:8], "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""

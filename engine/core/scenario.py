@@ -373,7 +373,7 @@ def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
     before = st.copy(state)
     events: list[dict] = []
     checks: list[Check] = []
-    agent = Rng({"rng": Rng.seed_state(seed * 7919 + 17)})  # decisions `run: end` makes, seeded like `rulekb play`
+    agent = Rng({"rng": Rng.seed_state(seed, "agent")})  # decisions `run: end` makes, seeded like `rulekb play`
     for n, step in enumerate(doc.get("steps") or []):
         where = f"steps[{n}]"
         if "action" in step:

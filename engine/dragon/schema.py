@@ -1,6 +1,8 @@
 """JSON Schema of an In the Year of the Dragon state and of its actions (`rulekb schema dragon`)."""
 from __future__ import annotations
 
+from engine.core.schema import closed
+
 
 def state_schema(g) -> dict:
     k = g.K[g.default_edition]
@@ -33,7 +35,7 @@ def state_schema(g) -> dict:
                 "edition": {"enum": sorted(g.K)}, "great_wall": {"type": "boolean"}, "great_events": {"type": "boolean"},
                 "great_event": {"oneOf": [{"type": "null"}, {"enum": getattr(g.K[g.default_edition], "great_events", [])}]},
                 "others": {"type": "array", "items": name, "description": "extra seats after the named players"}}},
-            "rng": {"type": "integer"},
+            "rng": {"type": "string", "description": "the generator state KEY:COUNT (engine/core/rng.py)"},
             "round": {"type": "integer", "minimum": 0, "maximum": k.rounds},
             "phase": {"enum": ["draft", "action", "person", "event", "scoring", "end"]},
             "steps": {"type": "array", "items": {"type": "string"}, "description": "steps left this round ('hold' stops a scenario)"},
@@ -69,6 +71,4 @@ def state_schema(g) -> dict:
         "sunrise": {**base, "person": sub, **place},
         "edict": {**base, "kind": {"enum": list(k.types)}, **build},
     }
-    return {"state": state, "action": {"oneOf": [
-        {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": item}, **props}}
-        for item, props in actions.items()]}}
+    return {"state": state, "action": {"oneOf": [closed(item, props) for item, props in actions.items()]}}

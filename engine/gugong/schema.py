@@ -1,6 +1,8 @@
 """JSON Schema of a Gugong state and of its actions (printed by `rulekb schema gugong`)."""
 from __future__ import annotations
 
+from engine.core.schema import closed
+
 
 def state_schema(g) -> dict:
     k = g.k
@@ -49,7 +51,7 @@ def state_schema(g) -> dict:
                 "first_player": name, "others": {"type": "array", "items": name, "description": "extra seats after the named players"},
                 "advanced": {"type": "boolean", "description": "gugong/variant/advanced: shared gift card deck"},
                 "bonus_travel_tokens": {"type": "boolean", "description": "gugong/variant/bonus-travel-tokens"}}},
-            "rng": {"type": "integer", "description": "SplitMix64 state"},
+            "rng": {"type": "string", "description": "the generator state KEY:COUNT (engine/core/rng.py)"},
             "day": {"type": "integer", "minimum": 1, "maximum": k.days},
             "phase": {"enum": ["morning", "day", "dusk", "night", "end"], "description": "dusk: solo game only"},
             "step": {"enum": [None, "first_player", "new_servants", "dice", "ships", "end_of_day"]},
@@ -84,17 +86,20 @@ def state_schema(g) -> dict:
     }
     base = {"player": name}
     opt = {"enum": ["A", "B"]}
+    params = {"option": opt, "double": {"type": "boolean"},  # a location action's parameters
+              "pieces": {"type": "array", "items": piece, "description": "great-wall"},
+              "extra": {"type": "boolean", "description": "great-wall with the l2-wall decree"},
+              "house": {"oneOf": [int0, {"const": "courtyard"}], "description": "jade"},
+              "decree": {"enum": sorted(k.decrees)}}
+    swap = {"from": {"enum": ["hand", "discard"]}, "card": card, "location": {"enum": locs}}
     actions = {
         "exchange": {**base, "card": card, "location": {"enum": locs},
                      "payment": {"enum": ["free", "servants", "discard", "no_action"],
                                  "description": "free: higher gift (or 1 for 9, or equal with the decree); servants: pay two; discard: another hand card; no_action: exchange without actions"},
                      "discard": card, "double": {"type": "boolean", "description": "pay with the double servant"}},
-        "card_action": {**base, "description": "the placed card's action; location-like cards take that location's parameters; swap-card: from, card, location"},
-        "location_action": {**base, "option": opt, "double": {"type": "boolean"},
-                            "pieces": {"type": "array", "items": piece, "description": "great-wall"},
-                            "extra": {"type": "boolean", "description": "great-wall with the l2-wall decree"},
-                            "house": {"oneOf": [int0, {"const": "courtyard"}], "description": "jade"},
-                            "decree": {"enum": sorted(k.decrees)}},
+        "card_action": {**base, **params, **swap,
+                        "description": "the placed card's action; location-like cards take that location's parameters; swap-card: from, card, location"},
+        "location_action": {**base, **params},
         "end_turn": base,
         "travel": {**base, "city": int0},
         "token_reward": {**base, "use": {"type": "boolean"}, "card": card, "from": {"enum": ["hand", "discard"]},
@@ -106,11 +111,10 @@ def state_schema(g) -> dict:
         "canal_place": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}, "path": int0, "piece": piece},
         "canal_move": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}},
         "claim": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": list(k.port_limits)}]}},
-        "follow": {**base, "use": {"type": "boolean"}, "description": "bonus follow token: the marked location's parameters"},
+        "follow": {**base, **params, "use": {"type": "boolean"},
+                   "description": "bonus follow token: the marked location's parameters"},
         "decree_bonus": {**base, "use": {"type": "boolean"}, "ship": int0, "path": int0, "piece": piece,
                          "card": card, "location": {"enum": locs}},
         "take_double": {**base, "take": {"type": "boolean", "description": "take the double servant with the servants just gained"}},
     }
-    return {"state": state, "action": {"oneOf": [
-        {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": item}, **props}}
-        for item, props in actions.items()]}}
+    return {"state": state, "action": {"oneOf": [closed(item, props) for item, props in actions.items()]}}

@@ -1,6 +1,8 @@
 """JSON Schema of a ZhanGuo state and of its actions (printed by `rulekb schema zhanguo`)."""
 from __future__ import annotations
 
+from engine.core.schema import closed
+
 
 def state_schema(g) -> dict:
     k = g.consts
@@ -45,7 +47,7 @@ def state_schema(g) -> dict:
                 "reward_track_turn_order": {"type": "boolean", "description": "zhanguo/variant/reward-track-turn-order"},
                 "unrest_per_worker": {"type": "boolean", "description": "zhanguo/variant/unrest-per-worker"},
                 "first_player": name, "others": {"type": "array", "items": name, "description": "extra seats after the named players (scenarios)"}}},
-            "rng": {"type": "integer"},
+            "rng": {"type": "string", "description": "the generator state KEY:COUNT (engine/core/rng.py)"},
             "round": {"type": "integer", "minimum": 1, "maximum": k.rounds},
             "phase": {"enum": ["setup", "boards", "auction", "draw", "drafting", "drafted", "play", "rewards", "end"]},
             "stage": {"enum": [None, "card", "end"], "description": "play the card, then tasks and end of turn"},
@@ -70,25 +72,26 @@ def state_schema(g) -> dict:
             "result": {"oneOf": [{"type": "null"}, {"type": "array"}]},
             "players": {"type": "object", "additionalProperties": player}}}
     p = {"player": name}
-    actions = {"oneOf": [
-        {"properties": {"type": {"const": "bid"}, "amount": int0, **p}},
-        {"properties": {"type": {"const": "pass"}, **p}},
-        {"properties": {"type": {"const": "board"}, "board": {"enum": list(k.boards)}, **p}},
-        {"properties": {"type": {"const": "select"}, "discard": card, **p}},
-        {"properties": {"type": {"const": "shift"}, "region": region, "colour": colour, **p}},
-        {"properties": {"type": {"const": "unify"}, "card": card, "region": region, **p}},
-        {"properties": {"type": {"const": "court"}, "card": card, "action": {"enum": list(k.court_actions)},
-                        "region": region, "space": {"type": ["integer", "null"]}, "colour": colour, "other": region,
-                        "marker": {"oneOf": [mcol, {"type": "null"}]}, "section": int0, "lines": int0,
-                        "regions": {"type": "array", "items": region}, **p}},
-        {"properties": {"type": {"const": "end_turn"}, **p}},
-        {"properties": {"type": {"const": "move"}, "from": region, "area": {"enum": ["gov", "work"]}, "colour": colour,
-                        "to": region, "to_area": {"enum": ["gov", "work"]}, "stop": {"type": "boolean"}, **p}},
-        {"properties": {"type": {"const": "activate"}, "card": card, "board": {"type": "boolean"}, "done": {"type": "boolean"},
-                        "colour": mcol, "region": region, "from": region, "to": region, **p}},
-        {"properties": {"type": {"const": "official"}, "colour": colour, "region": region, "skip": {"type": "boolean"}, **p}},
-        {"properties": {"type": {"const": "reward"}, "accept": {"type": "boolean"}, "colour": colour, "region": region,
-                        "space": {"type": ["integer", "null"]}, "section": int0, "lines": int0, **p}},
-        {"properties": {"type": {"const": "task"}, "section": {"enum": list(k.task_sections)},
-                        "task": {"enum": list(k.task_types)}, "done": {"type": "boolean"}, **p}}]}
-    return {"state": state, "action": actions}
+    actions = {
+        "bid": {"amount": int0, **p},
+        "pass": {**p},
+        "board": {"board": {"enum": list(k.boards)}, **p},
+        "select": {"discard": card, **p},
+        "shift": {"region": region, "colour": colour, **p},
+        "unify": {"card": card, "region": region, **p},
+        "court": {"card": card, "action": {"enum": list(k.court_actions)},
+                  "region": region, "space": {"type": ["integer", "null"]}, "colour": colour, "other": region,
+                  "marker": {"oneOf": [mcol, {"type": "null"}]}, "section": int0, "lines": int0,
+                  "regions": {"type": "array", "items": region}, **p},
+        "end_turn": {**p},
+        "move": {"from": region, "area": {"enum": ["gov", "work"]}, "colour": colour,
+                 "to": region, "to_area": {"enum": ["gov", "work"]}, "stop": {"type": "boolean"}, **p},
+        "activate": {"card": card, "board": {"type": "boolean"}, "done": {"type": "boolean"},
+                     "colour": mcol, "region": region, "from": region, "to": region, **p},
+        "official": {"colour": colour, "region": region, "skip": {"type": "boolean"}, **p},
+        "reward": {"accept": {"type": "boolean"}, "colour": colour, "region": region,
+                   "space": {"type": ["integer", "null"]}, "section": int0, "lines": int0, **p},
+        "task": {"section": {"enum": list(k.task_sections)},
+                 "task": {"enum": list(k.task_types)}, "done": {"type": "boolean"}, **p},
+    }
+    return {"state": state, "action": {"oneOf": [closed(item, props) for item, props in actions.items()]}}
