@@ -1,6 +1,8 @@
 """JSON Schema of an In the Year of the Dragon state and of its actions (`rulekb schema dragon`)."""
 from __future__ import annotations
 
+from engine.core.schema import closed
+
 
 def state_schema(g) -> dict:
     k = g.K[g.default_edition]
@@ -69,6 +71,6 @@ def state_schema(g) -> dict:
         "sunrise": {**base, "person": sub, **place},
         "edict": {**base, "kind": {"enum": list(k.types)}, **build},
     }
-    return {"state": state, "action": {"oneOf": [
+    return {"state": closed(state), "action": {"oneOf": [
         {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": item}, **props}}
         for item, props in actions.items()]}}

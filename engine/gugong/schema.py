@@ -1,6 +1,8 @@
 """JSON Schema of a Gugong state and of its actions (printed by `rulekb schema gugong`)."""
 from __future__ import annotations
 
+from engine.core.schema import closed
+
 
 def state_schema(g) -> dict:
     k = g.k
@@ -102,7 +104,7 @@ def state_schema(g) -> dict:
         "tokens": {**base, "for": {"enum": list(k.token_rates)}, "doubles": int0},
         "intrigue_reward": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": sorted(k.intrigue_rewards)}]},
                             "die": int0, "face": {"type": "integer", "minimum": 1, "maximum": k.die_faces}},
-        "canal_place": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}, "path": int0, "piece": piece},
+        "canal_place": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}, "path": {"oneOf": [{"type": "null"}, int0], "description": "null: the ship already on the canal"}, "piece": piece},
         "canal_move": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}},
         "claim": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": list(k.port_limits)}]}},
         "follow": {**base, "use": {"type": "boolean"}, "description": "bonus follow token: the marked location's parameters"},
@@ -110,6 +112,6 @@ def state_schema(g) -> dict:
                          "card": card, "location": {"enum": locs}},
         "take_double": {**base, "take": {"type": "boolean", "description": "take the double servant with the servants just gained"}},
     }
-    return {"state": state, "action": {"oneOf": [
+    return {"state": closed(state), "action": {"oneOf": [
         {"type": "object", "required": ["type", "player"], "properties": {"type": {"const": item}, **props}}
         for item, props in actions.items()]}}
