@@ -39,7 +39,8 @@ def state_schema(g) -> dict:
                           "claim", "decree_bonus", "canal_claims", "follow", "take_double"]},
         "player": name, "token": {"type": "string"}, "ship": int0, "decree": {"type": "string"},
         "source": {"enum": ["pool", "supply"]}, "optional": {"type": "boolean"},
-        "swap": {"type": "boolean", "description": "take_double: the double servant replaces a normal one just gained"}}}
+        "swap": {"type": "boolean", "description": "take_double: the double servant replaces a normal one just gained"},
+        "location": {"enum": locs, "description": "follow: the location whose bonus follow token the player may use"}}}
     state = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Gugong state", "type": "object",
         "properties": {
