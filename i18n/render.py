@@ -175,7 +175,7 @@ class Renderer:
         if op == "rule":
             target = args.get("id") if isinstance(args, dict) else args
             if target == self._entity:  # the mechanism is this rule's own text: no "as the rule X says" of itself
-                return t(L, "as this rule describes")
+                return t(L, "proceed as this rule describes")
             if str(target).split("/")[1:2] in (["action"], ["action-option"], ["court-action"], ["location"]):
                 return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
             # a full sentence with its verb, so that "you may: …" and "2 times: …" read as instructions

@@ -103,6 +103,6 @@ def test_a_rule_step_reads_as_an_instruction_and_never_names_its_own_rule(real_k
     assert move["en"].endswith("2 times: you may: apply the rule “1 movement point”")
     assert move["pl"].endswith("2 razy: możesz: zastosuj zasadę „1 punkt przemieszczenia”")
     assert move["cs"].endswith("2×: můžete: použijte pravidlo „1 bod přesunu“")
-    assert rendered_effects(real_kb, real_kb.records["gugong/rule/solo-ports"])["en"].endswith("; as this rule describes)")
+    assert rendered_effects(real_kb, real_kb.records["gugong/rule/solo-ports"])["en"].endswith("; proceed as this rule describes)")
     assert "“Travel, option A”" in Renderer("gugong", "en", __import__("i18n.derived").derived.reference_name(real_kb)).step(
         {"do_action": {"action": "gugong/action-option/travel-a"}})
