@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from i18n.catalog import t
 from i18n.checker import Checker, default_comparisons
 from i18n.render import Renderer
 from kb import models as m
@@ -13,10 +14,23 @@ from kb.loader import KnowledgeBase, Record
 from kb.schema import TEXT_LANGS, Entity
 
 
+def reference_name(kb: KnowledgeBase):
+    """name(id, lang) for the entities an effect refers to: an action option ("A") is named with its
+    action, as a reader needs it ("Travel, option A")."""
+    base = entity_name(kb)
+
+    def name(entity_id: str, lang: str) -> str:
+        rec = kb.records.get(entity_id)
+        if rec is not None and rec.kind == "action-option" and isinstance(rec.item, Entity) and rec.item.parent:
+            return t(lang, "%(action)s, option %(option)s", action=base(rec.item.parent, lang), option=base(entity_id, lang))
+        return base(entity_id, lang)
+    return name
+
+
 def rendered_effects(kb: KnowledgeBase, rec: Record) -> dict[str, str]:
     """The entity's effect rendered in pl, cs and en, its references to constants resolved."""
-    name = entity_name(kb)
-    return {lang: Renderer(rec.game, lang, name).render(rec.item.effect, rec.item.attrs) for lang in TEXT_LANGS}
+    name = reference_name(kb)
+    return {lang: Renderer(rec.game, lang, name).render(rec.item.effect, rec.item.attrs, rec.id) for lang in TEXT_LANGS}
 
 
 def effect_texts(kb: KnowledgeBase) -> dict:

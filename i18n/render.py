@@ -56,6 +56,7 @@ class Renderer:
         self.catalog = _effects_catalog(lang)
         self.vocab = nouns().get(game, {})
         self._attrs: dict[str, Any] = {}  # the attributes of the effect being rendered
+        self._entity: str | None = None  # the entity whose effect is being rendered
 
     # -- data messages (effects catalog; the game is the context, so games may word things differently)
     def msg(self, text: str, role: str | None = None) -> str:
@@ -87,10 +88,12 @@ class Renderer:
         return format_list(parts, locale=LOCALES[self.lang])
 
     # -- effects
-    def render(self, steps: Any, attrs: dict[str, Any] | None = None) -> str:
+    def render(self, steps: Any, attrs: dict[str, Any] | None = None, entity: str | None = None) -> str:
         """The effect as text; `attrs` are the entity's attributes, which its references name
-        (the engine resolves the same references: kb/effects.py, ARCHITECTURE.md "Effects")."""
+        (the engine resolves the same references: kb/effects.py, ARCHITECTURE.md "Effects"). `entity` is
+        the id of the effect's own entity: a `rule:` step naming it is not printed as a reference to itself."""
         self._attrs = attrs or {}  # free text's placeholders name them too (msg)
+        self._entity = entity
         return self._steps(resolved(steps, self._attrs))
 
     def _steps(self, steps: Any) -> str:
@@ -171,7 +174,12 @@ class Renderer:
             return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
         if op == "rule":
             target = args.get("id") if isinstance(args, dict) else args
-            return t(L, "as the rule “%(name)s” says", name=self.names(target, L))
+            if target == self._entity:  # the mechanism is this rule's own text: no "as the rule X says" of itself
+                return t(L, "proceed as this rule describes")
+            if str(target).split("/")[1:2] in (["action"], ["action-option"], ["court-action"], ["location"]):
+                return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
+            # a full sentence with its verb, so that "you may: …" and "2 times: …" read as instructions
+            return t(L, "apply the rule “%(name)s”", name=self.names(target, L))
         raise ValueError(f"cannot render op {op!r}")
 
     def _nt(self, singular: str, plural: str, count: int, /, **params) -> str:

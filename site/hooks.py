@@ -383,7 +383,7 @@ class Site:
         if not entity.get("effect"):
             return ""
         renderer = Renderer(entity["game"], lang, lambda eid, _l: self.entity_md(path, eid))
-        text = renderer.render(entity["effect"], entity["attrs"] or {})  # effects name their constants
+        text = renderer.render(entity["effect"], entity["attrs"] or {}, entity.get("id"))  # effects name their constants
         return text[:1].upper() + text[1:] + "."
 
     # -- pages

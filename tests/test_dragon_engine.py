@@ -12,6 +12,7 @@ from engine.core import state as st
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.game import Rules, get_game
 from engine.core.play import random_game
+from engine.core.schema import schema_errors
 from tests.engine_checks import assert_apply_leaves_input_untouched, assert_illegal as _illegal, assert_round_trips_and_replays
 from engine.core.scenario import files, load_file, run
 from engine.dragon.game import Dragon
@@ -218,6 +219,9 @@ def test_schema_lists_every_action_type(game):
     schema = game.state_schema()
     types = {a["properties"]["type"]["const"] for a in schema["action"]["oneOf"]}
     assert types == ALL_TYPES
+    state = game.new_state(["A", "B"], {"edition": "2017", "great_wall": True}, 1)
+    assert schema_errors(game, state) == []
+    assert schema_errors(game, dict(state, stray=1)) != []  # closed: an undescribed key is reported
 
 
 def _event_state(game, opts, players, **extra):

@@ -68,7 +68,7 @@ class Race(Game):
         return [{"player": p, "vp": v["total"], "rank": i + 1} for i, (p, v) in enumerate(ranked)]
 
     def state_schema(self):
-        return {"type": "object"}
+        return {"state": {"type": "object"}, "action": {"type": "object"}}
 
 
 @pytest.fixture(autouse=True)

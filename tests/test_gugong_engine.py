@@ -10,6 +10,7 @@ from engine.core import state as st
 from engine.core.errors import MalformedAction
 from engine.core.game import get_game
 from engine.core.play import random_game
+from engine.core.schema import schema_errors
 from tests.engine_checks import assert_apply_leaves_input_untouched, assert_illegal as _illegal, assert_round_trips_and_replays
 from engine.core.scenario import files, load_file, run
 
@@ -96,7 +97,8 @@ def test_malformed_actions_are_rejected(game):
 def test_schema_describes_state_and_actions(game):
     schema = game.state_schema()
     state = game.new_state(["A", "B"], {}, 1)
-    assert set(state) <= set(schema["state"]["properties"])
+    assert schema_errors(game, state) == []
+    assert schema_errors(game, dict(state, stray=1)) != []  # closed: an undescribed key is reported
     kinds = {a["properties"]["type"]["const"] for a in schema["action"]["oneOf"]}
     assert {a["type"] for a in game.legal_actions(state)} <= kinds
 

@@ -78,3 +78,31 @@ def test_a_nested_effect_with_several_steps_keeps_its_nesting(real_kb):
     item = real_kb.records["zhanguo/scoring-rule/governor-majority"].item
     text = Renderer("zhanguo", "en", lambda i, lang: i).render(item.effect, item.attrs)
     assert "rounded down): (gain 9 VP; for each own governor in the region: gain 3 VP)" in text
+
+
+def test_a_rule_step_reads_as_an_instruction_and_never_names_its_own_rule(real_kb):
+    """"możesz: zgodnie z zasadą …" had no verb, an effect quoted its own rule's name, and an action option
+    was called only "A": each rendered effect now says what to do, with whole names."""
+    from i18n.derived import rendered_effects
+
+    quotes = {"pl": "„%s”", "cs": "„%s“", "en": "“%s”"}
+    rule = {"pl": "zasad", "cs": "pravidl", "en": "rule "}  # "zasadę „X”", "pravidlo „X“", "the rule “X”"
+    names = entity_name(real_kb)
+    seen = 0
+    for rec in real_kb.records.values():
+        if getattr(rec.item, "effect", None) and rec.game != "dragon":
+            texts = rendered_effects(real_kb, rec)
+            for lang, text in texts.items():
+                own = quotes[lang] % names(rec.id, lang)
+                assert not any(text[:i].rstrip()[-12:].count(rule[lang]) for i in range(len(text)) if text.startswith(own, i)), (rec.id, text)
+                assert quotes[lang] % "A" not in text and quotes[lang] % "B" not in text, (rec.id, text)
+            assert "możesz: zgodnie z zasadą" not in texts["pl"] and "you may: as the rule" not in texts["en"], texts
+            seen += 1
+    assert seen > 150
+    move = rendered_effects(real_kb, real_kb.records["zhanguo/court-action/move-officials"])
+    assert move["en"].endswith("2 times: you may: apply the rule “1 movement point”")
+    assert move["pl"].endswith("2 razy: możesz: zastosuj zasadę „1 punkt przemieszczenia”")
+    assert move["cs"].endswith("2×: můžete: použijte pravidlo „1 bod přesunu“")
+    assert rendered_effects(real_kb, real_kb.records["gugong/rule/solo-ports"])["en"].endswith("; proceed as this rule describes)")
+    assert "“Travel, option A”" in Renderer("gugong", "en", __import__("i18n.derived").derived.reference_name(real_kb)).step(
+        {"do_action": {"action": "gugong/action-option/travel-a"}})

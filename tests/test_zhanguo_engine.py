@@ -12,6 +12,7 @@ from engine.core import state as st
 from engine.core.errors import MalformedAction
 from engine.core.game import Rules, get_game
 from engine.core.play import random_game
+from engine.core.schema import schema_errors
 from tests.engine_checks import assert_apply_leaves_input_untouched, assert_illegal as _illegal, assert_round_trips_and_replays
 from engine.core.scenario import files, load_file, run
 from engine.zhanguo.game import ZhanGuo
@@ -127,8 +128,11 @@ def test_schema_lists_states_and_actions(game):
     schema = game.state_schema()
     assert {"state", "action"} <= set(schema)
     state = game.new_state(["A", "B", "C", "D"], {"sides": "auction"}, 2)
-    assert set(state) <= set(schema["state"]["properties"]) | {"free_boards", "auction_next", "discards",
-                                                               "reward_aspects_done", "legal"}
+    assert schema_errors(game, state) == []
+    # the schema is closed: a key it does not describe is reported, so it cannot lag the engine unnoticed
+    assert schema_errors(game, dict(state, stray=1)) == ["schema: /: Additional properties are not allowed ('stray' was unexpected)"]
+    state["players"]["A"]["stray"] = 1
+    assert [e.split(":")[1] for e in schema_errors(game, state)] == [" /players/A"]
 
 
 def test_the_deck_comes_only_from_the_unknowns_register(game):

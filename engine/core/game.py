@@ -113,7 +113,8 @@ class Game(ABC):
         """Final ranking: [{player, vp, rank, ...}], ties broken as the rulebook says."""
 
     @abstractmethod
-    def state_schema(self) -> dict: ...
+    def state_schema(self) -> dict:
+        """{"state": JSON Schema of a state, "action": JSON Schema of an action} (`rulekb schema GAME`)."""
 
     def check_invariants(self, state: dict) -> list[str]:
         """Broken invariants (resources created or lost, values out of bounds, a composition rule of

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core.game import Game
 from engine.core.rng import Rng
+from engine.core.schema import schema_errors
 
 
 @dataclass
@@ -22,12 +23,15 @@ class Played:
 def random_game(game: Game, n_players: int, seed: int, options: dict | None = None, *,
                 check: bool = False, max_actions: int = 20_000) -> Played:
     """Plays to the end choosing uniformly among legal actions. The agent has its own seeded
-    generator, so the same seed always gives the same game."""
+    generator, so the same seed always gives the same game. With `check`, every state (the first
+    included) is held to the game's invariants and to its published state schema."""
     players = [f"P{i + 1}" for i in range(n_players)]
     options = dict(options or {})
     state = game.new_state(players, options, seed)
     agent = Rng({"rng": Rng.seed_state(seed, "agent")})
     played = Played(seed, players, options)
+    if check:
+        played.violations += [f"at setup: {v}" for v in schema_errors(game, state)]
     while not game.is_terminal(state):
         legal = game.legal_actions(state)
         if not legal:
@@ -37,7 +41,8 @@ def random_game(game: Game, n_players: int, seed: int, options: dict | None = No
         state, _ = game.apply(state, action)
         played.actions.append(action)
         if check:
-            played.violations += [f"after action {len(played.actions)} {action}: {v}" for v in game.check_invariants(state)]
+            played.violations += [f"after action {len(played.actions)} {action}: {v}"
+                                  for v in game.check_invariants(state) + schema_errors(game, state)]
         if len(played.actions) >= max_actions:
             played.violations.append(f"no end after {max_actions} actions")
             break

@@ -1,7 +1,7 @@
 """JSON Schema of an In the Year of the Dragon state and of its actions (`rulekb schema dragon`)."""
 from __future__ import annotations
 
-from engine.core.schema import closed
+from engine.core.schema import action_schema, closed
 
 
 def state_schema(g) -> dict:
@@ -71,4 +71,5 @@ def state_schema(g) -> dict:
         "sunrise": {**base, "person": sub, **place},
         "edict": {**base, "kind": {"enum": list(k.types)}, **build},
     }
-    return {"state": state, "action": {"oneOf": [closed(item, props) for item, props in actions.items()]}}
+    return {"state": closed(state),
+            "action": {"oneOf": [action_schema(item, props) for item, props in actions.items()]}}

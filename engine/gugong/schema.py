@@ -1,7 +1,7 @@
 """JSON Schema of a Gugong state and of its actions (printed by `rulekb schema gugong`)."""
 from __future__ import annotations
 
-from engine.core.schema import closed
+from engine.core.schema import action_schema, closed
 
 
 def state_schema(g) -> dict:
@@ -39,7 +39,8 @@ def state_schema(g) -> dict:
                           "claim", "decree_bonus", "canal_claims", "follow", "take_double"]},
         "player": name, "token": {"type": "string"}, "ship": int0, "decree": {"type": "string"},
         "source": {"enum": ["pool", "supply"]}, "optional": {"type": "boolean"},
-        "swap": {"type": "boolean", "description": "take_double: the double servant replaces a normal one just gained"}}}
+        "swap": {"type": "boolean", "description": "take_double: the double servant replaces a normal one just gained"},
+        "location": {"enum": locs, "description": "follow: the location whose bonus follow token the player may use"}}}
     state = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Gugong state", "type": "object",
         "properties": {
@@ -108,7 +109,7 @@ def state_schema(g) -> dict:
                    "hand_in": {"type": "array", "items": {"type": "string"}, "description": "the tokens handed in (else the engine picks)"}},
         "intrigue_reward": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": sorted(k.intrigue_rewards)}]},
                             "die": int0, "face": {"type": "integer", "minimum": 1, "maximum": k.die_faces}},
-        "canal_place": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}, "path": int0, "piece": piece},
+        "canal_place": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}, "path": {"oneOf": [{"type": "null"}, int0], "description": "null: the ship already on the canal"}, "piece": piece},
         "canal_move": {**base, "ship": {"oneOf": [{"type": "null"}, int0]}},
         "claim": {**base, "reward": {"oneOf": [{"type": "null"}, {"enum": list(k.port_limits)}]}},
         "follow": {**base, **params, "use": {"type": "boolean"},
@@ -117,4 +118,5 @@ def state_schema(g) -> dict:
                          "card": card, "location": {"enum": locs}},
         "take_double": {**base, "take": {"type": "boolean", "description": "take the double servant with the servants just gained"}},
     }
-    return {"state": state, "action": {"oneOf": [closed(item, props) for item, props in actions.items()]}}
+    return {"state": closed(state),
+            "action": {"oneOf": [action_schema(item, props) for item, props in actions.items()]}}

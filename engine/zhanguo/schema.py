@@ -1,7 +1,7 @@
 """JSON Schema of a ZhanGuo state and of its actions (printed by `rulekb schema zhanguo`)."""
 from __future__ import annotations
 
-from engine.core.schema import closed
+from engine.core.schema import action_schema, closed
 
 
 def state_schema(g) -> dict:
@@ -68,7 +68,18 @@ def state_schema(g) -> dict:
                 "tasks": {"type": "object", "description": "section -> task type -> {token, discs}"}}},
             "workers_out": {**int0, "description": "workers taken from the (unlimited) general supply"},
             "pending": {"type": "array", "items": pending},
-            "auction": {"type": ["object", "null"]}, "free_boards": {"type": "array"},
+            "auction": {"type": ["object", "null"], "description": "the board auction in progress (B side with the auction)"},
+            "auction_next": {"type": "object", "description": "after an auction is won: who still bids and who opens",
+                             "properties": {"remaining": {"type": "array", "items": name}, "opener": {"oneOf": [name, {"type": "null"}]}}},
+            "free_boards": {"type": "array", "items": {"enum": list(k.boards)}, "description": "boards nobody has taken yet"},
+            "discards": {"oneOf": [{"type": "null"}, {"type": "object", "properties": {c: {"type": "array", "items": card} for c in k.colours}}],
+                         "description": "card-selection variant: the cards discarded while drafting, shuffled back at the end of the draft"},
+            "reward_aspects_done": {**int0, "description": "phase 3: how many of this round's aspects have been rewarded"},
+            "legal": {"type": "object", "description": "scenario step `legal`: a summary of the legal actions",
+                      "properties": {"unify": {"type": "object", "description": "card -> regions it may unify"},
+                                     "court": {"type": "array", "items": {"enum": list(k.court_actions)}},
+                                     "activate": {"type": "array", "items": card},
+                                     "task": {"type": "array", "items": {"type": "array"}}}},
             "result": {"oneOf": [{"type": "null"}, {"type": "array"}]},
             "players": {"type": "object", "additionalProperties": player}}}
     p = {"player": name}
@@ -94,4 +105,5 @@ def state_schema(g) -> dict:
         "task": {"section": {"enum": list(k.task_sections)},
                  "task": {"enum": list(k.task_types)}, "done": {"type": "boolean"}, **p},
     }
-    return {"state": state, "action": {"oneOf": [closed(item, props) for item, props in actions.items()]}}
+    return {"state": closed(state),
+            "action": {"oneOf": [action_schema(item, props) for item, props in actions.items()]}}
