@@ -118,16 +118,7 @@ class Finding:
     def text(self, lang: str) -> str:
         """The message in the reader's language (the catalogs of i18n/locale); words quoted from a
         source stay as the source writes them."""
-        if not self.msgid:
-            return self.message
-        params = dict(self.params)
-        options = params.pop("options", False)
-        if options == "said":  # marker classes ("may", "at-most"), in the reader's words
-            params["said"] = " / ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params["said"].split(" / "))
-        elif options:  # the lexicon's option names ("must", "left"), in the reader's words
-            for side in ("lost", "gained"):
-                params[side] = ", ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params[side].split(", "))
-        return t(lang, self.msgid, **params)
+        return message_text(lang, self.msgid, self.params) if self.msgid else self.message
 
     @property
     def severity(self) -> str:
@@ -142,6 +133,19 @@ class Finding:
         d["class"] = d.pop("triage")
         d.update(severity=self.severity, assessment=self.assessment)
         return d
+
+
+def message_text(lang: str, msgid: str, params: dict) -> str:
+    """A finding's message in the reader's language from its msgid and parameters, as the build stores
+    them (the CLI, the API and the site all read a finding through this)."""
+    params = dict(params)
+    options = params.pop("options", False)
+    if options == "said":  # marker classes ("may", "at-most"), in the reader's words
+        params["said"] = " / ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params["said"].split(" / "))
+    elif options:  # the lexicon's option names ("must", "left"), in the reader's words
+        for side in ("lost", "gained"):
+            params[side] = ", ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params[side].split(", "))
+    return t(lang, msgid, **params)
 
 
 def msg(msgid: str, **params) -> tuple[str, dict]:

@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # site/sitegen ("site"
 from babel import Locale  # noqa: E402
 
 from i18n.catalog import N_, t, untranslated  # noqa: E402
+from i18n.checker import message_text  # noqa: E402
 from i18n.render import LOCALES  # noqa: E402
 from i18n.render import Renderer  # noqa: E402
 from kb.db import open_engine  # noqa: E402
@@ -116,6 +117,8 @@ TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).repl
 # ...and an HTML attribute's value, whose quotes must be escaped too
 TEMPLATES.filters["escape_attr"] = lambda s: html.escape(str(s), quote=True).replace("\n", " ")
 TEMPLATES.filters["lang_name"] = lang_name
+# a line span as printed: "863" for one line, "863–870" for several
+TEMPLATES.filters["line_spans"] = lambda spans: ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in spans)
 TEMPLATES.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 TEMPLATES.filters["yaml"] = lambda v: yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=100).rstrip()
 TEMPLATES.filters["indent4"] = lambda s: "\n".join("    " + line if line else line for line in str(s).split("\n"))
@@ -468,8 +471,8 @@ class Site:
         return self.values(game, lang, path).label(field)
 
     def finding(self, f: dict, lang: str, path: str) -> dict:
-        """A finding as the reader reads it: labels in the page's language, the checker's message
-        (English prose) marked as such, the two sides named by language or edition."""
+        """A finding as the reader reads it: labels and the checker's message in the page's language,
+        the two sides named by language or edition."""
         def side(s):
             if not s:
                 return None
@@ -480,7 +483,18 @@ class Site:
                 "severity_label": t(lang, SEVERITIES.get(f["severity"], f["severity"])),
                 "assessment_label": t(lang, ASSESSMENTS[f["assessment"]]) if f["assessment"] in ASSESSMENTS
                 else f["assessment"],
-                "message_md": self.note_md(f["message"], lang, path), "a": side(f["a"]), "b": side(f["b"])}
+                "message_md": self.message_md(f, lang, path), "a": side(f["a"]), "b": side(f["b"])}
+
+    def message_md(self, f: dict, lang: str, path: str) -> str:
+        """The checker's message in the page's language (stored as a msgid with its parameters); the words
+        it quotes stay as the source writes them. Hand-recorded notes have no msgid: English, marked so."""
+        args = f.get("message_args")
+        if not args:
+            return self.note_md(f["message"], lang, path)
+        params = dict(args["params"])
+        if "attr" in params:  # an attribute by its label in the page's language, not its code name
+            params["attr"] = self.values(f["game"], lang, path).label(params["attr"])
+        return TEMPLATES.filters["escape_md"](message_text(lang, args["msgid"], params))
 
     def path_label(self, state_path: str, vals: Values) -> str:
         """An engine state path (players.Anna.vp) as the reader says it: "Anna · VP"."""

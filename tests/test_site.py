@@ -206,3 +206,20 @@ def test_diagrams_name_what_they_draw_and_draw_every_track(real_site):
     flow = svg_texts("pl/gugong/index.html", "flow")
     assert ">Przeznaczenia<" in flow and "Pr…" not in flow  # wrapped onto a second line, not cut
     assert re.findall(r'class="head">([^<]+)', flow)[:3] == ["1. Faza Poranka", "2. Faza Dnia", "3. Faza Nocy"]
+
+
+def test_findings_speak_the_pages_language_and_print_one_line_as_one_number(real_site):
+    """The checker's messages are stored as catalog ids with their parameters: a Polish page reads them in
+    Polish, a Czech page in Czech; a span of one line prints as that line ("919", not "919–919")."""
+    import html as html_lib
+    import re
+
+    def text(lang):
+        page = (real_site / lang / "gugong" / "findings" / "index.html").read_text(encoding="utf-8")
+        return html_lib.unescape(re.sub(r"<[^>]+>", "", page))
+
+    pl, cs, en = text("pl"), text("cs"), text("en")
+    assert "only the cs text says this sentence" in en
+    assert "tylko tekst cs ma to zdanie" in pl and "only the cs text says this sentence" not in pl
+    assert "only the cs text says this sentence" not in cs
+    assert not re.search(r"\b(\d+)–\1\b", pl)

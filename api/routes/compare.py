@@ -7,7 +7,8 @@ from fastapi import Query, Request
 
 from api import models as out
 from api.deps import KbDep, Limit, Offset, MessageLangDep, ReaderDep, check_filters, envelope, make_router
-from i18n.catalog import N_, t
+from i18n.catalog import N_
+from i18n.checker import message_text
 from api.problems import ApiError, responses
 from kb import queries
 
@@ -22,7 +23,7 @@ def localized(findings: list[dict], lang: str) -> list[dict]:
         f = dict(f)
         args = f.pop("message_args", None)
         if args and lang != "en":
-            f["message"] = t(lang, args["msgid"], **args["params"])
+            f["message"] = message_text(lang, args["msgid"], args["params"])
         out.append(f)
     return out
 
