@@ -32,7 +32,8 @@ from typing import Iterator
 
 from i18n.align import Change, Document, Sentence, align, join, paragraph_sentences, similarity, spans_of, word_diff
 from i18n.lexicon import (CONDITIONS, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
-                          alternatives, analyse, numbers, per_kind, places_or_moves, puts, ranks, time_units)
+                          alternatives, analyse, lemmas, numbers, per_kind, places_or_moves, puts, ranks, supply_covered,
+                          supply_rule, time_units)
 from i18n.catalog import N_, t
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
@@ -407,7 +408,10 @@ class Comparer:
                     ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
                     for mx, my, x, y in ((ma, mb, p.pa, p.pb), (mb, ma, p.pb, p.pa)):
                         if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
-                            p.add("modality", "rule", msg(N_("modality: the %(x)s text says “must”, the %(y)s text “may”"), x=x.label, y=y.label),
+                            # "may move up" against "must move up": declining a pure gain is never the
+                            # better move, so the player plays the same
+                            moot_may = my.get("may-moot", 0) >= my["may"]
+                            p.add("modality", "wording" if moot_may else "rule", msg(N_("modality: the %(x)s text says “must”, the %(y)s text “may”"), x=x.label, y=y.label),
                                   p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
                 continue
             if check == "modality" and not p.rules:
@@ -643,10 +647,34 @@ class Checker:
                 findings += self._example_facts(rec, a, b, mode, src_a, src_b)
             if isinstance(rec.item, Entity) and mode == "editions":
                 findings += self._edition_values(rec, a, b)
+        unlimited = self._unlimited(src_a, src_b)
         for f in findings:
             if self._expansion(f.entity_id) and not f.hand_recorded:
                 f.triage = "expansion"
+            elif f.triage == "rule" and f.check in ("numbers", "edition-value") and self._supplied(f.entity_id, unlimited):
+                f.triage = "wording"  # a count of pieces the rulebook replaces when they run out
         return sorted(findings, key=lambda f: (CLASSES.index(f.triage), f.hand_recorded, f.entity_id, f.field, f.check))
+
+    def _unlimited(self, *sources: str) -> set[str]:
+        """Glossary terms of the components a substitute rule of these sources covers ("if rice or
+        fireworks run out, replace them with other markers")."""
+        out: set[str] = set()
+        for rec, fld, lang, item in self.kb.source_texts(self.game):
+            if item.src in sources and supply_rule(item.text, lang):
+                out |= self.glossary.named(lemmas(supply_covered(item.text, lang), lang), lang)
+        return out
+
+    def _supplied(self, entity_id: str, unlimited: set[str]) -> bool:
+        """Whether an entity is a component whose supply a substitute rule makes unlimited."""
+        rec = self.kb.records.get(entity_id)
+        if rec is None or rec.kind != "component" or not unlimited:
+            return False
+        named = set(getattr(rec.item, "refs", None) or [])
+        for fld in ("name", "body"):
+            for src, item in _source_items(rec, fld).items():
+                lang = self.sources[src].lang
+                named |= self.glossary.named(lemmas(item.text, lang), lang)
+        return bool(named & unlimited)
 
     def _expansion(self, entity_id: str) -> bool:
         """Whether an entity (or one it belongs to) is content of an expansion."""
@@ -681,7 +709,10 @@ class Checker:
         lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
         quote = " / ".join(i.text for i in items[:3])
         side = Side(ed, src, lines or None, quote)
-        return Finding(self.game, rec.id, "*", "edition-only", "rule", msg(N_("only the %(ed)s edition has this %(kind)s"), ed=ed, kind=rec.kind),
+        # what to do when a component is lost or runs out (spare cards, substitutes) changes no play
+        lang = self.sources[src].lang
+        triage = "wording" if items and all(supply_rule(i.text, lang) for i in items if i.text) else "rule"
+        return Finding(self.game, rec.id, "*", "edition-only", triage, msg(N_("only the %(ed)s edition has this %(kind)s"), ed=ed, kind=rec.kind),
                        side if ed == a else None, None if ed == a else side, detail=ed)
 
     def _one_sided(self, cmp, rec, fld, mode, a, b, ia, ib, lang) -> Finding:
@@ -706,7 +737,9 @@ class Checker:
             items = [i for f in rec.item.texts if f not in ("name", "note", "difference")
                      for s, i in _source_items(rec, f).items() if s == src]
             sides.append(Side(label, src, _lines(items[0]), items[0].text) if items else None)
-        triage = "rule" if en.lower().startswith("disagreement") else "wording"
+        # a worked example illustrates a rule stated elsewhere: its names and numbers disagreeing changes
+        # how no one plays (the rule's own texts are compared on their own)
+        triage = "rule" if en.lower().startswith("disagreement") and not isinstance(rec.item, Example) else "wording"
         return Finding(self.game, rec.id, fld, "noted", triage, en or "see the note", sides[0], sides[1],
                        hand_recorded=True, detail=fld)
 
