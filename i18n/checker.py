@@ -65,6 +65,11 @@ FAMILIES = (
 )
 # A sentence whose content words are this share of those of another field counts as moved there
 MOVED_SHARE = 0.6
+# A condition in parentheses restates ("(if there is room)"), and one that opens a list ("only if:")
+# is the list, which both texts give: neither is counted among a text's conditions
+ASIDE_CONDITION = re.compile(r"\([^()]*\)|[^\W\d_]+\s*:")
+CASE_WORDS = {"if", "when"}
+NEIGHBOUR_TERMS = 3  # game terms a sentence must name to be looked for in the neighbours' texts  # what a sentence spelling out one case of an either/or may say
 # Checked sentence by sentence: what a sentence says when it has the marker
 SENTENCE_MARKERS = {"random": "leaves it to chance (“at random” / shuffled)",
                     "timing": "fixes the moment (“after doing …”, “only after …”)",
@@ -210,6 +215,8 @@ class Comparer:
         self.game, self.glossary, self.same_language = game, glossary, same_language
         self._cache: dict[tuple[str, str], Analysis] = {}
         self.elsewhere: dict[str, list[str]] = {}  # source -> every text of the entity being compared
+        # source -> (text, whether the entity's own) for the entity and its parent, siblings and children
+        self.nearby: dict[str, list[tuple[str, bool]]] = {}
         self._terms: dict[tuple[str, str], set[str]] = {}
 
     def read(self, text: str, lang: str) -> Analysis:
@@ -271,6 +278,55 @@ class Comparer:
         new = self.terms(s.text, has.lang) - self.terms(lacks.text, lacks.lang)
         return {item for item in new if lacks.lang in self.glossary.terms[item]}
 
+    def counterpart(self, lone: Sentence, has: Para, lacks: Para) -> bool:
+        """Whether the other source says a sentence the alignment left alone elsewhere in the entity or
+        its neighbours (parent, siblings, children): a sentence naming most of its game terms (content
+        words between editions), with its modal words, its kind of condition, its "or" and its numbers.
+        What is left over ("and does not play for the rest of the phase" after "must pass") only
+        explains what follows anyway."""
+        mine = self.read(lone.text, has.lang)
+
+        def names(text: str, lang: str) -> set[str]:
+            if self.same_language:
+                return {w for w in self.read(text, lang).lemmas if len(w) > 3}
+            return self.terms(text, lang)
+
+        def says(markers) -> set[str]:
+            out = {m for m in ("may", "must", "may-not", "must-not", "only") if m in markers}
+            out |= {"condition"} if set(markers) & {"if", "when", "unless"} else set()
+            return out | ({"or"} if set(markers) & {"or", "and-or"} else set())
+
+        terms, need = names(lone.text, has.lang), says(mine.markers)
+        nums = set(mine.numbers) - WEAK_NUMBERS
+        for text, own in self.nearby.get(lacks.source, []):
+            if len(terms) < (2 if own else NEIGHBOUR_TERMS):
+                continue  # a neighbour shares a term or two with every sentence of its chapter ("Meng", "decree")
+            for s in paragraph_sentences(text, None):
+                an = self.read(s.text, lacks.lang)
+                if len(terms & names(s.text, lacks.lang)) >= MOVED_SHARE * len(terms) and need <= says(an.markers) \
+                        and nums <= set(an.numbers):
+                    return True
+        return False
+
+    def spelled_case(self, text: str, lang: str, other: Para) -> bool:
+        """Whether a conditional sentence only spells out one case of an either/or the other text states
+        ("if you swapped a card from your hand, take the new card into your hand" beside "a card from
+        your hand or your discard pile ... if from the discard pile, put the new one there"): it says
+        no rule word but its condition, no number and no game term the other text lacks, and the other
+        text states the either/or and a case of its own."""
+        mine, theirs = self.read(text, lang), self.read(other.text, other.lang)
+        said = set(mine.markers) & (RULE_MARKERS | {"or", "and-or"})
+        # the either/or is stated as such: alternatives in a sentence that is no case itself
+        either = any({"or", "and-or"} & set(m) and not CASE_WORDS & set(m)
+                     for m in (self.read(s.text, other.lang).markers for s in paragraph_sentences(other.text, None)))
+        return bool(said) and said <= CASE_WORDS and either and bool(CASE_WORDS & set(theirs.markers)) and not (set(mine.numbers) - WEAK_NUMBERS) - set(theirs.numbers) \
+            and not (self.terms(text, lang) - self.terms(other.text, other.lang) if not self.same_language else False)
+
+    def conditions(self, text: str, lang: str) -> int:
+        """How many conditions a text states (not in an aside, not one that opens a list)."""
+        markers = self.read(ASIDE_CONDITION.sub(" ", text), lang).markers
+        return sum(markers.get(c, 0) for c in ("if", "unless"))
+
     # -- a paragraph pair
 
     def compare(self, entity_id: str, fld: str, pa: Para, pb: Para) -> list[Finding]:
@@ -298,7 +354,11 @@ class Comparer:
                 continue
             if self.same_language and moved(self, lone.text, self.elsewhere.get(lacks.source, []), has.lang):
                 continue  # the other edition says it in another text of the same entity (a note, a summary)
+            if self.counterpart(lone, has, lacks):
+                continue  # the other text says it in a sentence the alignment paired elsewhere, or nearby
             triage = "ocr" if GAP.search(lone.text) or GAP.search(lacks.text) else self.triage(lone.text, has.lang)
+            if triage == "rule" and self.spelled_case(lone.text, has.lang, lacks):
+                triage = "wording"
             here, there = has.side(lone.text, lone.lines), lacks.side()
             p.add("unmatched", triage, msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
                                            has=has.label, lacks=lacks.label),
@@ -325,10 +385,13 @@ class Comparer:
                 and bool(self.new_objects(extra, p_two, p_one))
             if not (negates or novel) and (sum(s.words for s in two) < 1.8 * max(one.words, 1) or extra.words < 8):
                 continue
-            if not self.adds(extra, p_two, p_one):
+            if not self.adds(extra, p_two, p_one) or self.counterpart(extra, p_two, p_one):
                 continue
             qx, qy = p_two.side(extra.text, extra.lines), p_one.side(one.text, one.lines)
-            p.add("unmatched", "ocr" if p.damaged else self.triage(extra.text, p_two.lang),
+            triage = "ocr" if p.damaged else self.triage(extra.text, p_two.lang)
+            if triage == "rule" and self.spelled_case(extra.text, p_two.lang, p_one):
+                triage = "wording"  # one case of an either/or the other text leaves implied
+            p.add("unmatched", triage,
                   msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
                       has=p_two.label, lacks=p_one.label),
                   *((qx, qy) if p_two is p.pa else (qy, qx)), detail=f"{p_two.label}:{extra.text[:40]}", keep=True)
@@ -417,12 +480,17 @@ class Comparer:
             if check == "modality" and not p.rules:
                 continue  # descriptions narrate ("you may find in the box..."), examples have facts
             if check == "condition":
-                ma, mb = p.ra.markers, p.rb.markers
-                na, nb = sum(ma.get(c, 0) for c in family), sum(mb.get(c, 0) for c in family)
+                na, nb = self.conditions(p.pa.text, p.pa.lang), self.conditions(p.pb.text, p.pb.lang)
+                # the key stays that of the counts of every condition word (labels refer to it)
+                raw = "/".join(str(sum(r.markers.get(c, 0) for c in family)) for r in (p.ra, p.rb))
                 if na and nb and na != nb:
                     more, fewer = (p.pa, p.pb) if na > nb else (p.pb, p.pa)
-                    p.add(check, triage, msg(N_("condition: the %(more)s text states %(n)s conditions (if), the %(fewer)s text %(m)s"),
-                                              more=more.label, n=max(na, nb), fewer=fewer.label, m=min(na, nb)), p.pa.side(), p.pb.side(), detail=f"{na}/{nb}")
+                    # each case of an either/or spelled out ("if from the hand …, if from the discard pile …")
+                    # against the other text leaving the default case implied
+                    spelled = all(self.spelled_case(s.text, more.lang, fewer) for s in paragraph_sentences(more.text, None)
+                                  if self.conditions(s.text, more.lang))
+                    p.add(check, "wording" if spelled else triage, msg(N_("condition: the %(more)s text states %(n)s conditions (if), the %(fewer)s text %(m)s"),
+                                              more=more.label, n=max(na, nb), fewer=fewer.label, m=min(na, nb)), p.pa.side(), p.pb.side(), detail=raw)
                 continue
             if bool(ha) == bool(hb):
                 continue
@@ -613,6 +681,10 @@ class Checker:
         lang_a, lang_b = self.sources[src_a].lang, self.sources[src_b].lang
         cmp = Comparer(self.game, self.glossary, same_language=lang_a == lang_b)
         findings: list[Finding] = []
+        children: dict[str, list[str]] = {}  # parent -> its entities: a sentence's counterpart may stand there
+        for r in self.kb.records.values():
+            if r.game == self.game and getattr(r.item, "parent", None):
+                children.setdefault(r.item.parent, []).append(r.id)
         for rec in sorted((r for r in self.kb.records.values() if r.game == self.game), key=lambda r: r.id):
             single = self._single_edition(rec)
             if mode == "editions" and single:
@@ -629,6 +701,12 @@ class Checker:
                 continue
             cmp.elsewhere = {src: [i.text for f in rec.item.texts.values() for v in f.values()
                                    for i in text_items(v) if i.src == src] for src in (src_a, src_b)}
+            family = [rec.id, getattr(rec.item, "parent", None), *children.get(getattr(rec.item, "parent", None) or "", []),
+                      *children.get(rec.id, [])]
+            cmp.nearby = {src: [(i.text, rid == rec.id) for rid in dict.fromkeys(family) if rid in self.kb.records
+                                for f in self.kb.records[rid].item.texts
+                                for s, i in _source_items(self.kb.records[rid], f).items() if s == src]
+                          for src in (src_a, src_b)}
             for fld in rec.item.texts:
                 items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
