@@ -217,6 +217,7 @@ class Comparer:
         self.elsewhere: dict[str, list[str]] = {}  # source -> every text of the entity being compared
         # source -> (text, whether the entity's own) for the entity and its parent, siblings and children
         self.nearby: dict[str, list[tuple[str, bool]]] = {}
+        self.related: dict[str, list[tuple[str, bool]]] = {}  # ... of the entities it refers to or that refer to it
         self._terms: dict[tuple[str, str], set[str]] = {}
 
     def read(self, text: str, lang: str) -> Analysis:
@@ -305,6 +306,31 @@ class Comparer:
                 an = self.read(s.text, lacks.lang)
                 if len(terms & names(s.text, lacks.lang)) >= MOVED_SHARE * len(terms) and need <= says(an.markers) \
                         and nums <= set(an.numbers):
+                    return True
+        return False
+
+    def said_nearby(self, text: str, lang: str, other: Para, marker: str) -> bool:
+        """Whether the other source carries a marker ("at random") in a sentence of the entity, its
+        neighbours or the entities it refers to that names most of the game terms this text names."""
+        terms = self.terms(text, lang)
+        if not terms:
+            return False
+        for body, _own in self.nearby.get(other.source, []) + self.related.get(other.source, []):
+            for s in paragraph_sentences(body, None):
+                if marker in self.read(s.text, other.lang).markers \
+                        and len(terms & self.terms(s.text, other.lang)) >= MOVED_SHARE * len(terms):
+                    return True
+        return False
+
+    def said_nearby_term(self, pieces: set[str], place: str, other: Para) -> bool:
+        """Whether the other source names a place in a sentence of the entity, its neighbours or the
+        entities it refers to that also names most of these pieces."""
+        if not pieces:
+            return False
+        for body, _own in self.nearby.get(other.source, []) + self.related.get(other.source, []):
+            for s in paragraph_sentences(body, None):
+                named = self.terms(s.text, other.lang)
+                if place in named and len(pieces & named) >= MOVED_SHARE * len(pieces):
                     return True
         return False
 
@@ -527,7 +553,11 @@ class Comparer:
                 has, lacks, other = (p.pa, p.pb, xb) if check in ma else (p.pb, p.pa, xa)
                 if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
                     continue  # the other sentence says when in its own words
-                p.add(check, "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
+                mine = xa if has is p.pa else xb
+                # "random" where the other text leaves the same things to chance in a related text (the
+                # event tiles shuffled at setup): both are random anyway
+                same = check == "random" and self.said_nearby(mine.text, has.lang, lacks, check)
+                p.add(check, "wording" if same else "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
                                           has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 
@@ -583,8 +613,12 @@ class Comparer:
                     continue
                 where = {item for item in self.terms(x.text, px.lang) if item.split("/")[-1] in PLACE_TERMS} \
                     - self.terms(py.text, py.lang)
+                pieces = self.terms(x.text, px.lang) - where
                 for term in sorted(where):
-                    p.add("destination", "rule", msg(N_("destination: the %(x)s sentence puts a piece in the %(term)s, which the "
+                    # the other source names the place for the same piece in a related text (the double
+                    # servant "treated like any other servant", whose place its setup names): implied there
+                    implied = self.said_nearby_term(pieces, term, py)
+                    p.add("destination", "wording" if implied else "rule", msg(N_("destination: the %(x)s sentence puts a piece in the %(term)s, which the "
                                                          "%(y)s text never names"), x=px.label,
                                                       term=term.split("/")[-1].replace("-", " "), y=py.label),
                           p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{px.label}:{term}")
@@ -682,9 +716,12 @@ class Checker:
         cmp = Comparer(self.game, self.glossary, same_language=lang_a == lang_b)
         findings: list[Finding] = []
         children: dict[str, list[str]] = {}  # parent -> its entities: a sentence's counterpart may stand there
+        referred: dict[str, list[str]] = {}  # entity -> the entities that refer to it
         for r in self.kb.records.values():
             if r.game == self.game and getattr(r.item, "parent", None):
                 children.setdefault(r.item.parent, []).append(r.id)
+            for ref in (getattr(r.item, "refs", None) or []) if r.game == self.game else []:
+                referred.setdefault(ref, []).append(r.id)
         for rec in sorted((r for r in self.kb.records.values() if r.game == self.game), key=lambda r: r.id):
             single = self._single_edition(rec)
             if mode == "editions" and single:
@@ -707,6 +744,8 @@ class Checker:
                                 for f in self.kb.records[rid].item.texts
                                 for s, i in _source_items(self.kb.records[rid], f).items() if s == src]
                           for src in (src_a, src_b)}
+            cmp.related = {src: self._texts([*(getattr(rec.item, "refs", None) or []), *referred.get(rec.id, [])], src)
+                           for src in (src_a, src_b)}
             for fld in rec.item.texts:
                 items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
@@ -732,6 +771,11 @@ class Checker:
             elif f.triage == "rule" and f.check in ("numbers", "edition-value") and self._supplied(f.entity_id, unlimited):
                 f.triage = "wording"  # a count of pieces the rulebook replaces when they run out
         return sorted(findings, key=lambda f: (CLASSES.index(f.triage), f.hand_recorded, f.entity_id, f.field, f.check))
+
+    def _texts(self, ids: list[str], src: str) -> list[tuple[str, bool]]:
+        """Every text of these entities in one source (marked as no entity's own)."""
+        return [(i.text, False) for rid in dict.fromkeys(ids) if rid in self.kb.records
+                for f in self.kb.records[rid].item.texts for s, i in _source_items(self.kb.records[rid], f).items() if s == src]
 
     def _unlimited(self, *sources: str) -> set[str]:
         """Glossary terms of the components a substitute rule of these sources covers ("if rice or
