@@ -499,7 +499,7 @@ class Comparer:
                         if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
                             # "may move up" against "must move up": declining a pure gain is never the
                             # better move, so the player plays the same
-                            moot_may = my.get("may-moot", 0) >= my["may"]
+                            moot_may = my.get("may-moot", 0) >= my["may"] or forced_choice(my, mx)
                             p.add("modality", "wording" if moot_may else "rule", msg(N_("modality: the %(x)s text says “must”, the %(y)s text “may”"), x=x.label, y=y.label),
                                   p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
                 continue
@@ -522,7 +522,8 @@ class Comparer:
                 continue
             cats, has, lacks = (ha, p.pa, p.pb) if ha else (hb, p.pb, p.pa)
             said_by = p.ra if ha else p.rb
-            if check == "modality" and said_by.markers.get("may-moot", 0) >= said_by.markers["may"]:
+            if check == "modality" and (said_by.markers.get("may-moot", 0) >= said_by.markers["may"]
+                                        or forced_choice(said_by.markers, (p.rb if ha else p.ra).markers)):
                 triage = "wording"  # every "may" of the text is one that changes no play ("may ignore")
             qa, qb = p.quote_marked(has, cats)
             said = " / ".join(dict.fromkeys(cats))  # marker classes: named in the reader's words (Finding.text)
@@ -554,9 +555,9 @@ class Comparer:
                 if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
                     continue  # the other sentence says when in its own words
                 mine = xa if has is p.pa else xb
-                # "random" where the other text leaves the same things to chance in a related text (the
-                # event tiles shuffled at setup): both are random anyway
-                same = check == "random" and self.said_nearby(mine.text, has.lang, lacks, check)
+                # "random" ("free") where the other text leaves the same things to chance (makes the same
+                # move free) in a related text (the event tiles drawn at setup): both are random anyway
+                same = check in ("random", "free") and self.said_nearby(mine.text, has.lang, lacks, check)
                 p.add(check, "wording" if same else "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
                                           has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
@@ -910,6 +911,12 @@ class Checker:
             if item.src == src and want & {n for x, y in item.lines for n in range(x, y + 1)}:
                 return item.text
         return self.kb.sources[src].span_text(spans).strip()
+
+
+def forced_choice(may: dict[str, int], must: dict[str, int]) -> bool:
+    """"May replace one of your pieces with the new one" (every "may" of a text) against "must discard
+    one of your pieces" in the same case: either way the player gives up one piece of their choice."""
+    return may.get("may-replace", 0) >= may.get("may", 1) and must.get("must-discard", 0) > 0
 
 
 def moved(cmp: Comparer, text: str, elsewhere: list[str], lang: str) -> bool:

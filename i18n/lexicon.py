@@ -365,6 +365,13 @@ def moot(toks: list[str], verb: str | None, lang: str) -> bool:
     return verb in verbs or any(p.match(after) for p in patterns)
 
 
+@lru_cache(maxsize=8)
+def _forced(lang: str, kind: str) -> frozenset[str]:
+    """The verbs of a forced choice (`forced_choice` in i18n/lexicon.yaml): "replace" after a "may",
+    "discard" after a "must"."""
+    return frozenset(_lexicon_data().get("forced_choice", {}).get(lang, {}).get(kind, []))
+
+
 SUPPLY_WORDS = ("run_out", "substitute", "except")
 
 
@@ -511,6 +518,10 @@ def analyse(text: str, lang: str) -> Analysis:
                 cats.remove("may")
             elif moot(toks[i + 1:i + 9], verb, lang):
                 cats.append("may-moot")
+            elif verb in _forced(lang, "replace"):
+                cats.append("may-replace")
+        if "must" in cats and _governed(toks[i + 1:i + 5], lems[i + 1:i + 5], lang) in _forced(lang, "discard"):
+            cats.append("must-discard")
         # "karty, które nie zostały użyte" describes the cards; Czech "dokud ... ne-" means "until"
         if "negation" in cats and (RELATIVE.get(lang, set()) | UNTIL) & before:
             cats.remove("negation")

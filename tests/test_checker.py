@@ -98,6 +98,8 @@ def test_the_rule_differences_a_player_would_notice_stay_rule(kb_rule_findings, 
     ("gugong/rule/canal-claim-reward", "condition", "the Czech condition is an aside in parentheses"),
     ("dragon/phase/event", "random", "the 2017 setup draws the event tiles at random"),
     ("gugong/example/night-dice", "noted", "a worked example's names disagree; its rule does not"),
+    ("dragon/phase/person", "modality", "may replace one with the new one = must discard one: the same forced choice"),
+    ("gugong/rule/solo-jade-dusk", "free", "the Polish neighbour makes Meng's dusk travel free too"),
 ])
 def test_differences_that_change_no_play_are_not_rule(kb_rule_findings, entity, check, why):
     assert (entity, check) not in kb_rule_findings[0], why
@@ -108,6 +110,13 @@ def test_a_sentence_the_alignment_left_alone_is_not_unmatched_when_its_counterpa
     paragraph ("Jeżeli graczowi skończą się karty na ręce, musi spasować"), paired elsewhere by the aligner."""
     _, fs = kb_rule_findings
     assert not [f for f in fs if f.entity_id == "gugong/rule/day-turns" and f.check == "unmatched"]
+
+
+def test_a_forced_choice_is_read_on_both_sides():
+    must = analyse("Jeżeli w pałacach nie ma już miejsca, to gracz musi odrzucić jeden ze swoich żeton postaci.", "pl")
+    may = analyse("Jeśli wszystkie pałace gracza są pełne, może zastąpić jeden ze swoich kafelków postaci nowym.", "pl")
+    assert "must-discard" in must.markers and "may-replace" in may.markers
+    assert "may-replace" not in analyse("V každé ranní fázi můžete vyměnit jednu kartu.", "cs").markers
 
 
 @pytest.mark.parametrize("text, lang, moot", [
