@@ -309,30 +309,26 @@ class Comparer:
                     return True
         return False
 
-    def said_nearby(self, text: str, lang: str, other: Para, marker: str) -> bool:
-        """Whether the other source carries a marker ("at random") in a sentence of the entity, its
-        neighbours or the entities it refers to that names most of the game terms this text names."""
-        terms = self.terms(text, lang)
-        if not terms:
-            return False
+    def _related_sentences(self, other: Para) -> Iterator[tuple[Sentence, set[str]]]:
+        """The sentences of the other source's texts of the entity, its neighbours and the entities it
+        refers to, with the game terms each names."""
         for body, _own in self.nearby.get(other.source, []) + self.related.get(other.source, []):
             for s in paragraph_sentences(body, None):
-                if marker in self.read(s.text, other.lang).markers \
-                        and len(terms & self.terms(s.text, other.lang)) >= MOVED_SHARE * len(terms):
-                    return True
-        return False
+                yield s, self.terms(s.text, other.lang)
+
+    def said_nearby(self, text: str, lang: str, other: Para, marker: str) -> bool:
+        """Whether the other source carries a marker ("at random") in a related sentence that names most
+        of the game terms this text names."""
+        terms = self.terms(text, lang)
+        return bool(terms) and any(marker in self.read(s.text, other.lang).markers
+                                   and len(terms & named) >= MOVED_SHARE * len(terms)
+                                   for s, named in self._related_sentences(other))
 
     def said_nearby_term(self, pieces: set[str], place: str, other: Para) -> bool:
-        """Whether the other source names a place in a sentence of the entity, its neighbours or the
-        entities it refers to that also names most of these pieces."""
-        if not pieces:
-            return False
-        for body, _own in self.nearby.get(other.source, []) + self.related.get(other.source, []):
-            for s in paragraph_sentences(body, None):
-                named = self.terms(s.text, other.lang)
-                if place in named and len(pieces & named) >= MOVED_SHARE * len(pieces):
-                    return True
-        return False
+        """Whether the other source names a place in a related sentence that also names most of these
+        pieces."""
+        return bool(pieces) and any(place in named and len(pieces & named) >= MOVED_SHARE * len(pieces)
+                                    for _s, named in self._related_sentences(other))
 
     def spelled_case(self, text: str, lang: str, other: Para) -> bool:
         """Whether a conditional sentence only spells out one case of an either/or the other text states
