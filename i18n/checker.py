@@ -18,6 +18,12 @@ different things — a reviewer's list, every item quoting both sides with their
    `ocr` (damage in the source) — and a one-line explanation. Differences the transcribers recorded by
    hand (a `note` / `difference` field written for the project) are listed as `noted`, marked
    hand-recorded; no check relies on them.
+   `rule` is kept for what would make a player following one text play differently. Not rule: a
+   sentence whose counterpart the other source states elsewhere in the entity or its neighbours (parent,
+   siblings, children); a conditional sentence spelling out one case of an either/or the other states; a
+   "may" of a pure benefit or a forced choice said as "may replace" / "must discard" (i18n/lexicon.yaml
+   `benefit`, `forced_choice`); "random" or "free" the other source says of the same things in a related
+   text; a count of components a substitute rule covers (`supply`); a worked example's disagreement.
 """
 from __future__ import annotations
 
