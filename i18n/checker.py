@@ -18,6 +18,12 @@ different things — a reviewer's list, every item quoting both sides with their
    `ocr` (damage in the source) — and a one-line explanation. Differences the transcribers recorded by
    hand (a `note` / `difference` field written for the project) are listed as `noted`, marked
    hand-recorded; no check relies on them.
+   `rule` is kept for what would make a player following one text play differently. Not rule: a
+   sentence whose counterpart the other source states elsewhere in the entity or its neighbours (parent,
+   siblings, children); a conditional sentence spelling out one case of an either/or the other states; a
+   "may" of a pure benefit or a forced choice said as "may replace" / "must discard" (i18n/lexicon.yaml
+   `benefit`, `forced_choice`); "random" or "free" the other source says of the same things in a related
+   text; a count of components a substitute rule covers (`supply`); a worked example's disagreement.
 """
 from __future__ import annotations
 
@@ -32,7 +38,8 @@ from typing import Iterator
 
 from i18n.align import Change, Document, Sentence, align, join, paragraph_sentences, similarity, spans_of, word_diff
 from i18n.lexicon import (CONDITIONS, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
-                          alternatives, analyse, numbers, per_kind, places_or_moves, puts, ranks, time_units)
+                          alternatives, analyse, lemmas, numbers, per_kind, places_or_moves, puts, ranks, supply_covered,
+                          supply_rule, time_units)
 from i18n.catalog import N_, t
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
@@ -64,6 +71,11 @@ FAMILIES = (
 )
 # A sentence whose content words are this share of those of another field counts as moved there
 MOVED_SHARE = 0.6
+# A condition in parentheses restates ("(if there is room)"), and one that opens a list ("only if:")
+# is the list, which both texts give: neither is counted among a text's conditions
+ASIDE_CONDITION = re.compile(r"\([^()]*\)|[^\W\d_]+\s*:")
+CASE_WORDS = {"if", "when"}
+NEIGHBOUR_TERMS = 3  # game terms a sentence must name to be looked for in the neighbours' texts  # what a sentence spelling out one case of an either/or may say
 # Checked sentence by sentence: what a sentence says when it has the marker
 SENTENCE_MARKERS = {"random": "leaves it to chance (“at random” / shuffled)",
                     "timing": "fixes the moment (“after doing …”, “only after …”)",
@@ -213,6 +225,9 @@ class Comparer:
         self.game, self.glossary, self.same_language = game, glossary, same_language
         self._cache: dict[tuple[str, str], Analysis] = {}
         self.elsewhere: dict[str, list[str]] = {}  # source -> every text of the entity being compared
+        # source -> (text, whether the entity's own) for the entity and its parent, siblings and children
+        self.nearby: dict[str, list[tuple[str, bool]]] = {}
+        self.related: dict[str, list[tuple[str, bool]]] = {}  # ... of the entities it refers to or that refer to it
         self._terms: dict[tuple[str, str], set[str]] = {}
 
     def read(self, text: str, lang: str) -> Analysis:
@@ -274,6 +289,76 @@ class Comparer:
         new = self.terms(s.text, has.lang) - self.terms(lacks.text, lacks.lang)
         return {item for item in new if lacks.lang in self.glossary.terms[item]}
 
+    def counterpart(self, lone: Sentence, has: Para, lacks: Para) -> bool:
+        """Whether the other source says a sentence the alignment left alone elsewhere in the entity or
+        its neighbours (parent, siblings, children): a sentence naming most of its game terms (content
+        words between editions), with its modal words, its kind of condition, its "or" and its numbers.
+        What is left over ("and does not play for the rest of the phase" after "must pass") only
+        explains what follows anyway."""
+        mine = self.read(lone.text, has.lang)
+
+        def names(text: str, lang: str) -> set[str]:
+            if self.same_language:
+                return {w for w in self.read(text, lang).lemmas if len(w) > 3}
+            return self.terms(text, lang)
+
+        def says(markers) -> set[str]:
+            out = {m for m in ("may", "must", "may-not", "must-not", "only") if m in markers}
+            out |= {"condition"} if set(markers) & {"if", "when", "unless"} else set()
+            return out | ({"or"} if set(markers) & {"or", "and-or"} else set())
+
+        terms, need = names(lone.text, has.lang), says(mine.markers)
+        nums = set(mine.numbers) - WEAK_NUMBERS
+        for text, own in self.nearby.get(lacks.source, []):
+            if len(terms) < (2 if own else NEIGHBOUR_TERMS):
+                continue  # a neighbour shares a term or two with every sentence of its chapter ("Meng", "decree")
+            for s in paragraph_sentences(text, None):
+                an = self.read(s.text, lacks.lang)
+                if len(terms & names(s.text, lacks.lang)) >= MOVED_SHARE * len(terms) and need <= says(an.markers) \
+                        and nums <= set(an.numbers):
+                    return True
+        return False
+
+    def _related_sentences(self, other: Para) -> Iterator[tuple[Sentence, set[str]]]:
+        """The sentences of the other source's texts of the entity, its neighbours and the entities it
+        refers to, with the game terms each names."""
+        for body, _own in self.nearby.get(other.source, []) + self.related.get(other.source, []):
+            for s in paragraph_sentences(body, None):
+                yield s, self.terms(s.text, other.lang)
+
+    def said_nearby(self, text: str, lang: str, other: Para, marker: str) -> bool:
+        """Whether the other source carries a marker ("at random") in a related sentence that names most
+        of the game terms this text names."""
+        terms = self.terms(text, lang)
+        return bool(terms) and any(marker in self.read(s.text, other.lang).markers
+                                   and len(terms & named) >= MOVED_SHARE * len(terms)
+                                   for s, named in self._related_sentences(other))
+
+    def said_nearby_term(self, pieces: set[str], place: str, other: Para) -> bool:
+        """Whether the other source names a place in a related sentence that also names most of these
+        pieces."""
+        return bool(pieces) and any(place in named and len(pieces & named) >= MOVED_SHARE * len(pieces)
+                                    for _s, named in self._related_sentences(other))
+
+    def spelled_case(self, text: str, lang: str, other: Para) -> bool:
+        """Whether a conditional sentence only spells out one case of an either/or the other text states
+        ("if you swapped a card from your hand, take the new card into your hand" beside "a card from
+        your hand or your discard pile ... if from the discard pile, put the new one there"): it says
+        no rule word but its condition, no number and no game term the other text lacks, and the other
+        text states the either/or and a case of its own."""
+        mine, theirs = self.read(text, lang), self.read(other.text, other.lang)
+        said = set(mine.markers) & (RULE_MARKERS | {"or", "and-or"})
+        # the either/or is stated as such: alternatives in a sentence that is no case itself
+        either = any({"or", "and-or"} & set(m) and not CASE_WORDS & set(m)
+                     for m in (self.read(s.text, other.lang).markers for s in paragraph_sentences(other.text, None)))
+        return bool(said) and said <= CASE_WORDS and either and bool(CASE_WORDS & set(theirs.markers)) and not (set(mine.numbers) - WEAK_NUMBERS) - set(theirs.numbers) \
+            and not (self.terms(text, lang) - self.terms(other.text, other.lang) if not self.same_language else False)
+
+    def conditions(self, text: str, lang: str) -> int:
+        """How many conditions a text states (not in an aside, not one that opens a list)."""
+        markers = self.read(ASIDE_CONDITION.sub(" ", text), lang).markers
+        return sum(markers.get(c, 0) for c in ("if", "unless"))
+
     # -- a paragraph pair
 
     def compare(self, entity_id: str, fld: str, pa: Para, pb: Para) -> list[Finding]:
@@ -301,7 +386,11 @@ class Comparer:
                 continue
             if self.same_language and moved(self, lone.text, self.elsewhere.get(lacks.source, []), has.lang):
                 continue  # the other edition says it in another text of the same entity (a note, a summary)
+            if self.counterpart(lone, has, lacks):
+                continue  # the other text says it in a sentence the alignment paired elsewhere, or nearby
             triage = "ocr" if GAP.search(lone.text) or GAP.search(lacks.text) else self.triage(lone.text, has.lang)
+            if triage == "rule" and self.spelled_case(lone.text, has.lang, lacks):
+                triage = "wording"
             here, there = has.side(lone.text, lone.lines), lacks.side()
             p.add("unmatched", triage, msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
                                            has=has.label, lacks=lacks.label),
@@ -328,10 +417,13 @@ class Comparer:
                 and bool(self.new_objects(extra, p_two, p_one))
             if not (negates or novel) and (sum(s.words for s in two) < 1.8 * max(one.words, 1) or extra.words < 8):
                 continue
-            if not self.adds(extra, p_two, p_one):
+            if not self.adds(extra, p_two, p_one) or self.counterpart(extra, p_two, p_one):
                 continue
             qx, qy = p_two.side(extra.text, extra.lines), p_one.side(one.text, one.lines)
-            p.add("unmatched", "ocr" if p.damaged else self.triage(extra.text, p_two.lang),
+            triage = "ocr" if p.damaged else self.triage(extra.text, p_two.lang)
+            if triage == "rule" and self.spelled_case(extra.text, p_two.lang, p_one):
+                triage = "wording"  # one case of an either/or the other text leaves implied
+            p.add("unmatched", triage,
                   msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
                       has=p_two.label, lacks=p_one.label),
                   *((qx, qy) if p_two is p.pa else (qy, qx)), detail=f"{p_two.label}:{extra.text[:40]}", keep=True)
@@ -411,24 +503,33 @@ class Comparer:
                     ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
                     for mx, my, x, y in ((ma, mb, p.pa, p.pb), (mb, ma, p.pb, p.pa)):
                         if "must" in mx and "may" not in mx and "may" in my and "must" not in my:
-                            p.add("modality", "rule", msg(N_("modality: the %(x)s text says “must”, the %(y)s text “may”"), x=x.label, y=y.label),
+                            # "may move up" against "must move up": declining a pure gain is never the
+                            # better move, so the player plays the same
+                            moot_may = my.get("may-moot", 0) >= my["may"] or forced_choice(my, mx)
+                            p.add("modality", "wording" if moot_may else "rule", msg(N_("modality: the %(x)s text says “must”, the %(y)s text “may”"), x=x.label, y=y.label),
                                   p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"must:{x.label}")
                 continue
             if check == "modality" and not p.rules:
                 continue  # descriptions narrate ("you may find in the box..."), examples have facts
             if check == "condition":
-                ma, mb = p.ra.markers, p.rb.markers
-                na, nb = sum(ma.get(c, 0) for c in family), sum(mb.get(c, 0) for c in family)
+                na, nb = self.conditions(p.pa.text, p.pa.lang), self.conditions(p.pb.text, p.pb.lang)
+                # the key stays that of the counts of every condition word (labels refer to it)
+                raw = "/".join(str(sum(r.markers.get(c, 0) for c in family)) for r in (p.ra, p.rb))
                 if na and nb and na != nb:
                     more, fewer = (p.pa, p.pb) if na > nb else (p.pb, p.pa)
-                    p.add(check, triage, msg(N_("condition: the %(more)s text states %(n)s conditions (if), the %(fewer)s text %(m)s"),
-                                              more=more.label, n=max(na, nb), fewer=fewer.label, m=min(na, nb)), p.pa.side(), p.pb.side(), detail=f"{na}/{nb}")
+                    # each case of an either/or spelled out ("if from the hand …, if from the discard pile …")
+                    # against the other text leaving the default case implied
+                    spelled = all(self.spelled_case(s.text, more.lang, fewer) for s in paragraph_sentences(more.text, None)
+                                  if self.conditions(s.text, more.lang))
+                    p.add(check, "wording" if spelled else triage, msg(N_("condition: the %(more)s text states %(n)s conditions (if), the %(fewer)s text %(m)s"),
+                                              more=more.label, n=max(na, nb), fewer=fewer.label, m=min(na, nb)), p.pa.side(), p.pb.side(), detail=raw)
                 continue
             if bool(ha) == bool(hb):
                 continue
             cats, has, lacks = (ha, p.pa, p.pb) if ha else (hb, p.pb, p.pa)
             said_by = p.ra if ha else p.rb
-            if check == "modality" and said_by.markers.get("may-moot", 0) >= said_by.markers["may"]:
+            if check == "modality" and (said_by.markers.get("may-moot", 0) >= said_by.markers["may"]
+                                        or forced_choice(said_by.markers, (p.rb if ha else p.ra).markers)):
                 triage = "wording"  # every "may" of the text is one that changes no play ("may ignore")
             qa, qb = p.quote_marked(has, cats)
             said = " / ".join(dict.fromkeys(cats))  # marker classes: named in the reader's words (Finding.text)
@@ -459,7 +560,11 @@ class Comparer:
                 has, lacks, other = (p.pa, p.pb, xb) if check in ma else (p.pb, p.pa, xa)
                 if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
                     continue  # the other sentence says when in its own words
-                p.add(check, "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
+                mine = xa if has is p.pa else xb
+                # "random" ("free") where the other text leaves the same things to chance (makes the same
+                # move free) in a related text (the event tiles drawn at setup): both are random anyway
+                same = check in ("random", "free") and self.said_nearby(mine.text, has.lang, lacks, check)
+                p.add(check, "wording" if same else "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
                                           has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 
@@ -515,8 +620,12 @@ class Comparer:
                     continue
                 where = {item for item in self.terms(x.text, px.lang) if item.split("/")[-1] in PLACE_TERMS} \
                     - self.terms(py.text, py.lang)
+                pieces = self.terms(x.text, px.lang) - where
                 for term in sorted(where):
-                    p.add("destination", "rule", msg(N_("destination: the %(x)s sentence puts a piece in the %(term)s, which the "
+                    # the other source names the place for the same piece in a related text (the double
+                    # servant "treated like any other servant", whose place its setup names): implied there
+                    implied = self.said_nearby_term(pieces, term, py)
+                    p.add("destination", "wording" if implied else "rule", msg(N_("destination: the %(x)s sentence puts a piece in the %(term)s, which the "
                                                          "%(y)s text never names"), x=px.label,
                                                       term=term.split("/")[-1].replace("-", " "), y=py.label),
                           p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{px.label}:{term}")
@@ -613,6 +722,13 @@ class Checker:
         lang_a, lang_b = self.sources[src_a].lang, self.sources[src_b].lang
         cmp = Comparer(self.game, self.glossary, same_language=lang_a == lang_b)
         findings: list[Finding] = []
+        children: dict[str, list[str]] = {}  # parent -> its entities: a sentence's counterpart may stand there
+        referred: dict[str, list[str]] = {}  # entity -> the entities that refer to it
+        for r in self.kb.records.values():
+            if r.game == self.game and getattr(r.item, "parent", None):
+                children.setdefault(r.item.parent, []).append(r.id)
+            for ref in (getattr(r.item, "refs", None) or []) if r.game == self.game else []:
+                referred.setdefault(ref, []).append(r.id)
         for rec in sorted((r for r in self.kb.records.values() if r.game == self.game), key=lambda r: r.id):
             single = self._single_edition(rec)
             if mode == "editions" and single:
@@ -629,6 +745,14 @@ class Checker:
                 continue
             cmp.elsewhere = {src: [i.text for f in rec.item.texts.values() for v in f.values()
                                    for i in text_items(v) if i.src == src] for src in (src_a, src_b)}
+            family = [rec.id, getattr(rec.item, "parent", None), *children.get(getattr(rec.item, "parent", None) or "", []),
+                      *children.get(rec.id, [])]
+            cmp.nearby = {src: [(i.text, rid == rec.id) for rid in dict.fromkeys(family) if rid in self.kb.records
+                                for f in self.kb.records[rid].item.texts
+                                for s, i in _source_items(self.kb.records[rid], f).items() if s == src]
+                          for src in (src_a, src_b)}
+            cmp.related = {src: self._texts([*(getattr(rec.item, "refs", None) or []), *referred.get(rec.id, [])], src)
+                           for src in (src_a, src_b)}
             for fld in rec.item.texts:
                 items = _source_items(rec, fld)
                 ia, ib = items.get(src_a), items.get(src_b)
@@ -647,10 +771,39 @@ class Checker:
                 findings += self._example_facts(rec, a, b, mode, src_a, src_b)
             if isinstance(rec.item, Entity) and mode == "editions":
                 findings += self._edition_values(rec, a, b)
+        unlimited = self._unlimited(src_a, src_b)
         for f in findings:
             if self._expansion(f.entity_id) and not f.hand_recorded:
                 f.triage = "expansion"
+            elif f.triage == "rule" and f.check in ("numbers", "edition-value") and self._supplied(f.entity_id, unlimited):
+                f.triage = "wording"  # a count of pieces the rulebook replaces when they run out
         return sorted(findings, key=lambda f: (CLASSES.index(f.triage), f.hand_recorded, f.entity_id, f.field, f.check))
+
+    def _texts(self, ids: list[str], src: str) -> list[tuple[str, bool]]:
+        """Every text of these entities in one source (marked as no entity's own)."""
+        return [(i.text, False) for rid in dict.fromkeys(ids) if rid in self.kb.records
+                for f in self.kb.records[rid].item.texts for s, i in _source_items(self.kb.records[rid], f).items() if s == src]
+
+    def _unlimited(self, *sources: str) -> set[str]:
+        """Glossary terms of the components a substitute rule of these sources covers ("if rice or
+        fireworks run out, replace them with other markers")."""
+        out: set[str] = set()
+        for rec, fld, lang, item in self.kb.source_texts(self.game):
+            if item.src in sources and supply_rule(item.text, lang):
+                out |= self.glossary.named(lemmas(supply_covered(item.text, lang), lang), lang)
+        return out
+
+    def _supplied(self, entity_id: str, unlimited: set[str]) -> bool:
+        """Whether an entity is a component whose supply a substitute rule makes unlimited."""
+        rec = self.kb.records.get(entity_id)
+        if rec is None or rec.kind != "component" or not unlimited:
+            return False
+        named = set(getattr(rec.item, "refs", None) or [])
+        for fld in ("name", "body"):
+            for src, item in _source_items(rec, fld).items():
+                lang = self.sources[src].lang
+                named |= self.glossary.named(lemmas(item.text, lang), lang)
+        return bool(named & unlimited)
 
     def _expansion(self, entity_id: str) -> bool:
         """Whether an entity (or one it belongs to) is content of an expansion."""
@@ -685,7 +838,10 @@ class Checker:
         lines = spans_of(sorted({n for i in items for x, y in i.lines for n in range(x, y + 1)}))
         quote = " / ".join(i.text for i in items[:3])
         side = Side(ed, src, lines or None, quote)
-        return Finding(self.game, rec.id, "*", "edition-only", "rule", msg(N_("only the %(ed)s edition has this %(kind)s"), ed=ed, kind=rec.kind),
+        # what to do when a component is lost or runs out (spare cards, substitutes) changes no play
+        lang = self.sources[src].lang
+        triage = "wording" if items and all(supply_rule(i.text, lang) for i in items if i.text) else "rule"
+        return Finding(self.game, rec.id, "*", "edition-only", triage, msg(N_("only the %(ed)s edition has this %(kind)s"), ed=ed, kind=rec.kind),
                        side if ed == a else None, None if ed == a else side, detail=ed)
 
     def _one_sided(self, cmp, rec, fld, mode, a, b, ia, ib, lang) -> Finding:
@@ -710,7 +866,9 @@ class Checker:
             items = [i for f in rec.item.texts if f not in ("name", "note", "difference")
                      for s, i in _source_items(rec, f).items() if s == src]
             sides.append(Side(label, src, _lines(items[0]), items[0].text) if items else None)
-        triage = "rule" if en.lower().startswith("disagreement") else "wording"
+        # a worked example illustrates a rule stated elsewhere: its names and numbers disagreeing changes
+        # how no one plays (the rule's own texts are compared on their own)
+        triage = "rule" if en.lower().startswith("disagreement") and not isinstance(rec.item, Example) else "wording"
         return Finding(self.game, rec.id, fld, "noted", triage, en or "see the note", sides[0], sides[1],
                        hand_recorded=True, detail=fld)
 
@@ -759,6 +917,12 @@ class Checker:
             if item.src == src and want & {n for x, y in item.lines for n in range(x, y + 1)}:
                 return item.text
         return self.kb.sources[src].span_text(spans).strip()
+
+
+def forced_choice(may: dict[str, int], must: dict[str, int]) -> bool:
+    """"May replace one of your pieces with the new one" (every "may" of a text) against "must discard
+    one of your pieces" in the same case: either way the player gives up one piece of their choice."""
+    return may.get("may-replace", 0) >= may.get("may", 1) and must.get("must-discard", 0) > 0
 
 
 def moved(cmp: Comparer, text: str, elsewhere: list[str], lang: str) -> bool:

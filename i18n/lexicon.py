@@ -344,9 +344,61 @@ EVENTS = {"pl": {"zdarzyć", "zdarzać", "rozpocząć", "rozpoczynać", "zaczą�
 # A "may" that changes no play against a plain statement: before a verb of disregarding ("dolną część
 # karty można na razie zignorować" = "zatím ignorujte": the thing does not matter yet) or of taking up a
 # benefit ("mohou uplatnit výhody" = "otrzymują nagrody": a benefit is the holder's to take up either way).
-# Still a "may" (the texts do differ), and also "may-moot", which the checker classes `wording`.
-MOOT = {"pl": {"ignorować", "zignorować", "skorzystać", "korzystać"},
-        "cs": {"ignorovat", "uplatnit", "uplatňovat", "využít", "využívat"}}
+# Still a "may" (the texts do differ), and also "may-moot", which the checker classes `wording`. The
+# verbs are data: `benefit` in i18n/lexicon.yaml.
+@lru_cache(maxsize=1)
+def _lexicon_data() -> dict:
+    return yaml.safe_load(Path(__file__).with_name("lexicon.yaml").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=4)
+def _benefit(lang: str) -> tuple[frozenset[str], tuple[re.Pattern, ...]]:
+    entries = _lexicon_data().get("benefit", {}).get(lang, [])
+    return (frozenset(e for e in entries if not e.startswith("~")),
+            tuple(re.compile(e[1:]) for e in entries if e.startswith("~")))
+
+
+def moot(toks: list[str], verb: str | None, lang: str) -> bool:
+    """Whether a "may" governs a verb of taking up a pure benefit (`toks`: the words after the "may")."""
+    verbs, patterns = _benefit(lang)
+    after = " ".join(fold(w) for w in toks)
+    return verb in verbs or any(p.match(after) for p in patterns)
+
+
+@lru_cache(maxsize=8)
+def _forced(lang: str, kind: str) -> frozenset[str]:
+    """The verbs of a forced choice (`forced_choice` in i18n/lexicon.yaml): "replace" after a "may",
+    "discard" after a "must"."""
+    return frozenset(_lexicon_data().get("forced_choice", {}).get(lang, {}).get(kind, []))
+
+
+SUPPLY_WORDS = ("run_out", "substitute", "except")
+
+
+@lru_cache(maxsize=4)
+def _supply(lang: str) -> dict[str, re.Pattern]:
+    table = _lexicon_data().get("supply", {}).get(lang, {})
+    return {k: re.compile(r"\b(?:" + "|".join(table.get(k, ["(?!)"])) + r")\b") for k in SUPPLY_WORDS}
+
+
+def supply_rule(text: str, lang: str) -> bool:
+    """Whether a text says what to do when components run out or are lost: replace them."""
+    folded = " ".join(words(text))
+    pats = _supply(lang)
+    return bool(pats["run_out"].search(folded) and pats["substitute"].search(folded))
+
+
+def supply_covered(text: str, lang: str) -> str:
+    """A substitute rule without the clauses naming the components it leaves out ("poza żetonami postaci
+    (…)", "Nie licząc kafelków postaci,"): the text that names the components it covers."""
+    pats = _supply(lang)
+    out = []
+    for clause in re.split(r"[,;(]", text):
+        if not pats["except"].search(" ".join(words(clause))):
+            out.append(clause)
+    return ",".join(out)
+
+
 INFINITIVE = {"pl": ("ć",), "cs": ("t", "ci")}
 
 
@@ -464,8 +516,12 @@ def analyse(text: str, lang: str) -> Analysis:
             verb = _governed(toks[i + 1:i + 5], lems[i + 1:i + 5], lang)
             if RELATIVE.get(lang, set()) & before or verb in EVENTS.get(lang, ()):
                 cats.remove("may")
-            elif verb in MOOT.get(lang, ()):
+            elif moot(toks[i + 1:i + 9], verb, lang):
                 cats.append("may-moot")
+            elif verb in _forced(lang, "replace"):
+                cats.append("may-replace")
+        if "must" in cats and _governed(toks[i + 1:i + 5], lems[i + 1:i + 5], lang) in _forced(lang, "discard"):
+            cats.append("must-discard")
         # "karty, które nie zostały użyte" describes the cards; Czech "dokud ... ne-" means "until"
         if "negation" in cats and (RELATIVE.get(lang, set()) | UNTIL) & before:
             cats.remove("negation")

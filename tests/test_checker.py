@@ -62,10 +62,71 @@ def test_a_sentence_naming_what_the_other_language_never_mentions_is_reported(re
 
 def test_where_only_one_language_puts_a_piece_is_a_destination_finding(real_kb):
     """The unlocked double servant: the Czech puts it among the free servants (the general supply), the
-    Polish only says it is treated like any other servant and never names the supply."""
+    Polish only says it is treated like any other servant. The Polish sibling rules move the double servant
+    to and from the general supply, so the place is implied there: reported, as wording."""
     (f,) = [f for f in Checker(real_kb, "gugong").run("langs", "pl", "cs") if f.check == "destination"]
-    assert f.entity_id == "gugong/rule/double-servant" and f.triage == "rule" and "general supply" in f.message
+    assert f.entity_id == "gugong/rule/double-servant" and f.triage == "wording" and "general supply" in f.message
     assert "mezi volné služebníky" in f.b.text and "traktowany jak każdy inny" in f.a.text
+
+
+@pytest.fixture(scope="module")
+def kb_rule_findings(real_kb):
+    """The rule-class findings of the two knowledge-base comparisons the strict labels judge."""
+    fs = Checker(real_kb, "gugong").run("langs", "pl", "cs") + Checker(real_kb, "dragon").run("editions", "2007", "2017")
+    return {(f.entity_id, f.check): f for f in fs if f.triage == "rule"}, fs
+
+
+@pytest.mark.parametrize("entity, check", [
+    ("dragon/action/privilege", "edition-value"),           # large privilege 6 against 7 yuan
+    ("gugong/rule/solo-decree-tiebreak", "unmatched"),      # Meng's tie-break also when both are occupied
+    ("gugong/rule/solo-ports", "unmatched"),                # at most 3 markers on the 4 VP port reward
+    ("gugong/rule/solo-token-exchange", "modality"),        # whenever Meng could act, not only action B
+    ("gugong/decree/l1-card-exchange", "modality"),         # the level-1 decree swap: must against may
+    ("gugong/setup-step/first-player", "random"),           # random against whoever last dealt with an official
+    ("dragon/rule/winner", "unmatched"),                    # 2017: on the same space the higher marker wins
+])
+def test_the_rule_differences_a_player_would_notice_stay_rule(kb_rule_findings, entity, check):
+    assert (entity, check) in kb_rule_findings[0]
+
+
+@pytest.mark.parametrize("entity, check, why", [
+    ("dragon/component/rice-tiles", "edition-value", "24 against 26 rice: the rulebook substitutes any that run out"),
+    ("dragon/component/fireworks-tiles", "numbers", "12 against 14 fireworks: substituted likewise"),
+    ("dragon/rule/spare-cards", "edition-only", "spare cards replace lost ones: no play"),
+    ("gugong/rule/night-most-matches", "modality", "may move up the palace track: a pure gain"),
+    ("gugong/card-ability/swap-card", "condition", "the from-hand case spelled out of 'hand or discard pile'"),
+    ("gugong/rule/canal-claim-reward", "condition", "the Czech condition is an aside in parentheses"),
+    ("dragon/phase/event", "random", "the 2017 setup draws the event tiles at random"),
+    ("gugong/example/night-dice", "noted", "a worked example's names disagree; its rule does not"),
+    ("dragon/phase/person", "modality", "may replace one with the new one = must discard one: the same forced choice"),
+    ("gugong/rule/solo-jade-dusk", "free", "the Polish neighbour makes Meng's dusk travel free too"),
+])
+def test_differences_that_change_no_play_are_not_rule(kb_rule_findings, entity, check, why):
+    assert (entity, check) not in kb_rule_findings[0], why
+
+
+def test_a_sentence_the_alignment_left_alone_is_not_unmatched_when_its_counterpart_is_in_the_entity(kb_rule_findings):
+    """The Czech "once a player's hand is empty, they must pass" has its Polish counterpart in the same
+    paragraph ("Jeżeli graczowi skończą się karty na ręce, musi spasować"), paired elsewhere by the aligner."""
+    _, fs = kb_rule_findings
+    assert not [f for f in fs if f.entity_id == "gugong/rule/day-turns" and f.check == "unmatched"]
+
+
+def test_a_forced_choice_is_read_on_both_sides():
+    must = analyse("Jeżeli w pałacach nie ma już miejsca, to gracz musi odrzucić jeden ze swoich żeton postaci.", "pl")
+    may = analyse("Jeśli wszystkie pałace gracza są pełne, może zastąpić jeden ze swoich kafelków postaci nowym.", "pl")
+    assert "must-discard" in must.markers and "may-replace" in may.markers
+    assert "may-replace" not in analyse("V každé ranní fázi můžete vyměnit jednu kartu.", "cs").markers
+
+
+@pytest.mark.parametrize("text, lang, moot", [
+    ("Gracz może przesunąć swojego Wysłannika o jedno pole w górę na Torze Pałacu.", "pl", True),
+    ("si můžete najmout 1 volného služebníka", "cs", True),
+    ("Gracz może przesunąć swój Statek na inne pole.", "pl", False),
+    ("V každé ranní fázi můžete vyměnit jednu kartu v ruce za kartu na herním plánu.", "cs", False),
+])
+def test_a_may_of_a_pure_benefit_is_moot(text, lang, moot):
+    assert ("may-moot" in analyse(text, lang).markers) is moot
 
 
 def test_every_finding_is_reviewable(findings):
