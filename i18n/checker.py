@@ -77,9 +77,9 @@ ASIDE_CONDITION = re.compile(r"\([^()]*\)|[^\W\d_]+\s*:")
 CASE_WORDS = {"if", "when"}
 NEIGHBOUR_TERMS = 3  # game terms a sentence must name to be looked for in the neighbours' texts  # what a sentence spelling out one case of an either/or may say
 # Checked sentence by sentence: what a sentence says when it has the marker
-SENTENCE_MARKERS = {"random": "leaves it to chance (“at random” / shuffled)",
-                    "timing": "fixes the moment (“after doing …”, “only after …”)",
-                    "free": "makes it free of cost (“za darmo”, “zdarma”, “volný pohyb”)"}
+SENTENCE_MARKERS = {"random": N_("leaves it to chance (“at random” / shuffled)"),
+                    "timing": N_("fixes the moment (“after doing …”, “only after …”)"),
+                    "free": N_("makes it free of cost (“za darmo”, “zdarma”, “volný pohyb”)")}
 # Glossary terms that name game objects and places; a rule naming one in one language only may send the
 # player somewhere else.
 OBJECT_TERMS = {"great-wall", "grand-canal", "ship", "port", "decree", "jade"}
@@ -151,6 +151,11 @@ def message_text(lang: str, msgid: str, params: dict) -> str:
     """A finding's message in the reader's language from its msgid and parameters, as the build stores
     them (the CLI, the API and the site all read a finding through this)."""
     params = dict(params)
+    if "says" in params:  # what a sentence marker means (SENTENCE_MARKERS), in the reader's words
+        params["says"] = t(lang, params["says"])
+    for side in ("ua", "ub"):  # time units (i18n/lexicon.py TIME_UNITS), in the reader's words
+        if side in params:
+            params[side] = " / ".join(t(lang, TIME_UNIT_LABELS.get(u, u)) for u in params[side].split(" / "))
     options = params.pop("options", False)
     if options == "said":  # marker classes ("may", "at-most"), in the reader's words
         params["said"] = " / ".join(t(lang, OPTION_LABELS.get(o, o)) for o in params["said"].split(" / "))
@@ -1128,6 +1133,7 @@ class TextCheck:
 
 
 # The options of the lexicon of changes (i18n/lexicon.yaml) as a reader sees them in a message
+TIME_UNIT_LABELS = {"turn": N_("turn"), "round": N_("round"), "day": N_("day")}
 OPTION_LABELS = {
     "must": N_("must"), "may": N_("may"), "may-not": N_("may not"), "need-not": N_("need not"), "not": N_("not"),
     "prefix": N_("a verb negated by its prefix"), "at-least": N_("at least"), "at-most": N_("at most"),

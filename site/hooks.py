@@ -491,10 +491,15 @@ class Site:
         args = f.get("message_args")
         if not args:
             return self.note_md(f["message"], lang, path)
+        esc = TEMPLATES.filters["escape_md"]
         params = dict(args["params"])
         if "attr" in params:  # an attribute by its label in the page's language, not its code name
             params["attr"] = self.values(f["game"], lang, path).label(params["attr"])
-        return TEMPLATES.filters["escape_md"](message_text(lang, args["msgid"], params))
+        english = params.get("what")  # what a worked example states: a note of kb/data, English only
+        if english and lang != "en":
+            params["what"] = "\x00"
+        body = esc(message_text(lang, args["msgid"], params))
+        return body.replace("\x00", f'<span lang="en" class="rk-en">{esc(english)}</span>') if english else body
 
     def path_label(self, state_path: str, vals: Values) -> str:
         """An engine state path (players.Anna.vp) as the reader says it: "Anna · VP"."""

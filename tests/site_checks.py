@@ -52,7 +52,7 @@ IDS = [re.compile(p) for p in (GAMES + r"/[a-z][a-z-]*/[a-z0-9][a-z0-9-]*",
 ENGLISH = set("""the of and with for is are each player players from this that when your you their his her it its
 an or be not may can has have as all which who if then than into after before during turn round gets takes gains
 must only more other any one two three per at least most there these those was were will would should does do
-text true false""".split()) - {"do"}
+true false""".split()) - {"do"}  # not "text" or "do": Czech words as well
 WORD = re.compile(r"[^\W\d_][\w'’-]*", re.U)
 ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*$")
 
