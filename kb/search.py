@@ -65,13 +65,19 @@ SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: 
 QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step", "event", "action", "court-action",
                                          "location", "decree", "reward"), 10.0),
                         **dict.fromkeys(("card-ability", "token", "port", "action-option", "variant", "track"), 7.0),
-                        "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "person": 8.0}
+                        "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "tile": 6.0, "person": 8.0,
+                        # an example or a tip retells a rule with one case; the unknowns register says what
+                        # the rules leave open: none of them is the rule a question asks for
+                        "example": 3.0, "tip": 2.0, "unknown": 0.0}
 # ... and a name, which says what an entry is about, adds at most QUESTION_NAME_CAP to it (a name with
 # some of the question's words: up to SOME_SHARE + SOME_NAME): "Region with an empty unrest track" is
 # not the answer to "too much unrest in a region"
 QUESTION_NAME_CAP = 25.0
 REPEATS = 3.0  # what a text coming back to the query's words adds at most (see _proximity)
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
+# A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
+# turn); a player asks about the base game unless the query names the variant: it takes this away then
+VARIANT_PRIOR = 6.0
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -349,6 +355,7 @@ class Doc:
     kind_weight: float  # what its kind adds to any score (KIND_WEIGHT)
     length: float  # what its length takes away: a point per thousand characters, at most five
     has_number: bool = False  # its text states a number (what "ile", "kolik", "how many" ask for)
+    variant: str | None = None  # the variant entry (gugong/variant/solo) whose rules it belongs to
 
     @property
     def weight(self) -> float:
@@ -361,7 +368,13 @@ def _doc(r) -> Doc:
                [p.split() for p in r.phrases.split("|")] if r.phrases else [], frozenset(r.words.split()),
                frozenset(r.names.split()), tokens, frozenset(w for _, w in tokens),
                KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0),
-               any(w.isdigit() for _, w in tokens))
+               any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope))
+
+
+def _variant(game: str, scope: str | None) -> str | None:
+    """The variant entry a document's scope names: the rules of a variant, not of an expansion."""
+    variants = (json.loads(scope) or {}).get("variants") if scope else None
+    return f"{game}/variant/{variants[0]}" if variants else None
 
 
 @dataclass
@@ -387,6 +400,7 @@ class Vocab:
     by_length: list[str] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
+    variant_names: dict[str, frozenset[str]] = field(default_factory=dict)  # variant entry -> its names' words
     lexicon: Lexicon = field(default_factory=Lexicon)
 
     def __post_init__(self):
@@ -408,6 +422,11 @@ class Vocab:
         self.facets = {f: frozenset(ids) for f, ids in facets.items()}
         self.indexed = sorted(self.holding)
         self.entity_of = {d.id: d.entity_id for d in self.docs.values()}
+        named_variants: dict[str, set[str]] = {}
+        for d in self.docs.values():
+            if d.kind == "variant":
+                named_variants.setdefault(d.entity_id, set()).update(d.names)
+        self.variant_names = {e: frozenset(ws) for e, ws in named_variants.items()}
         self.order = {d.id: (-d.weight, d.id) for d in self.docs.values()}  # a cheap order of candidates
         self.by_length = sorted(self.words, key=lambda w: (len(w), w))
         self.lengths = [len(w) for w in self.by_length]
@@ -425,7 +444,8 @@ class Vocab:
 
 
 _DOCS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
-             "x.names, x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id")
+             "x.names, x.words, e.scope FROM searchdoc d JOIN searchlex x ON x.id = d.id "
+             "JOIN entity e ON e.id = d.entity_id")
 _VOCABS: dict[tuple[str, str], Vocab] = {}  # (database URL, build) -> its vocabulary
 # engine -> (when its build was last asked for, that build's vocabulary)
 _CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.WeakKeyDictionary()
@@ -750,8 +770,10 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         # a text holding every content word of a question answers it better than a name holding one
         whole = COVER_ALL if len(terms) > 1 and not missing else 0.0
         hint = _hint(r, match.asked)
-        parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length)
-        score = name + 30 * cov + whole + hint + kind - r.length
+        variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
+        parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length,
+                     variant=variant)
+        score = name + 30 * cov + whole + hint + kind - r.length + variant
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
@@ -824,6 +846,8 @@ class _Matcher:
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
         self.table = {w: tuple(ls) for w, ls in table.items()}
+        # the variants the query names (in any language): their rules lose no VARIANT_PRIOR
+        self.variants = {e for e, ws in v.variant_names.items() if not ws.isdisjoint(self.table)}
         self.which = {w: tuple(k for k, lv in enumerate(ls) if lv) for w, ls in self.table.items()}
         self.none = (0,) * len(terms)
 
