@@ -57,7 +57,7 @@ MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
 CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
-COVER_ALL = 10.0  # what a text holding every content word of a query of several adds
+COVER_ALL = 3.0  # what a text holding every content word of a query of several adds
 SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: per share of the query, of the name
 # A question ("kolik pater může mít palác") names its subject, which the answer's text holds; the entry
 # named by those words (the term "patro paláce") is rarely the answer: in a question the kinds that
@@ -78,6 +78,9 @@ HINT = 4.0  # what a text with the kind of answer a question word asks for adds 
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
 VARIANT_PRIOR = 6.0
+# BM25 over an entry's text: a text that keeps coming back to the query's words, for its length, is
+# about them; one that mentions them once in passing is not. BM25 points at most; K1 and B as usual
+BM25, BM25_K1, BM25_B = 6.0, 1.2, 0.75
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -356,6 +359,7 @@ class Doc:
     length: float  # what its length takes away: a point per thousand characters, at most five
     has_number: bool = False  # its text states a number (what "ile", "kolik", "how many" ask for)
     variant: str | None = None  # the variant entry (gugong/variant/solo) whose rules it belongs to
+    tf: Counter = field(default_factory=Counter)  # how often each word stands in its text
 
     @property
     def weight(self) -> float:
@@ -368,7 +372,7 @@ def _doc(r) -> Doc:
                [p.split() for p in r.phrases.split("|")] if r.phrases else [], frozenset(r.words.split()),
                frozenset(r.names.split()), tokens, frozenset(w for _, w in tokens),
                KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0),
-               any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope))
+               any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope), Counter(w for _, w in tokens))
 
 
 def _variant(game: str, scope: str | None) -> str | None:
@@ -401,6 +405,7 @@ class Vocab:
     lengths: list[int] = field(default_factory=list)
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
     variant_names: dict[str, frozenset[str]] = field(default_factory=dict)  # variant entry -> its names' words
+    avg_length: float = 1.0  # the mean number of words of a text (BM25)
     lexicon: Lexicon = field(default_factory=Lexicon)
 
     def __post_init__(self):
@@ -427,6 +432,7 @@ class Vocab:
             if d.kind == "variant":
                 named_variants.setdefault(d.entity_id, set()).update(d.names)
         self.variant_names = {e: frozenset(ws) for e, ws in named_variants.items()}
+        self.avg_length = sum(len(d.tokens) for d in self.docs.values()) / (len(self.docs) or 1)
         self.order = {d.id: (-d.weight, d.id) for d in self.docs.values()}  # a cheap order of candidates
         self.by_length = sorted(self.words, key=lambda w: (len(w), w))
         self.lengths = [len(w) for w in self.by_length]
@@ -771,9 +777,11 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         whole = COVER_ALL if len(terms) > 1 and not missing else 0.0
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
+        # a name lookup is answered by the entry of that name, not by the texts that repeat it
+        bm25 = _bm25(r, match) if len(terms) > 1 and name < NAME_LEVEL_SCORE[FUZZY] else 0.0
         parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length,
-                     variant=variant)
-        score = name + 30 * cov + whole + hint + kind - r.length + variant
+                     variant=variant, bm25=bm25)
+        score = name + 30 * cov + whole + hint + kind - r.length + variant + bm25
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
@@ -789,6 +797,17 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
             best[e] = s
     return sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
                                                 -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+
+
+def _bm25(doc: Doc, match: "_Matcher") -> float:
+    """BM25 of the query's words in the entry's text, as a share of the most the query could earn."""
+    tf = [0] * len(match.terms)
+    for w in doc.body_words & match.which.keys():
+        for k in match.which[w]:
+            tf[k] += doc.tf[w]
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * len(doc.tokens) / match.avg_length)
+    got = sum(item.idf * n * (BM25_K1 + 1) / (n + norm) for item, n in zip(match.terms, tf) if n)
+    return BM25 * got / (match.total_idf * (BM25_K1 + 1))
 
 
 def _hint(doc: Doc, asked: list[dict]) -> float:
@@ -848,6 +867,7 @@ class _Matcher:
         self.table = {w: tuple(ls) for w, ls in table.items()}
         # the variants the query names (in any language): their rules lose no VARIANT_PRIOR
         self.variants = {e for e, ws in v.variant_names.items() if not ws.isdisjoint(self.table)}
+        self.avg_length = v.avg_length
         self.which = {w: tuple(k for k, lv in enumerate(ls) if lv) for w, ls in self.table.items()}
         self.none = (0,) * len(terms)
 
