@@ -81,6 +81,12 @@ VARIANT_PRIOR = 6.0
 # BM25 over an entry's text: a text that keeps coming back to the query's words, for its length, is
 # about them; one that mentions them once in passing is not. BM25 points at most; K1 and B as usual
 BM25, BM25_K1, BM25_B = 6.0, 1.2, 0.75
+# An example retells the rule it illustrates with a case ("Klara has 2 yuan…"), a tip or an open
+# question of the unknowns register speaks of a rule in a player's words: they hold a player's words
+# more often than the rule, but a question one of them answers is answered by that rule, which gets
+# their score and this, so it comes just before them
+FAMILY_GAP = 1.0
+FAMILY_KINDS = ("example", "tip", "unknown")  # the kinds whose references (or parent) name the rule they are about
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -360,6 +366,7 @@ class Doc:
     has_number: bool = False  # its text states a number (what "ile", "kolik", "how many" ask for)
     variant: str | None = None  # the variant entry (gugong/variant/solo) whose rules it belongs to
     tf: Counter = field(default_factory=Counter)  # how often each word stands in its text
+    refs: tuple[str, ...] = ()  # the entries an example illustrates (entityref), of a kind that states a rule
 
     @property
     def weight(self) -> float:
@@ -452,6 +459,11 @@ class Vocab:
 _DOCS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
              "x.names, x.words, e.scope FROM searchdoc d JOIN searchlex x ON x.id = d.id "
              "JOIN entity e ON e.id = d.entity_id")
+# what an entry refers to, then its parent, when that states a rule (see _families)
+_REFS = text("SELECT f.entity_id, f.target_id FROM (SELECT id AS n, entity_id, target_id FROM entityref "
+             "UNION ALL SELECT 1000000000, id, parent_id FROM entity WHERE parent_id IS NOT NULL) f "
+             "JOIN entity t ON t.id = f.target_id WHERE t.kind IN ('rule', 'scoring-rule', 'phase', 'step', "
+             "'event', 'action', 'court-action', 'location', 'decree', 'reward') ORDER BY f.entity_id, f.n")
 _VOCABS: dict[tuple[str, str], Vocab] = {}  # (database URL, build) -> its vocabulary
 # engine -> (when its build was last asked for, that build's vocabulary)
 _CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.WeakKeyDictionary()
@@ -484,6 +496,12 @@ def _read_vocab(conn: Connection) -> Vocab:
         lemma_df = dict(conn.execute(text("SELECT lemma, df FROM searchlemma")).fetchall())
         pairs = dict(conn.execute(text("SELECT pair, df FROM searchpair")).fetchall())
         docs = {d.id: d for d in map(_doc, conn.execute(_DOCS))}
+        refs: dict[str, list[str]] = {}
+        for eid, target in conn.execute(_REFS):
+            refs.setdefault(eid, []).append(target)
+        for d in docs.values():
+            if d.kind in FAMILY_KINDS:
+                d.refs = tuple(refs.get(d.entity_id, ()))
         lexicon = Lexicon.of(json.loads(conn.execute(text("SELECT lexicon FROM searchlexicon")).scalar() or "{}"))
         if len(_VOCABS) > 8:
             _VOCABS.clear()
@@ -795,8 +813,24 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         e = s["row"].entity_id
         if e not in best or s["score"] > best[e]["score"]:
             best[e] = s
+    _families(best, match)
     return sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
                                                 -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+
+
+def _families(best: dict[str, dict], match: "_Matcher") -> None:
+    """An example's score, and FAMILY_GAP, for the rule it illustrates (the one of its references the
+    query matches scoring best), when that is more than the rule's own."""
+    for s in [s for s in best.values() if s["row"].refs]:
+        row = s["row"]
+        targets = [t for t in row.refs if t in best]  # a rule the query does not match stays out (paging)
+        if not targets:
+            continue
+        target = max(targets, key=lambda t: best[t]["score"])
+        lifted = s["score"] + FAMILY_GAP
+        if best[target]["score"] < lifted:
+            best[target]["score"] = lifted
+            best[target]["explain"]["family"] = row.entity_id
 
 
 def _bm25(doc: Doc, match: "_Matcher") -> float:
