@@ -73,6 +73,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 # some of the question's words: up to SOME_SHARE + SOME_NAME): "Region with an empty unrest track" is
 # not the answer to "too much unrest in a region"
 QUESTION_NAME_CAP = 25.0
+DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
 REPEATS = 3.0  # what a text coming back to the query's words adds at most (see _proximity)
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
@@ -779,9 +780,10 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, match, parts)
-        if match.question:
+        asked = match.question or (match.description and name < NAME_LEVEL_SCORE[FUZZY])
+        if asked:
             name = min(name, QUESTION_NAME_CAP)
-        kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if match.question else r.kind_weight
+        kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if asked else r.kind_weight
         cov, missing = 0.0, 0
         for item, exact, fuzzy in sets:
             if not exact.isdisjoint(r.words):
@@ -891,6 +893,8 @@ class _Matcher:
         self.terms = terms
         self.asked = asked or []  # the question hints of the query (Lexicon.asked)
         self.question = bool(self.asked) and len(terms) > 1  # a question, not a name (see QUESTION_KIND_WEIGHT)
+        # no question word but three content words or more: a description, unless it is an entry's name
+        self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
         self.total_idf = sum(item.idf for item in terms) or 1.0
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):
