@@ -81,7 +81,7 @@ HINT = 4.0  # what a text with the kind of answer a question word asks for adds 
 VARIANT_PRIOR = 6.0
 # BM25 over an entry's text: a text that keeps coming back to the query's words, for its length, is
 # about them; one that mentions them once in passing is not. BM25 points at most; K1 and B as usual
-BM25, BM25_K1, BM25_B = 6.0, 1.2, 0.75
+BM25, BM25_K1, BM25_B = 3.0, 1.2, 0.75
 # An example retells the rule it illustrates with a case ("Klara has 2 yuan…"), a tip or an open
 # question of the unknowns register speaks of a rule in a player's words: they hold a player's words
 # more often than the rule, but a question one of them answers is answered by that rule, which gets
