@@ -87,6 +87,10 @@ BM25, BM25_K1, BM25_B = 3.0, 1.2, 0.75
 # more often than the rule, but a question one of them answers is answered by that rule, which gets
 # their score and this, so it comes just before them
 FAMILY_GAP = 1.0
+# The rulebooks print some texts twice (a token in the game's text and again in the appendix list): of
+# the first DIVERSE results, one whose text shares SAME_TEXT of its words with a better one's says
+# nothing new and goes after them
+DIVERSE, SAME_TEXT = 10, 0.85
 FAMILY_KINDS = ("example", "tip", "unknown")  # the kinds whose references (or parent) name the rule they are about
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
@@ -816,8 +820,24 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         if e not in best or s["score"] > best[e]["score"]:
             best[e] = s
     _families(best, match)
-    return sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
-                                                -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+    ranked = sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
+                                                  -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+    return _diverse(ranked)
+
+
+def _diverse(ranked: list[dict]) -> list[dict]:
+    """The first DIVERSE results less those repeating a better one's text, then those, then the rest."""
+    kept: list[dict] = []
+    repeated: list[dict] = []
+    for s in ranked[:DIVERSE]:
+        words = s["row"].body_words
+        if words and any(len(words & k["row"].body_words) >= SAME_TEXT * len(words | k["row"].body_words)
+                         for k in kept):
+            s["explain"]["repeats_text"] = True
+            repeated.append(s)
+        else:
+            kept.append(s)
+    return kept + repeated + ranked[DIVERSE:]
 
 
 def _families(best: dict[str, dict], match: "_Matcher") -> None:
