@@ -387,9 +387,12 @@ def _doc(r) -> Doc:
                any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope), Counter(w for _, w in tokens))
 
 
-def _variant(game: str, scope: str | None) -> str | None:
-    """The variant entry a document's scope names: the rules of a variant, not of an expansion."""
-    variants = (json.loads(scope) or {}).get("variants") if scope else None
+def _variant(game: str, scope: str | dict | None) -> str | None:
+    """The variant entry a document's scope names: the rules of a variant, not of an expansion. (SQLite
+    hands the JSON column over as text, PostgreSQL as a dict.)"""
+    if isinstance(scope, str):
+        scope = json.loads(scope)
+    variants = (scope or {}).get("variants")
     return f"{game}/variant/{variants[0]}" if variants else None
 
 
