@@ -21,7 +21,12 @@ and PostgreSQL:
    Each query word weighs by its rarity (idf), less when it merely completes a stock phrase with the
    word before it ("end of game"). A question (an interrogative or question word) ranks the kinds
    that state rules before the glossary, and its question word favours the kind of answer it asks
-   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo").
+   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo"); so does a description
+   of three content words or more that is no entry's name. Texts that come back to the query's words
+   for their length rank higher (BM25); an example, a tip or an open question answers through the
+   rule it is about (its references or parent); a variant's rules (solo) yield to the base game's
+   unless the query names the variant; of the first results, a text the rulebooks print twice
+   takes one place.
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
