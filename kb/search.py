@@ -21,7 +21,12 @@ and PostgreSQL:
    Each query word weighs by its rarity (idf), less when it merely completes a stock phrase with the
    word before it ("end of game"). A question (an interrogative or question word) ranks the kinds
    that state rules before the glossary, and its question word favours the kind of answer it asks
-   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo").
+   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo"); so does a description
+   of three content words or more that is no entry's name. Texts that come back to the query's words
+   for their length rank higher (BM25); an example, a tip or an open question answers through the
+   rule it is about (its references or parent); a variant's rules (solo) yield to the base game's
+   unless the query names the variant; of the first results, a text the rulebooks print twice
+   takes one place.
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
@@ -57,7 +62,7 @@ MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
 CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
-COVER_ALL = 10.0  # what a text holding every content word of a query of several adds
+COVER_ALL = 3.0  # what a text holding every content word of a query of several adds
 SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: per share of the query, of the name
 # A question ("kolik pater může mít palác") names its subject, which the answer's text holds; the entry
 # named by those words (the term "patro paláce") is rarely the answer: in a question the kinds that
@@ -65,13 +70,33 @@ SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: 
 QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step", "event", "action", "court-action",
                                          "location", "decree", "reward"), 10.0),
                         **dict.fromkeys(("card-ability", "token", "port", "action-option", "variant", "track"), 7.0),
-                        "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "person": 8.0}
+                        "term": 5.0, "component": 4.0, "setup-step": 4.0, "card": 6.0, "tile": 6.0, "person": 8.0,
+                        # an example or a tip retells a rule with one case; the unknowns register says what
+                        # the rules leave open: none of them is the rule a question asks for
+                        "example": 3.0, "tip": 2.0, "unknown": 0.0}
 # ... and a name, which says what an entry is about, adds at most QUESTION_NAME_CAP to it (a name with
 # some of the question's words: up to SOME_SHARE + SOME_NAME): "Region with an empty unrest track" is
 # not the answer to "too much unrest in a region"
 QUESTION_NAME_CAP = 25.0
+DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
 REPEATS = 3.0  # what a text coming back to the query's words adds at most (see _proximity)
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
+# A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
+# turn); a player asks about the base game unless the query names the variant: it takes this away then
+VARIANT_PRIOR = 6.0
+# BM25 over an entry's text: a text that keeps coming back to the query's words, for its length, is
+# about them; one that mentions them once in passing is not. BM25 points at most; K1 and B as usual
+BM25, BM25_K1, BM25_B = 3.0, 1.2, 0.75
+# An example retells the rule it illustrates with a case ("Klara has 2 yuan…"), a tip or an open
+# question of the unknowns register speaks of a rule in a player's words: they hold a player's words
+# more often than the rule, but a question one of them answers is answered by that rule, which gets
+# their score and this, so it comes just before them
+FAMILY_GAP = 1.0
+# The rulebooks print some texts twice (a token in the game's text and again in the appendix list): of
+# the first DIVERSE results, one whose text shares SAME_TEXT of its words with a better one's says
+# nothing new and goes after them
+DIVERSE, SAME_TEXT = 10, 0.85
+FAMILY_KINDS = ("example", "tip", "unknown")  # the kinds whose references (or parent) name the rule they are about
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -349,6 +374,9 @@ class Doc:
     kind_weight: float  # what its kind adds to any score (KIND_WEIGHT)
     length: float  # what its length takes away: a point per thousand characters, at most five
     has_number: bool = False  # its text states a number (what "ile", "kolik", "how many" ask for)
+    variant: str | None = None  # the variant entry (gugong/variant/solo) whose rules it belongs to
+    tf: Counter = field(default_factory=Counter)  # how often each word stands in its text
+    refs: tuple[str, ...] = ()  # the entries an example illustrates (entityref), of a kind that states a rule
 
     @property
     def weight(self) -> float:
@@ -361,7 +389,16 @@ def _doc(r) -> Doc:
                [p.split() for p in r.phrases.split("|")] if r.phrases else [], frozenset(r.words.split()),
                frozenset(r.names.split()), tokens, frozenset(w for _, w in tokens),
                KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0),
-               any(w.isdigit() for _, w in tokens))
+               any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope), Counter(w for _, w in tokens))
+
+
+def _variant(game: str, scope: str | dict | None) -> str | None:
+    """The variant entry a document's scope names: the rules of a variant, not of an expansion. (SQLite
+    hands the JSON column over as text, PostgreSQL as a dict.)"""
+    if isinstance(scope, str):
+        scope = json.loads(scope)
+    variants = (scope or {}).get("variants")
+    return f"{game}/variant/{variants[0]}" if variants else None
 
 
 @dataclass
@@ -387,6 +424,8 @@ class Vocab:
     by_length: list[str] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     terms: dict[str, "Term"] = field(default_factory=dict)  # query word -> what it matches (see _term)
+    variant_names: dict[str, frozenset[str]] = field(default_factory=dict)  # variant entry -> its names' words
+    avg_length: float = 1.0  # the mean number of words of a text (BM25)
     lexicon: Lexicon = field(default_factory=Lexicon)
 
     def __post_init__(self):
@@ -408,6 +447,12 @@ class Vocab:
         self.facets = {f: frozenset(ids) for f, ids in facets.items()}
         self.indexed = sorted(self.holding)
         self.entity_of = {d.id: d.entity_id for d in self.docs.values()}
+        named_variants: dict[str, set[str]] = {}
+        for d in self.docs.values():
+            if d.kind == "variant":
+                named_variants.setdefault(d.entity_id, set()).update(d.names)
+        self.variant_names = {e: frozenset(ws) for e, ws in named_variants.items()}
+        self.avg_length = sum(len(d.tokens) for d in self.docs.values()) / (len(self.docs) or 1)
         self.order = {d.id: (-d.weight, d.id) for d in self.docs.values()}  # a cheap order of candidates
         self.by_length = sorted(self.words, key=lambda w: (len(w), w))
         self.lengths = [len(w) for w in self.by_length]
@@ -425,7 +470,13 @@ class Vocab:
 
 
 _DOCS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
-             "x.names, x.words FROM searchdoc d JOIN searchlex x ON x.id = d.id")
+             "x.names, x.words, e.scope FROM searchdoc d JOIN searchlex x ON x.id = d.id "
+             "JOIN entity e ON e.id = d.entity_id")
+# what an entry refers to, then its parent, when that states a rule (see _families)
+_REFS = text("SELECT f.entity_id, f.target_id FROM (SELECT id AS n, entity_id, target_id FROM entityref "
+             "UNION ALL SELECT 1000000000, id, parent_id FROM entity WHERE parent_id IS NOT NULL) f "
+             "JOIN entity t ON t.id = f.target_id WHERE t.kind IN ('rule', 'scoring-rule', 'phase', 'step', "
+             "'event', 'action', 'court-action', 'location', 'decree', 'reward') ORDER BY f.entity_id, f.n")
 _VOCABS: dict[tuple[str, str], Vocab] = {}  # (database URL, build) -> its vocabulary
 # engine -> (when its build was last asked for, that build's vocabulary)
 _CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.WeakKeyDictionary()
@@ -458,6 +509,12 @@ def _read_vocab(conn: Connection) -> Vocab:
         lemma_df = dict(conn.execute(text("SELECT lemma, df FROM searchlemma")).fetchall())
         pairs = dict(conn.execute(text("SELECT pair, df FROM searchpair")).fetchall())
         docs = {d.id: d for d in map(_doc, conn.execute(_DOCS))}
+        refs: dict[str, list[str]] = {}
+        for eid, target in conn.execute(_REFS):
+            refs.setdefault(eid, []).append(target)
+        for d in docs.values():
+            if d.kind in FAMILY_KINDS:
+                d.refs = tuple(refs.get(d.entity_id, ()))
         lexicon = Lexicon.of(json.loads(conn.execute(text("SELECT lexicon FROM searchlexicon")).scalar() or "{}"))
         if len(_VOCABS) > 8:
             _VOCABS.clear()
@@ -735,9 +792,10 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     for r in rows:
         parts: dict = {}
         name = _name_score(r.phrases, match, parts)
-        if match.question:
+        asked = match.question or (match.description and name < NAME_LEVEL_SCORE[FUZZY])
+        if asked:
             name = min(name, QUESTION_NAME_CAP)
-        kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if match.question else r.kind_weight
+        kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if asked else r.kind_weight
         cov, missing = 0.0, 0
         for item, exact, fuzzy in sets:
             if not exact.isdisjoint(r.words):
@@ -750,8 +808,12 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         # a text holding every content word of a question answers it better than a name holding one
         whole = COVER_ALL if len(terms) > 1 and not missing else 0.0
         hint = _hint(r, match.asked)
-        parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length)
-        score = name + 30 * cov + whole + hint + kind - r.length
+        variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
+        # a name lookup is answered by the entry of that name, not by the texts that repeat it
+        bm25 = _bm25(r, match) if len(terms) > 1 and name < NAME_LEVEL_SCORE[FUZZY] else 0.0
+        parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length,
+                     variant=variant, bm25=bm25)
+        score = name + 30 * cov + whole + hint + kind - r.length + variant + bm25
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
@@ -765,8 +827,51 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         e = s["row"].entity_id
         if e not in best or s["score"] > best[e]["score"]:
             best[e] = s
-    return sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
-                                                -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+    _families(best, match)
+    ranked = sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
+                                                  -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+    return _diverse(ranked)
+
+
+def _diverse(ranked: list[dict]) -> list[dict]:
+    """The first DIVERSE results less those repeating a better one's text, then those, then the rest."""
+    kept: list[dict] = []
+    repeated: list[dict] = []
+    for s in ranked[:DIVERSE]:
+        words = s["row"].body_words
+        if words and any(len(words & k["row"].body_words) >= SAME_TEXT * len(words | k["row"].body_words)
+                         for k in kept):
+            s["explain"]["repeats_text"] = True
+            repeated.append(s)
+        else:
+            kept.append(s)
+    return kept + repeated + ranked[DIVERSE:]
+
+
+def _families(best: dict[str, dict], match: "_Matcher") -> None:
+    """An example's score, and FAMILY_GAP, for the rule it illustrates (the one of its references the
+    query matches scoring best), when that is more than the rule's own."""
+    for s in [s for s in best.values() if s["row"].refs]:
+        row = s["row"]
+        targets = [t for t in row.refs if t in best]  # a rule the query does not match stays out (paging)
+        if not targets:
+            continue
+        target = max(targets, key=lambda t: best[t]["score"])
+        lifted = s["score"] + FAMILY_GAP
+        if best[target]["score"] < lifted:
+            best[target]["score"] = lifted
+            best[target]["explain"]["family"] = row.entity_id
+
+
+def _bm25(doc: Doc, match: "_Matcher") -> float:
+    """BM25 of the query's words in the entry's text, as a share of the most the query could earn."""
+    tf = [0] * len(match.terms)
+    for w in doc.body_words & match.which.keys():
+        for k in match.which[w]:
+            tf[k] += doc.tf[w]
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * len(doc.tokens) / match.avg_length)
+    got = sum(item.idf * n * (BM25_K1 + 1) / (n + norm) for item, n in zip(match.terms, tf) if n)
+    return BM25 * got / (match.total_idf * (BM25_K1 + 1))
 
 
 def _hint(doc: Doc, asked: list[dict]) -> float:
@@ -816,6 +921,8 @@ class _Matcher:
         self.terms = terms
         self.asked = asked or []  # the question hints of the query (Lexicon.asked)
         self.question = bool(self.asked) and len(terms) > 1  # a question, not a name (see QUESTION_KIND_WEIGHT)
+        # no question word but three content words or more: a description, unless it is an entry's name
+        self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
         self.total_idf = sum(item.idf for item in terms) or 1.0
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):
@@ -824,6 +931,9 @@ class _Matcher:
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
         self.table = {w: tuple(ls) for w, ls in table.items()}
+        # the variants the query names (in any language): their rules lose no VARIANT_PRIOR
+        self.variants = {e for e, ws in v.variant_names.items() if not ws.isdisjoint(self.table)}
+        self.avg_length = v.avg_length
         self.which = {w: tuple(k for k, lv in enumerate(ls) if lv) for w, ls in self.table.items()}
         self.none = (0,) * len(terms)
 

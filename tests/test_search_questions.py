@@ -6,7 +6,7 @@ import yaml
 from sqlalchemy import text
 
 from kb.db import open_engine
-from kb.search import LEXICON, LexiconError, aliases, compile_lexicon, search
+from kb.search import LEXICON, QUESTION_NAME_CAP, LexiconError, aliases, compile_lexicon, search
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +106,35 @@ def test_the_committed_lexicon_compiles_with_question_words_as_stop_words():
     compiled = compile_lexicon(yaml.safe_load(LEXICON.read_text(encoding="utf-8")))
     assert {"ile", "kiedy"} <= set(compiled["stopwords"]["pl"]) and "kolik" in compiled["stopwords"]["cs"]
     assert any({"pz", "vp", "vb"} <= set(group) for group in compiled["synonyms"])
+
+
+def test_the_base_game_comes_before_a_variant_unless_the_query_names_it(engine):
+    # the solo variant restates the port rewards for Meng; a player asking about them means the base game
+    assert ids(search(engine, "nagroda za port", game="gugong", lang="pl"), 2) == ["gugong/term/port",
+                                                                                   "gugong/rule/port-reward-limits"]
+    res = search(engine, "Faza Dnia wariant solo", game="gugong", lang="pl", explain=True)
+    assert all(h.explain.get("variant", 0) == 0 for h in res.hits if h.id.startswith("gugong/rule/solo-"))
+
+
+def test_an_example_answers_through_the_rule_it_illustrates(engine):
+    # the worked example holds more of the question's words; the action it illustrates is the answer
+    res = search(engine, "kolik peněz dostanu za výběrčí daní", game="dragon", lang="cs", explain=True)
+    assert ids(res, 2) == ["dragon/action/taxes", "dragon/example/taxes"]
+    assert res.hits[0].explain["family"] == "dragon/example/taxes"
+
+
+def test_a_text_printed_twice_takes_one_of_the_first_places(engine):
+    # the double travel token is printed in the token list and again in the appendix
+    top = ids(search(engine, "ile żetonów podróży mogę trzymać", game="gugong", lang="pl"), 3)
+    assert not {"gugong/rule/appendix-token-double", "gugong/token/travel-double"} <= set(top)
+    assert "gugong/rule/travel-token-limit" in top
+
+
+def test_a_description_without_a_question_word_ranks_like_a_question(engine):
+    # three content words, no question word: a description of a rule, whose words in a name count little
+    res = search(engine, "statek z trzema służącymi dopłynął do portu", game="gugong", lang="pl", explain=True)
+    assert ids(res, 1) == ["gugong/rule/canal-claim-reward"]
+    assert all(h.explain.get("name", 0) <= QUESTION_NAME_CAP for h in res.hits)
+    # ... unless it is an entry's whole name
+    res = search(engine, "Dyskwalifikacja graczy spoza Pałacu", game="gugong", lang="pl", explain=True)
+    assert ids(res, 1) == ["gugong/rule/palace-disqualification"] and res.hits[0].explain["name"] > QUESTION_NAME_CAP
