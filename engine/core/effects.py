@@ -96,6 +96,10 @@ class Vocabulary:
         for w, n in get.items():
             self.gain(run, w, n * times)
 
+    def accept(self, run: Run) -> bool:
+        """An `optional` step: whether the player takes it (what they chose, `run.choice`)."""
+        raise EngineError(f"{run.entity}: the engine has no decision for an optional step")
+
     def mechanism(self, run: Run, rule_id: str) -> None:
         """A `rule:` step: the named mechanism, which the game runs in its flow (nothing to do here
         unless the game says so)."""
@@ -164,6 +168,9 @@ class Interpreter:
                 k = vocabulary.choose(run, inner)
                 if k is not None:
                     self.execute(inner[k], run)
+            elif op == "optional":
+                if vocabulary.accept(run):
+                    self.execute(inner[0], run)
             elif op == "exchange":
                 self._exchange(args, run)
             elif op == "trigger":  # the game's flow brings the moment; the run says which it is
