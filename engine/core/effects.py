@@ -140,6 +140,18 @@ class Interpreter:
         self.execute(self.compiled(entity_id), run)
         return run
 
+    def triggered(self, entity_id: str, moment: str, state: dict, player: str, events: list, *,
+                  choice: dict | None = None, shared: dict | None = None) -> Run:
+        """Only the steps of the entity's `trigger` for `moment`: a lasting effect's later part (a
+        decree's morning bonus), whose other steps ran when the player took the entity."""
+        run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, False, choice, shared,
+                  False, moment)
+        self.ran.add(entity_id)
+        for op, args, inner in self.compiled(entity_id):
+            if op == "trigger" and args["when"] == moment:
+                self.execute(inner[0], run)
+        return run
+
     def compiled(self, entity_id: str) -> tuple:
         """The entity's effect as the interpreter runs it (compile_effect), made once per rule set."""
         if entity_id not in self._compiled:
