@@ -158,6 +158,7 @@ class Consts(RuleConstants):
         # ---- 7 grand canal
         self.paths_small = unk("canal-paths-small")["paths_1_to_3_players"]
         self.ports = {e["attrs"]["number"]: e["attrs"] for e in rules.of_kind("port")}
+        self.port_ids = {e["attrs"]["number"]: e["id"] for e in rules.of_kind("port")}
         self.last_port = max(self.ports)
         self.first_port = min(self.ports)
 

@@ -15,6 +15,7 @@ from engine.gugong.common import P
 
 R = "gugong/rule/"
 AO = "gugong/action-option/"
+DECREE = "gugong/decree/"
 
 
 def has_decree(p: dict, key: str) -> bool:
@@ -439,7 +440,7 @@ def do_decrees(g, s, name, a, ev):
     p["pool"] -= g.k.decree_placed
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
-    c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)  # gugong/rule/decree-immediate-vp
+    g.effects.run(DECREE + key, s, name, ev)  # gugong/rule/decree-immediate-vp; a lasting bonus comes later
     ev.append({"event": "decree", "player": name, "decree": key})
 
 
@@ -528,19 +529,11 @@ def decide_claim(g, s, name, a, ev):
         if kind not in c.claimable(g, s, name, ship):
             raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
         p = P(s, name)
+        port = g.k.port_ids[p["ships"][ship]["port"]]
         own(own(p, "ships"), ship)["load"].remove(1)
         own(p, "ports")[kind] += g.k.claim_to_board  # one servant marks the reward on the player board
         c.ship_clear(g, s, name, ship)
-        port = {"vp4": "vp", "gift_card": "gift_card", "double_servant": "double_servant"}[kind]
-        at = next(x for x in g.k.ports.values() if x["reward"] == port)
-        if kind == "vp4":
-            c.gain_vp(s, name, at["vp"], ev)
-        elif kind == "gift_card":
-            for _ in range(at["cards_drawn"]):
-                if s["draw"]:
-                    own(p, "hand").append(s["draw"].pop(0))
-        else:
-            p["double"] = "pool"
+        g.effects.run(port, s, name, ev, choice=a)  # the port's reward (its choice: the one claimed)
         ev.append({"event": "port_reward", "player": name, "reward": kind})
     s["pending"].pop(0)
 

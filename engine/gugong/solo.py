@@ -309,7 +309,7 @@ def take_decree(g, s, key, free, ev):
         return
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
-    c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)
+    g.effects.run(L.DECREE + key, s, name, ev)
     ev.append({"event": "decree", "player": name, "decree": key})
 
 

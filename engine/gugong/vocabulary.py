@@ -1,0 +1,140 @@
+"""What Gugong's effects act on (engine/core/effects.py): servants, VP, gift cards, the double
+servant, the intrigue and palace tracks, ships and the Great Wall, and the counts and conditions its
+effects name, keyed by the text the effect says. The numbers come from the effect (references resolved
+by the interpreter), so this module holds no rule constant.
+
+What runs from effects: a decree when it is taken (its immediate VP), its morning bonus and its end
+of game points, a port's reward, the final Great Wall scoring. A `modify` step (a level 2 decree's
+discount, the extra card a port-3 reward lets you play) is a lasting change the engine reads from the
+state (the decree held, the spot taken on the player board): running it changes nothing more.
+"""
+from __future__ import annotations
+
+from engine.core.effects import Run, Vocabulary, gains
+from engine.core.errors import IllegalAction, MalformedAction
+from engine.core.state import own
+from engine.gugong import common as c
+from engine.gugong.common import P
+
+CLAIM = "gugong/rule/canal-claim-reward"  # a full ship may take its port's reward (a decision)
+# what a port reward the player claims gains (the option of a port's choice that gains it)
+REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
+
+
+def _player(run: Run) -> dict:
+    return run.state["players"][run.player]
+
+
+class GugongVocabulary(Vocabulary):
+    """One per engine (`g`: its constants `g.k` and solo constants `g.solo`)."""
+
+    def __init__(self, g):
+        self.g = g
+        self.counts = {
+            "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
+                lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
+            "jade you own (max {attr.max_end_vp} VP = 5 jade)": lambda run: _player(run)["jade"],
+            "of your servants on decrees, including the one on this decree": lambda run: len(_player(run)["decrees"]),
+            "of your servants at port-reward spots on your player board": self._port_servants,
+        }
+        self.conditions = {
+            "your envoy has not entered the palace": lambda run: _player(run)["palace"] < g.k.palace_end,
+            "your envoy has already entered the palace": lambda run: _player(run)["palace"] >= g.k.palace_end,
+            "this is the third servant on that ship": self._ship_full,
+            # the morning rolls the dice before the decree bonuses (engine/gugong/morning.py)
+            "the destiny dice have already been rolled": lambda run: run.moment == "morning",
+            "servants remain on the Great Wall and you have the most servants there (ties: intrigue track)":
+                lambda run: self._wall_leader(run) == run.player,
+        }
+
+    # ---------------------------------------------------------------- amounts
+    def gain(self, run: Run, what: str, n: int) -> None:
+        s, name = run.state, run.player
+        if what == "vp":  # what the effect gave, for the final scoring's notes
+            c.gain_vp(s, name, n, run.events)
+            run.gained["vp"] = run.gained.get("vp", 0) + n
+        elif what == "servant":
+            c.gain_servants(s, name, n, run.events)
+        elif what == "card":  # drawn from the draw pile while it lasts
+            p = _player(run)
+            for _ in range(n):
+                if s["draw"]:
+                    own(p, "hand").append(s["draw"].pop(0))
+        elif what == "double_servant":
+            _player(run)["double"] = "pool"
+        else:
+            super().gain(run, what, n)
+
+    def move(self, run: Run, track: str, steps: int) -> None:
+        if track == "intrigue":
+            c.move_intrigue(self.g, run.state, run.player, steps, run.events)
+        elif track == "palace":
+            c.move_palace(self.g, run.state, run.player, steps, run.events)
+        else:
+            super().move(run, track, steps)
+
+    def have(self, run: Run, what: str) -> int:
+        if what == "card":  # the one card the player names to give (exchange checks it is in the hand)
+            return 1
+        return super().have(run, what)
+
+    def accept(self, run: Run) -> bool:
+        return bool(run.choice.get("use", True))
+
+    def choose(self, run: Run, options: tuple) -> int | None:
+        """A port's choice: the option that gains what the player claimed."""
+        what = REWARD_GAINS.get(run.choice.get("reward"))
+        for i, option in enumerate(options):
+            if gains(option, what):
+                return i
+        raise IllegalAction(run.entity, f"reward {run.choice.get('reward')!r} is not one of this port's")
+
+    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+        if what != "servant" or where != "one of your ships (or a new ship, by the normal rules)":
+            return super().place(run, what, count, where)
+        a = run.choice
+        for _ in range(count):
+            c.ship_place(self.g, run.state, run.player, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply",
+                         run.events)
+
+    def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
+        """A card of the hand for a gift card on the board: the player's card takes its place."""
+        if set(give) != {"card"} or set(get) != {"card"}:
+            return super().exchange(run, give, get, times)
+        s, p, card, loc = run.state, _player(run), run.choice.get("card"), run.choice.get("location")
+        if loc not in s["board"]:
+            raise MalformedAction("card exchange: card and location")
+        if card not in p["hand"]:
+            raise IllegalAction(run.entity, f"{card!r} is not in your hand")
+        own(p, "hand").remove(card)
+        own(p, "hand").append(s["board"][loc])
+        s["board"][loc] = card
+
+    def mechanism(self, run: Run, rule_id: str) -> None:
+        if rule_id == CLAIM:  # the caller offers the claim once the step's decision is done
+            run.gained["claim"] = run.choice.get("ship")
+
+    def other(self, run: Run, op: str, args) -> None:
+        if op != "modify":  # a lasting change the engine reads from the state (module docstring)
+            super().other(run, op, args)
+
+    # ---------------------------------------------------------------- helpers
+    def _ship_full(self, run: Run) -> bool:
+        sh = _player(run)["ships"][run.choice.get("ship")]
+        return bool(sh) and c.ship_load(sh) >= self.g.k.ship_capacity
+
+    def _port_servants(self, run: Run) -> int:
+        """Meng (solo) counts his neutral markers instead, at most a few at the 4 VP reward."""
+        s = run.state
+        if s.get("solo") and run.player == s["solo"]["meng"]:
+            neutral = s["solo"]["neutral_ports"]
+            return neutral["gift_card"] + min(neutral["vp4"], self.g.solo.port_marker_cap)
+        return sum(_player(run)["ports"].values())
+
+    def _wall_leader(self, run: Run) -> str | None:
+        """Taken once per scoring, before anyone scores."""
+        if "wall" not in run.shared:
+            s = run.state
+            present = [n for n in s["order"] if c.wall_count(s, n) > 0]
+            run.shared["wall"] = c.best(s, present, lambda n: c.wall_count(s, n))
+        return run.shared["wall"]
