@@ -16,6 +16,8 @@ from engine.gugong.common import P
 R = "gugong/rule/"
 AO = "gugong/action-option/"
 DECREE = "gugong/decree/"
+TOKEN = "gugong/token/"
+ABILITY = "gugong/card-ability/"
 
 
 def has_decree(p: dict, key: str) -> bool:
@@ -95,7 +97,7 @@ def token_reward_opts(g, s, name, token):
     p = P(s, name)
     at = g.k.token_attrs[token]
     out = [{"use": False}]
-    if token in ("travel-hire-one", "travel-hire-two", "travel-palace", "travel-intrigue", "travel-vp"):
+    if plain_token(g, token):
         out.append({"use": True})
     elif token == "travel-gift-for-jade":
         out += [{"use": True, "card": x} for x in p["hand"] if g.k.card_value[x] >= at["min_card_value"]]
@@ -126,20 +128,20 @@ def _size(g, piece):
     return g.k.double_counts if piece == "d" else 1
 
 
+PLAIN_OPS = frozenset({"gain", "move"})
+
+
+def plain_token(g, token: str) -> bool:
+    """A token whose reward asks nothing of the player: its effect only gains and moves."""
+    return all(op in PLAIN_OPS for op, _, _ in g.effects.compiled(TOKEN + token))
+
+
 def plain_token_reward(g, s, name, token, ev) -> bool:
-    """The travel-token rewards with no choice in them; Meng takes them the same way (solo.travel).
-    False for the others, which each side carries out its own way."""
-    at = g.k.token_attrs[token]
-    if token in ("travel-hire-one", "travel-hire-two"):
-        c.gain_servants(s, name, at["servants"], ev)
-    elif token == "travel-palace":
-        c.move_palace(g, s, name, at["palace_steps"], ev)
-    elif token == "travel-intrigue":
-        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-    elif token == "travel-vp":
-        c.gain_vp(s, name, at["vp"], ev)
-    else:
+    """The travel-token rewards with no choice in them, run from their effects; Meng takes them the
+    same way (solo.travel). False for the others, which each side carries out its own way."""
+    if not plain_token(g, token):
         return False
+    g.effects.run(TOKEN + token, s, name, ev)
     return True
 
 
@@ -148,33 +150,12 @@ def decide_token_reward(g, s, name, a, ev):
     token = item["token"]
     p = P(s, name)
     at = g.k.token_attrs[token]
-    rule = "gugong/token/" + token
-    if a.get("use") and not plain_token_reward(g, s, name, token, ev):
-        if token == "travel-gift-for-jade":
-            card = a.get("card")
-            if card not in p["hand"] or g.k.card_value[card] < at["min_card_value"]:
-                raise IllegalAction(rule, "discard a gift card of high enough value from your hand")
-            own(p, "hand").remove(card)
-            own(p, "discard").append(card)
-            c.gain_jade(s, name, at["jade"], ev)
-        elif token == "travel-swap-card":
-            swap_card(g, s, name, a, rule, ev)
-        elif token == "travel-retrieve-card":
-            card = a.get("card")
-            if card not in p["discard"]:
-                raise IllegalAction(rule, "that card is not on your discard pile")
-            own(p, "discard").remove(card)
-            own(p, "hand").append(card)
-        elif token == "travel-ship":
-            c.ship_place(g, s, name, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply", ev)
-        elif token == "travel-wall":
-            c.wall_place(g, s, name, a.get("piece", "n"), "supply", ev)
-        elif token == "travel-servants-for-jade":
-            c.pay(g, s, name, at["servants"], bool(a.get("double")), rule, ev)
-            c.gain_jade(s, name, at["jade"], ev)
-        elif token == "travel-double":
+    rule = TOKEN + token
+    gained: dict = {}
+    if a.get("use"):
+        if token == "travel-double":
             raise IllegalAction(rule, "the double token has no reward of its own")
-        elif token in g.k.bonus_mix:
+        if token in g.k.bonus_mix:
             # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
             # board (or by an action space) for the rest of the day; see day.end_of_day
             loc = a.get("location") if token != "bonus-gift-value" else None
@@ -187,17 +168,17 @@ def decide_token_reward(g, s, name, a, ev):
             s["pending"].pop(0)
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
             return
+        gained = g.effects.run(rule, s, name, ev, choice=a).gained  # the token's reward, from its effect
     s["pending"].pop(0)
     # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
     if len(p["tokens"]) >= g.k.token_slots:
         c.push(s, {"kind": "make_room", "player": name, "token": token})
     else:
         own(p, "tokens").append(token)
-    if a.get("use") and token == "travel-ship":
-        ship = a.get("ship")
-        if c.claimable(g, s, name, ship):
-            c.push(s, {"kind": "claim", "player": name, "ship": ship})
-    if a.get("use") and token == "travel-wall":
+    ship = gained.get("claim")
+    if ship is not None and c.claimable(g, s, name, ship):
+        c.push(s, {"kind": "claim", "player": name, "ship": ship})
+    if gained.get("wall"):
         c.wall_check(g, s, ev)
 
 
@@ -579,13 +560,7 @@ def ability_location(g, ability: str) -> str | None:
 
 
 def do_card_action(g, s, name, ability, a, ev):
-    loc = ability_location(g, ability)
-    if loc:
-        DO[loc](g, s, name, a, ev)
-    elif ability in ("hire-one-servant", "hire-two-servants"):
-        c.gain_servants(s, name, g.k.card_abilities[ability]["attrs"]["servants"], ev)
-    elif ability == "swap-card":
-        swap_card(g, s, name, a, "gugong/card-ability/swap-card", ev)
+    g.effects.run(ABILITY + ability, s, name, ev, choice=a)  # the ability's effect (a location's action, ...)
     ev.append({"event": "card_action", "player": name, "ability": ability})
 
 

@@ -14,9 +14,17 @@ from engine.core.effects import Run, Vocabulary, gains
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
+from engine.gugong import locations as L
 from engine.gugong.common import P
 
-CLAIM = "gugong/rule/canal-claim-reward"  # a full ship may take its port's reward (a decision)
+# mechanisms the effects name: a full ship may take its port's reward (a decision the caller
+# offers), a complete wall section is scored (the caller checks the wall after the step), cards move
+CLAIMS = frozenset({"gugong/rule/canal-claim-reward", "gugong/location/grand-canal"})
+WALL = "gugong/rule/wall-scoring"
+SWAP = "gugong/card-ability/swap-card"
+RETRIEVE = "gugong/token/travel-retrieve-card"
+SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
+                   "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
 
@@ -38,6 +46,11 @@ class GugongVocabulary(Vocabulary):
             "of your servants at port-reward spots on your player board": self._port_servants,
         }
         self.conditions = {
+            # the player's act: the card they chose goes to their discard pile
+            "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile":
+                self._discard_high_card,
+            "the wall section is now complete (see “Completing a wall section”)":
+                lambda run: c.wall_total(run.state) >= g.k.threshold(len(run.state["order"])),
             "your envoy has not entered the palace": lambda run: _player(run)["palace"] < g.k.palace_end,
             "your envoy has already entered the palace": lambda run: _player(run)["palace"] >= g.k.palace_end,
             "this is the third servant on that ship": self._ship_full,
@@ -62,8 +75,15 @@ class GugongVocabulary(Vocabulary):
                     own(p, "hand").append(s["draw"].pop(0))
         elif what == "double_servant":
             _player(run)["double"] = "pool"
+        elif what == "jade":
+            c.gain_jade(s, name, n, run.events)
         else:
             super().gain(run, what, n)
+
+    def pay(self, run: Run, what: str, n: int) -> None:
+        if what != "servant":
+            return super().pay(run, what, n)
+        c.pay(self.g, run.state, run.player, n, bool(run.choice.get("double")), run.entity, run.events)
 
     def move(self, run: Run, track: str, steps: int) -> None:
         if track == "intrigue":
@@ -90,9 +110,13 @@ class GugongVocabulary(Vocabulary):
         raise IllegalAction(run.entity, f"reward {run.choice.get('reward')!r} is not one of this port's")
 
     def place(self, run: Run, what: str, count: int, where: str | None) -> None:
-        if what != "servant" or where != "one of your ships (or a new ship, by the normal rules)":
-            return super().place(run, what, count, where)
         a = run.choice
+        if what == "servant" and where == "Great Wall":
+            for _ in range(count):
+                c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
+            return
+        if what != "servant" or where not in SHIPS:
+            return super().place(run, what, count, where)
         for _ in range(count):
             c.ship_place(self.g, run.state, run.player, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply",
                          run.events)
@@ -111,14 +135,35 @@ class GugongVocabulary(Vocabulary):
         s["board"][loc] = card
 
     def mechanism(self, run: Run, rule_id: str) -> None:
-        if rule_id == CLAIM:  # the caller offers the claim once the step's decision is done
-            run.gained["claim"] = run.choice.get("ship")
+        s, p, a = run.state, _player(run), run.choice
+        if rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
+            run.gained["claim"] = a.get("ship")
+        elif rule_id == WALL:
+            run.gained["wall"] = True
+        elif rule_id == SWAP:
+            L.swap_card(self.g, s, run.player, a, run.entity, run.events)
+        elif rule_id == RETRIEVE:  # a card of the discard pile back to the hand
+            card = a.get("card")
+            if card not in p["discard"]:
+                raise IllegalAction(run.entity, "that card is not on your discard pile")
+            own(p, "discard").remove(card)
+            own(p, "hand").append(card)
 
     def other(self, run: Run, op: str, args) -> None:
-        if op != "modify":  # a lasting change the engine reads from the state (module docstring)
+        if op == "do_action":  # a gift card repeats a location's action, with the player's choices
+            L.DO[args["action"].rsplit("/", 1)[1]](self.g, run.state, run.player, run.choice, run.events)
+        elif op != "modify":  # a lasting change the engine reads from the state (module docstring)
             super().other(run, op, args)
 
     # ---------------------------------------------------------------- helpers
+    def _discard_high_card(self, run: Run) -> bool:
+        p, card = _player(run), run.choice.get("card")
+        if card not in p["hand"] or self.g.k.card_value[card] < run.attrs["min_card_value"]:
+            raise IllegalAction(run.entity, "discard a gift card of high enough value from your hand")
+        own(p, "hand").remove(card)
+        own(p, "discard").append(card)
+        return True
+
     def _ship_full(self, run: Run) -> bool:
         sh = _player(run)["ships"][run.choice.get("ship")]
         return bool(sh) and c.ship_load(sh) >= self.g.k.ship_capacity
