@@ -67,7 +67,6 @@ class Consts(RuleConstants):
     intrigue_max = Attr("rule/intrigue-track-limit", "spaces")
 
     # ---- 5 palace
-    palace_a = Attr("action-option/palace-a", "palace_steps")
     palace_end = Attr("rule/palace-entry", "palace_track_spaces")
     palace_extra_vp = Attr("rule/palace-extra-steps", "vp_per_extra_step")
 

@@ -16,6 +16,7 @@ from engine.gugong.common import P
 R = "gugong/rule/"
 AO = "gugong/action-option/"
 DECREE = "gugong/decree/"
+REWARD = "gugong/reward/"
 TOKEN = "gugong/token/"
 ABILITY = "gugong/card-ability/"
 
@@ -303,16 +304,7 @@ def decide_intrigue_reward(g, s, name, a, ev):
             raise MalformedAction(f"unknown intrigue reward {key!r}")
         if p["intrigue"] < at["intrigue_cost"]:
             raise IllegalAction(R + "intrigue-rewards", "your intrigue marker is too low for that reward")
-        if "dice_turned" in at:
-            die, face = a.get("die"), a.get("face")
-            if die not in range(len(s["dice"])) or face not in range(1, g.k.die_faces + 1):
-                raise IllegalAction("gugong/reward/" + key, "choose a die and the side to turn it to")
-            s["dice"][die] = face
-        c.move_intrigue(g, s, name, -at["intrigue_cost"], ev)
-        if "servants" in at:
-            c.gain_servants(s, name, at["servants"], ev)
-        if "jade" in at:
-            c.gain_jade(s, name, at["jade"], ev)
+        g.effects.run(REWARD + key, s, name, ev, choice=a)  # the cost on the track, then the reward
         ev.append({"event": "intrigue_reward", "player": name, "reward": key})
     s["pending"].pop(0)
 
@@ -367,14 +359,13 @@ def opts_jade(g, s, name):
 
 
 # ================================================================ 4. intrigue
+def do_option(g, s, name, a, ev, location: str) -> None:
+    """The chosen option (A or B) of a location, run from its effect."""
+    g.effects.run(f"{AO}{location}-{_option(a).lower()}", s, name, ev, choice=a)
+
+
 def do_intrigue(g, s, name, a, ev):
-    option = _option(a)
-    cost, steps = g.k.intrigue[option]
-    c.pay(g, s, name, cost, bool(a.get("double")), AO + "intrigue-b", ev)
-    c.move_intrigue(g, s, name, steps, ev)
-    if option == "A" and s["medal"] is None:  # the first to choose A this day takes the medal
-        s["medal"] = name
-        ev.append({"event": "medal", "player": name})
+    do_option(g, s, name, a, ev, "intrigue")
 
 
 def opts_intrigue(g, s, name):
@@ -384,14 +375,7 @@ def opts_intrigue(g, s, name):
 
 # ================================================================ 5. palace
 def do_palace(g, s, name, a, ev):
-    option = _option(a)
-    if option == "A":
-        c.move_palace(g, s, name, g.k.palace_a, ev)
-    else:
-        cost, steps, intrigue = g.k.palace_b
-        c.pay(g, s, name, cost, bool(a.get("double")), AO + "palace-b", ev)
-        c.move_palace(g, s, name, steps, ev)
-        c.move_intrigue(g, s, name, intrigue, ev)
+    do_option(g, s, name, a, ev, "palace")
 
 
 def opts_palace(g, s, name):

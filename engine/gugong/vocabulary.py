@@ -23,6 +23,7 @@ CLAIMS = frozenset({"gugong/rule/canal-claim-reward", "gugong/location/grand-can
 WALL = "gugong/rule/wall-scoring"
 SWAP = "gugong/card-ability/swap-card"
 RETRIEVE = "gugong/token/travel-retrieve-card"
+DIE = "gugong/reward/intrigue-destiny-die"  # a destiny die turned to the side the player chose
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
 # what a port reward the player claims gains (the option of a port's choice that gains it)
@@ -49,6 +50,7 @@ class GugongVocabulary(Vocabulary):
             # the player's act: the card they chose goes to their discard pile
             "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile":
                 self._discard_high_card,
+            "you are the first player to choose this option this day (round)": lambda run: run.state["medal"] is None,
             "the wall section is now complete (see “Completing a wall section”)":
                 lambda run: c.wall_total(run.state) >= g.k.threshold(len(run.state["order"])),
             "your envoy has not entered the palace": lambda run: _player(run)["palace"] < g.k.palace_end,
@@ -75,6 +77,9 @@ class GugongVocabulary(Vocabulary):
                     own(p, "hand").append(s["draw"].pop(0))
         elif what == "double_servant":
             _player(run)["double"] = "pool"
+        elif what == "first_player_medal":  # the first player of the next morning
+            s["medal"] = name
+            run.events.append({"event": "medal", "player": name})
         elif what == "jade":
             c.gain_jade(s, name, n, run.events)
         else:
@@ -142,6 +147,11 @@ class GugongVocabulary(Vocabulary):
             run.gained["wall"] = True
         elif rule_id == SWAP:
             L.swap_card(self.g, s, run.player, a, run.entity, run.events)
+        elif rule_id == DIE:
+            die, face = a.get("die"), a.get("face")
+            if die not in range(len(s["dice"])) or face not in range(1, self.g.k.die_faces + 1):
+                raise IllegalAction(run.entity, "choose a die and the side to turn it to")
+            s["dice"][die] = face
         elif rule_id == RETRIEVE:  # a card of the discard pile back to the hand
             card = a.get("card")
             if card not in p["discard"]:
