@@ -16,6 +16,7 @@ from engine.gugong.common import P
 R = "gugong/rule/"
 AO = "gugong/action-option/"
 DECREE = "gugong/decree/"
+LOC = "gugong/location/"
 REWARD = "gugong/reward/"
 TOKEN = "gugong/token/"
 ABILITY = "gugong/card-ability/"
@@ -25,9 +26,10 @@ def has_decree(p: dict, key: str) -> bool:
     return key in p["decrees"]
 
 
-def discount(g, p: dict, key: str) -> int:
-    """Level 2 decrees that make an action one servant cheaper ("may remove one servant fewer")."""
-    return g.k.decrees[key]["servant_discount"] if has_decree(p, key) else 0
+def discount(g, p: dict, target: str) -> int:
+    """Servants fewer for the action `target` (a location or an action option): the lasting `modify`
+    steps of the player's level 2 decrees that name it ("may remove one servant fewer")."""
+    return -g.effects.vocabulary.modified(p, target)
 
 
 def _option(a: dict) -> str:
@@ -39,17 +41,11 @@ def _option(a: dict) -> str:
 
 # ================================================================ 1. travel
 def travel_cost(g, p: dict, option: str) -> int:
-    cost = g.k.travel[option][0]
-    if option == "B":
-        cost = max(0, cost - discount(g, p, "l2-travel"))
-    return cost
+    return max(0, g.k.travel[option][0] - discount(g, p, LOC + "travel"))
 
 
 def do_travel(g, s, name, a, ev):
-    p = P(s, name)
-    option = _option(a)
-    c.pay(g, s, name, travel_cost(g, p, option), bool(a.get("double")), AO + "travel-b", ev)
-    c.push_many(s, [{"kind": "travel_move", "player": name} for _ in range(g.k.travel[option][1])])
+    do_option(g, s, name, a, ev, "travel")  # its payment (less a decree's discount) and its moves
 
 
 def opts_travel(g, s, name):
@@ -333,7 +329,7 @@ def jade_cost(g, s, p, house) -> int | None:
         cost = g.k.jade_houses[house]["cost"]
     else:
         return None
-    return max(0, cost - discount(g, p, "l2-jade"))
+    return max(0, cost - discount(g, p, LOC + "jade"))
 
 
 def do_jade(g, s, name, a, ev):
@@ -387,7 +383,7 @@ def opts_palace(g, s, name):
 def decree_cost(g, s, p, name, key) -> int:
     at = g.k.decrees[key]
     others = sum(1 for who in s["decrees"][key] if who != name)
-    return max(0, at["servant_cost"] + g.k.decree_extra * others - discount(g, p, "l2-decree"))
+    return max(0, at["servant_cost"] + g.k.decree_extra * others - discount(g, p, AO + "decrees-action"))
 
 
 def do_decrees(g, s, name, a, ev):

@@ -23,6 +23,8 @@ CLAIMS = frozenset({"gugong/rule/canal-claim-reward", "gugong/location/grand-can
 WALL = "gugong/rule/wall-scoring"
 SWAP = "gugong/card-ability/swap-card"
 RETRIEVE = "gugong/token/travel-retrieve-card"
+TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision of where to
+DECREE = "gugong/decree/"
 DIE = "gugong/reward/intrigue-destiny-die"  # a destiny die turned to the side the player chose
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
@@ -39,6 +41,7 @@ class GugongVocabulary(Vocabulary):
 
     def __init__(self, g):
         self.g = g
+        self._modify: dict[str, tuple] = {}  # a decree's lasting (target, by) steps, read once
         self.counts = {
             "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
                 lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
@@ -88,7 +91,22 @@ class GugongVocabulary(Vocabulary):
     def pay(self, run: Run, what: str, n: int) -> None:
         if what != "servant":
             return super().pay(run, what, n)
+        # an action option's cost less what the player's decrees take off it (the option or its location)
+        p, parent = _player(run), self.interpreter.rules.entities[run.entity]["parent"]
+        n = max(0, n + self.modified(p, run.entity) + self.modified(p, parent))
         c.pay(self.g, run.state, run.player, n, bool(run.choice.get("double")), run.entity, run.events)
+
+    def modified(self, p: dict, target: str) -> int:
+        """What the lasting `modify` steps of the player's decrees add to `target` (a level 2 decree:
+        one servant fewer for an action)."""
+        total = 0
+        for key in p["decrees"]:
+            steps = self._modify.get(key)
+            if steps is None:
+                steps = self._modify[key] = tuple((args["target"], args.get("by", 0))
+                                                  for op, args, _ in self.interpreter.compiled(DECREE + key) if op == "modify")
+            total += sum(by for t, by in steps if t == target)
+        return total
 
     def move(self, run: Run, track: str, steps: int) -> None:
         if track == "intrigue":
@@ -141,7 +159,9 @@ class GugongVocabulary(Vocabulary):
 
     def mechanism(self, run: Run, rule_id: str) -> None:
         s, p, a = run.state, _player(run), run.choice
-        if rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
+        if rule_id == TRAVEL_MOVE:
+            c.push(s, {"kind": "travel_move", "player": run.player})
+        elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
             run.gained["claim"] = a.get("ship")
         elif rule_id == WALL:
             run.gained["wall"] = True
