@@ -146,9 +146,9 @@ class Interpreter:
         decree's morning bonus), whose other steps ran when the player took the entity."""
         run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, False, choice, shared,
                   False, moment)
-        self.ran.add(entity_id)
         for op, args, inner in self.compiled(entity_id):
             if op == "trigger" and args["when"] == moment:
+                self.ran.add(entity_id)
                 self.execute(inner[0], run)
         return run
 
