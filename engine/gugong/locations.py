@@ -16,6 +16,7 @@ from engine.gugong.common import P
 R = "gugong/rule/"
 AO = "gugong/action-option/"
 DECREE = "gugong/decree/"
+ON_WALL_ACTION = "on_wall_action"  # the moment the Great Wall decree adds its servant at
 LOC = "gugong/location/"
 REWARD = "gugong/reward/"
 TOKEN = "gugong/token/"
@@ -269,8 +270,8 @@ def do_great_wall(g, s, name, a, ev):
     if a.get("extra"):  # gugong/decree/l2-wall: one more servant from the general supply
         if not has_decree(p, "l2-wall"):
             raise IllegalAction("gugong/decree/l2-wall", "you do not hold the Great Wall decree")
-        for _ in range(g.k.decrees["l2-wall"]["extra_servants"]):
-            c.wall_place(g, s, name, "n", "supply", ev)
+        for key in p["decrees"]:  # the decrees' steps for this moment, from their effects
+            g.effects.triggered(DECREE + key, ON_WALL_ACTION, s, name, ev)
     c.wall_check(g, s, ev)  # completion is checked after the whole action
 
 

@@ -26,6 +26,9 @@ RETRIEVE = "gugong/token/travel-retrieve-card"
 TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision of where to
 DECREE = "gugong/decree/"
 DIE = "gugong/reward/intrigue-destiny-die"  # a destiny die turned to the side the player chose
+# where a servant from the general supply goes on the Wall (a travel token; the Great Wall decree);
+# the Great Wall options place from the pool and are not run from their effects yet
+WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall section, score it as usual)"})
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
 # what a port reward the player claims gains (the option of a port's choice that gains it)
@@ -134,7 +137,7 @@ class GugongVocabulary(Vocabulary):
 
     def place(self, run: Run, what: str, count: int, where: str | None) -> None:
         a = run.choice
-        if what == "servant" and where == "Great Wall":
+        if what == "servant" and where in WALL_SUPPLY:
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
             return
