@@ -201,8 +201,9 @@ def wall_check(g, s: dict, events: list) -> None:
     present = [n for n in s["order"] if wall_count(s, n) > 0]
     winner = best(s, present, lambda n: wall_count(s, n))
     events.append({"event": "wall_scoring", "winner": winner})
-    gain_vp(s, winner, g.k.wall_vp, events)
-    move_palace(g, s, winner, g.k.wall_palace, events)
+    shared = {"wall": winner}  # the ranking the rule's condition reads, taken once
+    for name in s["order"]:  # gugong/rule/wall-scoring, run from its effect
+        g.effects.run(R + "wall-scoring", s, name, events, shared=shared)
     wall_remove(s, winner)
     # gugong/rule/intrigue-rewards: lowest marker first (bottom of a stack counts lowest)
     push_many(s, [{"kind": "intrigue_reward", "player": n}

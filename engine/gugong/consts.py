@@ -50,8 +50,6 @@ class Consts(RuleConstants):
 
     # ---- 2 great wall
     wall_threshold = Attr("rule/wall-completion", "threshold_by_players")
-    wall_vp = Attr("rule/wall-scoring", "vp")
-    wall_palace = Attr("rule/wall-scoring", "palace_steps")
     wall_a_place = Attr("action-option/great-wall-a", "servants_placed")
     wall_b_cost = Attr("action-option/great-wall-b", "servant_cost")
     wall_b_max = Attr("action-option/great-wall-b", "servants_placed_max")
@@ -87,13 +85,9 @@ class Consts(RuleConstants):
     # ---- morning / night
     day_servants = Unknown("day-track-servants")
     night_per_match = Attr("rule/night-destiny-dice", "servants_per_matching_card")
-    night_vp = Attr("rule/night-most-matches", "vp")
-    night_palace = Attr("rule/night-most-matches", "palace_steps")
     night_ship_steps = Attr("step/night-move-ships", "ship_steps")
 
     # ---- end of game
-    end_wall_vp = Attr("scoring-rule/end-wall", "vp")
-    end_wall_palace = Attr("scoring-rule/end-wall", "palace_steps")
     jade_vp = Attr("scoring-rule/end-jade", "vp_by_jade")
     jade_vp_above = Attr("scoring-rule/end-jade", "vp_per_jade_above_5")
     disq_score = Attr("rule/palace-disqualification", "score_if_not_entered")

@@ -66,6 +66,11 @@ class GugongVocabulary(Vocabulary):
             "the destiny dice have already been rolled": lambda run: run.moment == "morning",
             "servants remain on the Great Wall and you have the most servants there (ties: intrigue track)":
                 lambda run: self._wall_leader(run) == run.player,
+            "you have the most servants on the Great Wall (ties broken by the intrigue track)":
+                lambda run: self._wall_leader(run) == run.player,
+            # the matches the night counted (Meng's are fixed by the day: engine/gugong/night.py)
+            "you gained the most servants from matching cards (a card matching two dice counts twice; ties: higher on the intrigue track)":
+                self._most_matches,
         }
 
     # ---------------------------------------------------------------- amounts
@@ -208,6 +213,13 @@ class GugongVocabulary(Vocabulary):
             neutral = s["solo"]["neutral_ports"]
             return neutral["gift_card"] + min(neutral["vp4"], self.g.solo.port_marker_cap)
         return sum(_player(run)["ports"].values())
+
+    @staticmethod
+    def _most_matches(run: Run) -> bool:
+        if "most" not in run.shared:
+            matches = run.shared["matches"]
+            run.shared["most"] = c.best(run.state, run.state["order"], lambda n: matches[n])
+        return run.shared["most"] == run.player
 
     def _wall_leader(self, run: Run) -> str | None:
         """Taken once per scoring, before anyone scores."""
