@@ -66,7 +66,6 @@ class Consts(RuleConstants):
 
     # ---- 5 palace
     palace_end = Attr("rule/palace-entry", "palace_track_spaces")
-    palace_extra_vp = Attr("rule/palace-extra-steps", "vp_per_extra_step")
 
     # ---- 6 decrees
     decree_extra = Attr("action-option/decrees-action", "extra_cost_per_other_servant")

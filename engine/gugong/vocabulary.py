@@ -51,6 +51,7 @@ class GugongVocabulary(Vocabulary):
             "jade you own (max {attr.max_end_vp} VP = 5 jade)": lambda run: _player(run)["jade"],
             "of your servants on decrees, including the one on this decree": lambda run: len(_player(run)["decrees"]),
             "of your servants at port-reward spots on your player board": self._port_servants,
+            "palace step you would move": lambda run: run.choice["steps"],
         }
         self.conditions = {
             # the player's act: the card they chose goes to their discard pile
@@ -61,6 +62,8 @@ class GugongVocabulary(Vocabulary):
                 lambda run: c.wall_total(run.state) >= g.k.threshold(len(run.state["order"])),
             "your envoy has not entered the palace": lambda run: _player(run)["palace"] < g.k.palace_end,
             "your envoy has already entered the palace": lambda run: _player(run)["palace"] >= g.k.palace_end,
+            "your envoy has already entered the palace and an action would move it up the palace track":
+                lambda run: _player(run)["palace"] >= g.k.palace_end,
             "this is the third servant on that ship": self._ship_full,
             # the morning rolls the dice before the decree bonuses (engine/gugong/morning.py)
             "the destiny dice have already been rolled": lambda run: run.moment == "morning",
