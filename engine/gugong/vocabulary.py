@@ -58,10 +58,14 @@ class GugongVocabulary(Vocabulary):
             "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile":
                 self._discard_high_card,
             "you are the first player to choose this option this day (round)": lambda run: run.state["medal"] is None,
+            "the next first player medal is available": lambda run: run.state["medal"] is None,
+            "Meng's envoy has not entered the palace": lambda run: not self._in_palace_before(run),
+            "Meng's envoy has already entered the palace": self._in_palace_before,
             "the wall section is now complete (see “Completing a wall section”)":
                 lambda run: c.wall_total(run.state) >= g.k.threshold(len(run.state["order"])),
-            "your envoy has not entered the palace": lambda run: _player(run)["palace"] < g.k.palace_end,
-            "your envoy has already entered the palace": lambda run: _player(run)["palace"] >= g.k.palace_end,
+            # "instead": both conditions judge where the envoy stood before the bonus moved it
+            "your envoy has not entered the palace": lambda run: not self._in_palace_before(run),
+            "your envoy has already entered the palace": self._in_palace_before,
             "your envoy has already entered the palace and an action would move it up the palace track":
                 lambda run: _player(run)["palace"] >= g.k.palace_end,
             "this is the third servant on that ship": self._ship_full,
@@ -216,6 +220,13 @@ class GugongVocabulary(Vocabulary):
             neutral = s["solo"]["neutral_ports"]
             return neutral["gift_card"] + min(neutral["vp4"], self.g.solo.port_marker_cap)
         return sum(_player(run)["ports"].values())
+
+    def _in_palace_before(self, run: Run) -> bool:
+        """Whether the envoy was in the palace when the run began (read at its first condition)."""
+        key = ("in palace", run.player)
+        if key not in run.shared:
+            run.shared[key] = _player(run)["palace"] >= self.g.k.palace_end
+        return run.shared[key]
 
     @staticmethod
     def _most_matches(run: Run) -> bool:
