@@ -28,7 +28,7 @@ def random_games(key: str, game) -> list[dict]:
     """The options of the seeded random games played: every edition and expansion, and with the
     Great Events each great event once (a game draws one)."""
     if key == "gugong":  # both token mixes (a game plays every location, decree and port it meets)
-        return [{}, {"bonus_travel_tokens": True}]
+        return [{}, {"bonus_travel_tokens": True}, {"advanced": True}]
     if key != "dragon":
         return []
     both = {"edition": "2017", "great_wall": True, "great_events": True}
