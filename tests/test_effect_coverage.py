@@ -1,6 +1,7 @@
-"""Which Dragon and Gugong effects the engine runs (tests/effect_coverage.py). Dragon: every effect is executed by the
-interpreter or names a mechanism, except the ones listed here as not migrated yet. A behaviour moved
-back into hand-written code, or a migrated one left on this list, fails the test."""
+"""Which Dragon and Gugong effects the engine runs (tests/effect_coverage.py). Dragon: every effect
+is executed by the interpreter or names a mechanism, except the ones listed here as not migrated yet;
+Gugong: the migrated families are executed. A behaviour moved back into hand-written code, or a
+migrated one left on this list, fails the test."""
 from __future__ import annotations
 
 from engine.core.game import get_game
