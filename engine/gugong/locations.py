@@ -336,13 +336,9 @@ def jade_cost(g, s, p, house) -> int | None:
 def do_jade(g, s, name, a, ev):
     p = P(s, name)
     house = a.get("house")
-    cost = jade_cost(g, s, p, house)
-    if cost is None:
+    if jade_cost(g, s, p, house) is None:
         raise IllegalAction(R + "jade-courtyard", f"no jade to buy at {house!r}")
-    c.pay(g, s, name, cost, bool(a.get("double")), AO + "jade-action", ev)
-    if house != "courtyard":
-        s["jade_houses"][house] -= 1
-    c.gain_jade(s, name, g.k.jade_gained, ev)
+    g.effects.run(AO + "jade-action", s, name, ev, choice=a)  # a house's jade, or the courtyard's
 
 
 def opts_jade(g, s, name):

@@ -25,7 +25,8 @@ SWAP = "gugong/card-ability/swap-card"
 RETRIEVE = "gugong/token/travel-retrieve-card"
 TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision of where to
 DECREE = "gugong/decree/"
-DIE = "gugong/reward/intrigue-destiny-die"  # a destiny die turned to the side the player chose
+DIE = "gugong/reward/intrigue-destiny-die"
+COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than a house  # a destiny die turned to the side the player chose
 # where a servant from the general supply goes on the Wall (a travel token; the Great Wall decree);
 # the Great Wall options place from the pool and are not run from their effects yet
 WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall section, score it as usual)"})
@@ -57,6 +58,10 @@ class GugongVocabulary(Vocabulary):
             # the player's act: the card they chose goes to their discard pile
             "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile":
                 self._discard_high_card,
+            # the player's act: the house's printed cost (less a decree's discount) paid, one jade taken from it
+            "the chosen jade house still holds jade and you pay the servant cost printed on that house (not given in the rulebook)":
+                self._buy_from_house,
+            "every jade house is sold out (see “Jade from the courtyard”)": lambda run: not any(run.state["jade_houses"]),
             "you are the first player to choose this option this day (round)": lambda run: run.state["medal"] is None,
             "the next first player medal is available": lambda run: run.state["medal"] is None,
             "Meng's envoy has not entered the palace": lambda run: not self._in_palace_before(run),
@@ -140,7 +145,10 @@ class GugongVocabulary(Vocabulary):
         return bool(run.choice.get("use", True))
 
     def choose(self, run: Run, options: tuple) -> int | None:
-        """A port's choice: the option that gains what the player claimed."""
+        """The Jade action's: a house (the first option) or the courtyard (the second); a port's: the
+        option that gains what the player claimed."""
+        if "house" in run.choice:
+            return int(run.choice["house"] == COURTYARD)
         what = REWARD_GAINS.get(run.choice.get("reward"))
         for i, option in enumerate(options):
             if gains(option, what):
@@ -220,6 +228,13 @@ class GugongVocabulary(Vocabulary):
             neutral = s["solo"]["neutral_ports"]
             return neutral["gift_card"] + min(neutral["vp4"], self.g.solo.port_marker_cap)
         return sum(_player(run)["ports"].values())
+
+    def _buy_from_house(self, run: Run) -> bool:
+        s, house = run.state, run.choice.get("house")
+        c.pay(self.g, s, run.player, L.jade_cost(self.g, s, _player(run), house), bool(run.choice.get("double")),
+              run.entity, run.events)
+        s["jade_houses"][house] -= 1
+        return True
 
     def _in_palace_before(self, run: Run) -> bool:
         """Whether the envoy was in the palace when the run began (read at its first condition)."""
