@@ -259,14 +259,12 @@ def do_great_wall(g, s, name, a, ev):
     if option == "A":
         if len(pieces) != g.k.wall_a_place:
             raise IllegalAction(AO + "great-wall-a", f"option A places {g.k.wall_a_place} servant")
-    else:
-        c.pay(g, s, name, g.k.wall_b_cost, False, AO + "great-wall-b", ev)
-        if not 1 <= len(pieces) <= g.k.wall_b_max:
-            raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.k.wall_b_max} servants")
+    elif not 1 <= len(pieces) <= g.k.wall_b_max:
+        raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.k.wall_b_max} servants")
     if pieces.count("d") > 1:
         raise IllegalAction(R + "double-servant", "there is one double servant")
-    for pc in pieces:
-        c.wall_place(g, s, name, pc, "pool", ev)
+    # the option's payment (never with the double servant) and its pieces from the pool, from its effect
+    do_option(g, s, name, {k: v for k, v in a.items() if k != "double"}, ev, "great-wall")
     if a.get("extra"):  # gugong/decree/l2-wall: one more servant from the general supply
         if not has_decree(p, "l2-wall"):
             raise IllegalAction("gugong/decree/l2-wall", "you do not hold the Great Wall decree")

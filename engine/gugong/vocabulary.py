@@ -27,8 +27,8 @@ TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision
 DECREE = "gugong/decree/"
 DIE = "gugong/reward/intrigue-destiny-die"
 COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than a house  # a destiny die turned to the side the player chose
-# where a servant from the general supply goes on the Wall (a travel token; the Great Wall decree);
-# the Great Wall options place from the pool and are not run from their effects yet
+# where a servant goes on the Wall: from the general supply (a travel token, the Great Wall decree),
+# or the pieces a Great Wall option names from the pool
 WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall section, score it as usual)"})
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
@@ -149,6 +149,8 @@ class GugongVocabulary(Vocabulary):
         option that gains what the player claimed."""
         if "house" in run.choice:
             return int(run.choice["house"] == COURTYARD)
+        if "pieces" in run.choice:  # the Great Wall's option B: one piece, or as many as it allows
+            return min(len(run.choice["pieces"]), len(options)) - 1
         what = REWARD_GAINS.get(run.choice.get("reward"))
         for i, option in enumerate(options):
             if gains(option, what):
@@ -157,6 +159,10 @@ class GugongVocabulary(Vocabulary):
 
     def place(self, run: Run, what: str, count: int, where: str | None) -> None:
         a = run.choice
+        if what == "servant" and where in WALL_SUPPLY and "pieces" in a:  # a Great Wall option: from the pool
+            for piece in a["pieces"][:count]:
+                c.wall_place(self.g, run.state, run.player, piece, "pool", run.events)
+            return
         if what == "servant" and where in WALL_SUPPLY:
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
