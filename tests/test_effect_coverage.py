@@ -35,7 +35,7 @@ GUGONG_RUN = {"gugong/scoring-rule/end-wall", "gugong/rule/wall-scoring", "gugon
               "gugong/rule/palace-extra-steps", "gugong/port/port-2", "gugong/port/port-3", "gugong/port/port-5",
               "gugong/action-option/jade-action"}
 GUGONG_RUN_KINDS = {"decree", "reward", "card-ability"}
-GUGONG_OPTIONS = ("travel", "intrigue", "palace", "great-wall")
+GUGONG_OPTIONS = ("travel", "intrigue", "palace", "great-wall", "grand-canal")
 
 
 def test_gugong_decrees_ports_rewards_abilities_and_scorings_run_from_their_effects():

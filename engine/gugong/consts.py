@@ -72,8 +72,6 @@ class Consts(RuleConstants):
     decree_placed = Attr("action-option/decrees-action", "servants_placed")
 
     # ---- 7 grand canal
-    canal_a_place = Attr("action-option/grand-canal-a", "servants_placed")
-    canal_a_steps = Attr("action-option/grand-canal-a", "ship_steps")
     canal_b_cost = Attr("action-option/grand-canal-b", "servant_cost")
     canal_b_place = Attr("action-option/grand-canal-b", "servants_placed")
     paths_by_players = Attr("rule/canal-paths", "paths_by_players")

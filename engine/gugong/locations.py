@@ -417,17 +417,13 @@ def opts_decrees(g, s, name):
 # ================================================================ 7. grand canal
 def do_grand_canal(g, s, name, a, ev):
     option = _option(a)
-    if option == "A":
-        items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": True}
-                 for _ in range(g.k.canal_a_place)]
-        items += [{"kind": "canal_move", "player": name} for _ in range(g.k.canal_a_steps)]
-    else:
-        if not canal_b_possible(g, P(s, name)):
-            raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.k.canal_b_cost} servant from the pool to "
-                                f"place {g.k.canal_b_place} others: {name}'s pool cannot")
-        c.pay(g, s, name, g.k.canal_b_cost, False, AO + "grand-canal-b", ev)
-        items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": False}
-                 for _ in range(g.k.canal_b_place)]
+    if option == "B" and not canal_b_possible(g, P(s, name)):
+        raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.k.canal_b_cost} servant from the pool to "
+                            f"place {g.k.canal_b_place} others: {name}'s pool cannot")
+    # the option's payment (never with the double servant) and the placements and moves it raises, from its effect
+    run = g.effects.run(f"{AO}grand-canal-{option.lower()}", s, name, ev,
+                        choice={k: v for k, v in a.items() if k != "double"})
+    items = run.gained.get("pending", [])
     items.append({"kind": "canal_claims", "player": name})  # claims once the action is done
     c.push_many(s, items)
 

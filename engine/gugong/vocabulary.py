@@ -30,6 +30,10 @@ COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than
 # where a servant goes on the Wall: from the general supply (a travel token, the Great Wall decree),
 # or the pieces a Great Wall option names from the pool
 WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall section, score it as usual)"})
+# a Grand Canal option's servants from the pool onto ships, each a decision: whether the player may
+# leave it (option A's one servant) or must place it (option B's two)
+CANAL_PLACES = {"one of your ships": True, "one or two of your ships": False}
+CANAL_MOVE = "gugong/rule/canal-moving-ships"  # one ship moved: a decision of which
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
 # what a port reward the player claims gains (the option of a port's choice that gains it)
@@ -167,6 +171,9 @@ class GugongVocabulary(Vocabulary):
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
             return
+        if what == "servant" and where in CANAL_PLACES:
+            self._decide(run, count, kind="canal_place", player=run.player, source="pool", optional=CANAL_PLACES[where])
+            return
         if what != "servant" or where not in SHIPS:
             return super().place(run, what, count, where)
         for _ in range(count):
@@ -188,7 +195,9 @@ class GugongVocabulary(Vocabulary):
 
     def mechanism(self, run: Run, rule_id: str) -> None:
         s, p, a = run.state, _player(run), run.choice
-        if rule_id == TRAVEL_MOVE:
+        if rule_id == CANAL_MOVE:
+            self._decide(run, 1, kind="canal_move", player=run.player)
+        elif rule_id == TRAVEL_MOVE:
             c.push(s, {"kind": "travel_move", "player": run.player})
         elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
             run.gained["claim"] = a.get("ship")
@@ -215,6 +224,11 @@ class GugongVocabulary(Vocabulary):
             super().other(run, op, args)
 
     # ---------------------------------------------------------------- helpers
+    @staticmethod
+    def _decide(run: Run, n: int, **item) -> None:
+        """Decisions the step raises, in the effect's order (the caller puts them first in line)."""
+        run.gained.setdefault("pending", []).extend(dict(item) for _ in range(n))
+
     def _discard_high_card(self, run: Run) -> bool:
         p, card = _player(run), run.choice.get("card")
         if card not in p["hand"] or self.g.k.card_value[card] < run.attrs["min_card_value"]:
