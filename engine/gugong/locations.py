@@ -351,8 +351,10 @@ def opts_jade(g, s, name):
 
 # ================================================================ 4. intrigue
 def do_option(g, s, name, a, ev, location: str) -> None:
-    """The chosen option (A or B) of a location, run from its effect."""
-    g.effects.run(f"{AO}{location}-{_option(a).lower()}", s, name, ev, choice=a)
+    """The chosen option (A or B) of a location, run from its effect; the decisions it raises (the
+    traveller's moves) come first."""
+    run = g.effects.run(f"{AO}{location}-{_option(a).lower()}", s, name, ev, choice=a)
+    c.push_many(s, run.gained.get("pending", []))
 
 
 def do_intrigue(g, s, name, a, ev):

@@ -198,7 +198,7 @@ class GugongVocabulary(Vocabulary):
         if rule_id == CANAL_MOVE:
             self._decide(run, 1, kind="canal_move", player=run.player)
         elif rule_id == TRAVEL_MOVE:
-            c.push(s, {"kind": "travel_move", "player": run.player})
+            self._decide(run, 1, kind="travel_move", player=run.player)
         elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
             run.gained["claim"] = a.get("ship")
         elif rule_id == WALL:
