@@ -377,6 +377,17 @@ def opts_palace(g, s, name):
 
 
 # ================================================================ 6. decrees
+def place_on_decree(g, s, name, key, n: int) -> None:
+    p = P(s, name)
+    if p["pool"] < n:
+        if p["double"] == "pool":  # the double servant is left, and it may not stand on a decree
+            raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
+        raise IllegalAction(AO + "decrees-action", f"after paying, {name} has no servant left to place on the decree")
+    p["pool"] -= n
+    s["decrees"][key].append(name)
+    own(p, "decrees").append(key)
+
+
 def decree_cost(g, s, p, name, key) -> int:
     at = g.k.decrees[key]
     others = sum(1 for who in s["decrees"][key] if who != name)
@@ -390,15 +401,9 @@ def do_decrees(g, s, name, a, ev):
         raise IllegalAction("gugong/location/decrees", f"decree {key!r} is not in this game")
     if name in s["decrees"][key]:
         raise IllegalAction(R + "decree-once", "you may take each decree only once")
-    c.pay(g, s, name, decree_cost(g, s, p, name, key), bool(a.get("double")), AO + "decrees-action", ev)
-    if p["pool"] < g.k.decree_placed:
-        if p["double"] == "pool":  # the double servant is left, and it may not stand on a decree
-            raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
-        raise IllegalAction(AO + "decrees-action", f"after paying, {name} has no servant left to place on the decree")
-    p["pool"] -= g.k.decree_placed
-    s["decrees"][key].append(name)
-    own(p, "decrees").append(key)
-    g.effects.run(DECREE + key, s, name, ev)  # gugong/rule/decree-immediate-vp; a lasting bonus comes later
+    # the cost (the decree's and one per other player's servant on it, as one payment), the servant
+    # placed and the decree's own effect, from the Decrees action's effect
+    g.effects.run(AO + "decrees-action", s, name, ev, choice=a)
     ev.append({"event": "decree", "player": name, "decree": key})
 
 

@@ -33,6 +33,8 @@ WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall
 # a Grand Canal option's servants from the pool onto ships, each a decision: whether the player may
 # leave it (option A's one servant) or must place it (option B's two)
 CANAL_PLACES = {"one of your ships": True, "one or two of your ships": False}
+ON_DECREE = "the chosen decree"
+DECREE_TAKEN = "gugong/rule/decree-immediate-vp"
 CANAL_MOVE = "gugong/rule/canal-moving-ships"  # one ship moved: a decision of which
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
@@ -57,6 +59,10 @@ class GugongVocabulary(Vocabulary):
             "of your servants on decrees, including the one on this decree": lambda run: len(_player(run)["decrees"]),
             "of your servants at port-reward spots on your player board": self._port_servants,
             "palace step you would move": lambda run: run.choice["steps"],
+            "servant the chosen decree shows as its cost (see “Decree costs in servants”)":
+                lambda run: g.k.decrees[run.choice["decree"]]["servant_cost"],
+            "servant of another player already on the chosen decree":
+                lambda run: sum(1 for who in run.state["decrees"][run.choice["decree"]] if who != run.player),
         }
         self.conditions = {
             # the player's act: the card they chose goes to their discard pile
@@ -115,6 +121,12 @@ class GugongVocabulary(Vocabulary):
     def pay(self, run: Run, what: str, n: int) -> None:
         if what != "servant":
             return super().pay(run, what, n)
+        if "decree" in run.choice:  # the Decrees action's costs add up to one payment, made as the servant is placed
+            run.gained["due"] = run.gained.get("due", 0) + n
+            return
+        self._pay(run, n)
+
+    def _pay(self, run: Run, n: int) -> None:
         # an action option's cost less what the player's decrees take off it (the option or its location)
         p, parent = _player(run), self.interpreter.rules.entities[run.entity]["parent"]
         n = max(0, n + self.modified(p, run.entity) + self.modified(p, parent))
@@ -171,6 +183,10 @@ class GugongVocabulary(Vocabulary):
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
             return
+        if what == "servant" and where == ON_DECREE:
+            self._pay(run, run.gained.pop("due", 0))
+            L.place_on_decree(self.g, run.state, run.player, a["decree"], count)
+            return
         if what == "servant" and where in CANAL_PLACES:
             self._decide(run, count, kind="canal_place", player=run.player, source="pool", optional=CANAL_PLACES[where])
             return
@@ -195,7 +211,9 @@ class GugongVocabulary(Vocabulary):
 
     def mechanism(self, run: Run, rule_id: str) -> None:
         s, p, a = run.state, _player(run), run.choice
-        if rule_id == CANAL_MOVE:
+        if rule_id == DECREE_TAKEN:  # the decree's own effect: its immediate VP (its lasting bonus comes later)
+            self.interpreter.run(DECREE + a["decree"], s, run.player, run.events)
+        elif rule_id == CANAL_MOVE:
             self._decide(run, 1, kind="canal_move", player=run.player)
         elif rule_id == TRAVEL_MOVE:
             self._decide(run, 1, kind="travel_move", player=run.player)
