@@ -51,7 +51,7 @@ class GugongVocabulary(Vocabulary):
 
     def __init__(self, g):
         self.g = g
-        self._modify: dict[str, tuple] = {}  # a decree's lasting (target, by) steps, read once
+        self._modify: dict[tuple, dict] = {}  # decrees held -> what their modify steps add, by target
         self.counts = {
             "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
                 lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
@@ -134,15 +134,16 @@ class GugongVocabulary(Vocabulary):
 
     def modified(self, p: dict, target: str) -> int:
         """What the lasting `modify` steps of the player's decrees add to `target` (a level 2 decree:
-        one servant fewer for an action)."""
-        total = 0
-        for key in p["decrees"]:
-            steps = self._modify.get(key)
-            if steps is None:
-                steps = self._modify[key] = tuple((args["target"], args.get("by", 0))
-                                                  for op, args, _ in self.interpreter.compiled(DECREE + key) if op == "modify")
-            total += sum(by for t, by in steps if t == target)
-        return total
+        one servant fewer for an action); read once per set of decrees held (legal actions ask often)."""
+        held = tuple(p["decrees"])
+        by_target = self._modify.get(held)
+        if by_target is None:
+            by_target = self._modify[held] = {}
+            for key in held:
+                for op, args, _ in self.interpreter.compiled(DECREE + key):
+                    if op == "modify":
+                        by_target[args["target"]] = by_target.get(args["target"], 0) + args.get("by", 0)
+        return by_target.get(target, 0)
 
     def move(self, run: Run, track: str, steps: int) -> None:
         if track == "intrigue":
