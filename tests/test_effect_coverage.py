@@ -33,7 +33,8 @@ def test_every_dragon_effect_runs_or_names_a_mechanism_or_is_listed():
 # one stops being executed and fails this test
 GUGONG_RUN = {"gugong/scoring-rule/end-wall", "gugong/rule/wall-scoring", "gugong/rule/night-most-matches",
               "gugong/rule/palace-extra-steps", "gugong/port/port-2", "gugong/port/port-3", "gugong/port/port-5",
-              "gugong/action-option/jade-action", "gugong/action-option/decrees-action"}
+              "gugong/action-option/jade-action", "gugong/action-option/decrees-action",
+              "gugong/rule/solo-intrigue-day", "gugong/rule/solo-palace-day"}
 GUGONG_RUN_KINDS = {"decree", "reward", "card-ability"}
 GUGONG_OPTIONS = ("travel", "intrigue", "palace", "great-wall", "grand-canal")
 
