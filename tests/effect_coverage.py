@@ -27,6 +27,8 @@ GAMES = ("gugong", "dragon", "zhanguo")
 def random_games(key: str, game) -> list[dict]:
     """The options of the seeded random games played: every edition and expansion, and with the
     Great Events each great event once (a game draws one)."""
+    if key == "gugong":  # both token mixes (a game plays every location, decree and port it meets)
+        return [{}, {"bonus_travel_tokens": True}, {"advanced": True}, {"solo": "normal"}]
     if key != "dragon":
         return []
     both = {"edition": "2017", "great_wall": True, "great_events": True}
@@ -45,7 +47,7 @@ def executed(key: str) -> set[str]:
     for options in random_games(key, game):
         for seed in range(2):
             chooser = random.Random(seed)
-            state = game.new_state(["A", "B", "C"], options, seed)
+            state = game.new_state(["A"] if "solo" in options else ["A", "B", "C"], options, seed)  # solo: one player
             while not game.is_terminal(state):
                 state, _ = game.apply(state, chooser.choice(game.legal_actions(state)))
     return set(effects.ran)

@@ -1,7 +1,8 @@
-"""Effects drive play: change a Dragon effect in an in-memory copy of the knowledge base (repeat a
-step, change a number, change a condition), compile the rule set as the build does, and the rulebook's
-worked example that exercises it fails while the effect's rendered pl, cs and en texts change, with
-no code change (ARCHITECTURE.md, "Effects"; the engine runs effects through engine/core/effects.py)."""
+"""Effects drive play: change a Dragon or Gugong effect in an in-memory copy of the knowledge base
+(repeat a step, change a number, change a condition), compile the rule set as the build does, and the
+rulebook's worked example that exercises it fails while the effect's rendered pl, cs and en texts
+change, with no code change (ARCHITECTURE.md, "Effects"; the engines run effects through
+engine/core/effects.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -11,10 +12,12 @@ import pytest
 
 from engine.core import scenario
 from engine.dragon.game import Dragon
+from engine.gugong.game import Gugong
 from i18n.derived import rendered_effects
 from tests.test_constants_propagate import rules
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data" / "dragon" / "examples"
+DATA = Path(__file__).resolve().parent.parent / "kb" / "data"
+GAMES = {"dragon": Dragon, "gugong": Gugong}
 
 
 def changed_effect(kb, entity_id: str, change):
@@ -46,26 +49,48 @@ def festival_ranks_swapped(effect):
             {"condition": {"if": most["if"], "do": second["do"]}}] + effect[2:]
 
 
+def cards_drawn(n):
+    """A port's reward draws n gift cards instead of the one its effect says."""
+    def change(effect):
+        return [{"gain": {"card": n}}] + effect[1:]
+    return change
+
+
+def ship_condition(text):
+    """The morning ship bonus offers the port reward under another condition the engine knows."""
+    def change(effect):
+        trigger = effect[1]["trigger"]
+        place, cond = trigger["do"][0]["optional"]["do"]
+        cond = {"condition": dict(cond["condition"], **{"if": text})}
+        return [effect[0], {"trigger": dict(trigger, do=[{"optional": {"do": [place, cond]}}])}]
+    return change
+
+
 # (what is mutated, the entity, the change, the worked example that must notice)
 CASES = [
     ("repeated step", "dragon/event/imperial-tribute", repeat_first_step, "imperial-tribute.yaml"),
     ("changed number", "dragon/action/research", research_scores(2), "research.yaml"),
     ("changed condition", "dragon/event/dragon-festival", festival_ranks_swapped, "dragon-festival.yaml"),
+    ("gugong repeated step", "gugong/decree/l1-servant", repeat_first_step, "decree-take.yaml"),
+    ("gugong changed number", "gugong/port/port-3", cards_drawn(4), "morning-decree-bonus.yaml"),
+    ("gugong changed condition", "gugong/decree/l1-ship", ship_condition("your envoy has already entered the palace"),
+     "morning-decree-bonus.yaml"),
 ]
 
 
-def run_example(monkeypatch, kb, example: str) -> scenario.Outcome:
-    game = Dragon(rules(kb, "dragon"))
+def run_example(monkeypatch, kb, example: str, key: str = "dragon") -> scenario.Outcome:
+    game = GAMES[key](rules(kb, key))
     monkeypatch.setattr(scenario, "get_game", lambda key, url=None: game)
-    return scenario.run(scenario.load_file(EXAMPLES / example), source=example)
+    return scenario.run(scenario.load_file(DATA / key / "examples" / example), source=example)
 
 
 @pytest.mark.parametrize("what,entity_id,change,example", CASES, ids=[c[0] for c in CASES])
 def test_a_changed_effect_changes_play_and_every_rendered_text(real_kb, monkeypatch, what, entity_id, change, example):
-    assert run_example(monkeypatch, real_kb, example).status == "PASS", "the worked example fails before the change"
+    key = entity_id.split("/")[0]
+    assert run_example(monkeypatch, real_kb, example, key).status == "PASS", "the worked example fails before the change"
     kb2 = changed_effect(real_kb, entity_id, change)
 
-    after = run_example(monkeypatch, kb2, example)
+    after = run_example(monkeypatch, kb2, example, key)
     assert after.status == "FAIL", f"{what} in {entity_id}: {example} still {after.status}"
 
     before_text = rendered_effects(real_kb, real_kb.records[entity_id])

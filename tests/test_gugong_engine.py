@@ -299,6 +299,18 @@ def test_palace_steps_after_entering_give_vp(game):
     assert state["palace_spots"] == ["A"]
 
 
+def test_palace_decree_bonus_enters_the_palace_or_gives_vp_instead(game):
+    """gugong/decree/l1-palace: the step that brings the envoy into the palace gives no VP as well;
+    an envoy already inside gets the VP instead of the step."""
+    bonus_vp = game.k.decrees["l1-palace"]["vp_if_in_palace"]
+    for start, palace, vp in ((game.k.palace_end - 1, game.k.palace_end, 0), (game.k.palace_end, game.k.palace_end, bonus_vp)):
+        state = _turn(game, ["A", "B"], "A")
+        state["players"]["A"].update(palace=start, vp=0, decrees=["l1-palace"])
+        state["pending"].insert(0, {"kind": "decree_bonus", "player": "A", "decree": "l1-palace"})
+        state, _ = game.apply(state, {"type": "decree_bonus", "player": "A", "use": True})
+        assert (state["players"]["A"]["palace"], state["players"]["A"]["vp"]) == (palace, vp), start
+
+
 def test_level_2_decrees_lower_costs(game):
     state = _act(_turn(game, ["A", "B"], "A"), "jade")
     a = state["players"]["A"]

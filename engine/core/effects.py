@@ -96,6 +96,10 @@ class Vocabulary:
         for w, n in get.items():
             self.gain(run, w, n * times)
 
+    def accept(self, run: Run) -> bool:
+        """An `optional` step: whether the player takes it (what they chose, `run.choice`)."""
+        raise EngineError(f"{run.entity}: the engine has no decision for an optional step")
+
     def mechanism(self, run: Run, rule_id: str) -> None:
         """A `rule:` step: the named mechanism, which the game runs in its flow (nothing to do here
         unless the game says so)."""
@@ -136,6 +140,18 @@ class Interpreter:
         self.execute(self.compiled(entity_id), run)
         return run
 
+    def triggered(self, entity_id: str, moment: str, state: dict, player: str, events: list, *,
+                  choice: dict | None = None, shared: dict | None = None) -> Run:
+        """Only the steps of the entity's `trigger` for `moment`: a lasting effect's later part (a
+        decree's morning bonus), whose other steps ran when the player took the entity."""
+        run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, False, choice, shared,
+                  False, moment)
+        for op, args, inner in self.compiled(entity_id):
+            if op == "trigger" and args["when"] == moment:
+                self.ran.add(entity_id)
+                self.execute(inner[0], run)
+        return run
+
     def compiled(self, entity_id: str) -> tuple:
         """The entity's effect as the interpreter runs it (compile_effect), made once per rule set."""
         if entity_id not in self._compiled:
@@ -164,6 +180,9 @@ class Interpreter:
                 k = vocabulary.choose(run, inner)
                 if k is not None:
                     self.execute(inner[k], run)
+            elif op == "optional":
+                if vocabulary.accept(run):
+                    self.execute(inner[0], run)
             elif op == "exchange":
                 self._exchange(args, run)
             elif op == "trigger":  # the game's flow brings the moment; the run says which it is

@@ -7,6 +7,7 @@ from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 
 R = "gugong/rule/"
+ONE_STEP = {"steps": 1}  # the palace steps a run of palace-extra-steps is for (move_palace runs it per step)
 
 
 def P(s: dict, name: str) -> dict:
@@ -155,8 +156,8 @@ def move_palace(g, s: dict, name: str, steps: int, events: list) -> None:
     that give 1 VP each instead (gugong/rule/palace-entry, gugong/rule/palace-extra-steps)."""
     p = P(s, name)
     for _ in range(steps):
-        if p["palace"] >= g.k.palace_end:
-            gain_vp(s, name, g.k.palace_extra_vp, events)
+        if p["palace"] >= g.k.palace_end:  # one step beyond: the rule's effect, for that step
+            g.effects.run(R + "palace-extra-steps", s, name, events, choice=ONE_STEP)
             continue
         p["palace"] += 1
         if p["palace"] == g.k.palace_end:
@@ -201,8 +202,9 @@ def wall_check(g, s: dict, events: list) -> None:
     present = [n for n in s["order"] if wall_count(s, n) > 0]
     winner = best(s, present, lambda n: wall_count(s, n))
     events.append({"event": "wall_scoring", "winner": winner})
-    gain_vp(s, winner, g.k.wall_vp, events)
-    move_palace(g, s, winner, g.k.wall_palace, events)
+    shared = {"wall": winner}  # the ranking the rule's condition reads, taken once
+    for name in s["order"]:  # gugong/rule/wall-scoring, run from its effect
+        g.effects.run(R + "wall-scoring", s, name, events, shared=shared)
     wall_remove(s, winner)
     # gugong/rule/intrigue-rewards: lowest marker first (bottom of a stack counts lowest)
     push_many(s, [{"kind": "intrigue_reward", "player": n}

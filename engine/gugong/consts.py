@@ -50,8 +50,6 @@ class Consts(RuleConstants):
 
     # ---- 2 great wall
     wall_threshold = Attr("rule/wall-completion", "threshold_by_players")
-    wall_vp = Attr("rule/wall-scoring", "vp")
-    wall_palace = Attr("rule/wall-scoring", "palace_steps")
     wall_a_place = Attr("action-option/great-wall-a", "servants_placed")
     wall_b_cost = Attr("action-option/great-wall-b", "servant_cost")
     wall_b_max = Attr("action-option/great-wall-b", "servants_placed_max")
@@ -67,17 +65,13 @@ class Consts(RuleConstants):
     intrigue_max = Attr("rule/intrigue-track-limit", "spaces")
 
     # ---- 5 palace
-    palace_a = Attr("action-option/palace-a", "palace_steps")
     palace_end = Attr("rule/palace-entry", "palace_track_spaces")
-    palace_extra_vp = Attr("rule/palace-extra-steps", "vp_per_extra_step")
 
     # ---- 6 decrees
     decree_extra = Attr("action-option/decrees-action", "extra_cost_per_other_servant")
     decree_placed = Attr("action-option/decrees-action", "servants_placed")
 
     # ---- 7 grand canal
-    canal_a_place = Attr("action-option/grand-canal-a", "servants_placed")
-    canal_a_steps = Attr("action-option/grand-canal-a", "ship_steps")
     canal_b_cost = Attr("action-option/grand-canal-b", "servant_cost")
     canal_b_place = Attr("action-option/grand-canal-b", "servants_placed")
     paths_by_players = Attr("rule/canal-paths", "paths_by_players")
@@ -88,13 +82,9 @@ class Consts(RuleConstants):
     # ---- morning / night
     day_servants = Unknown("day-track-servants")
     night_per_match = Attr("rule/night-destiny-dice", "servants_per_matching_card")
-    night_vp = Attr("rule/night-most-matches", "vp")
-    night_palace = Attr("rule/night-most-matches", "palace_steps")
     night_ship_steps = Attr("step/night-move-ships", "ship_steps")
 
     # ---- end of game
-    end_wall_vp = Attr("scoring-rule/end-wall", "vp")
-    end_wall_palace = Attr("scoring-rule/end-wall", "palace_steps")
     jade_vp = Attr("scoring-rule/end-jade", "vp_by_jade")
     jade_vp_above = Attr("scoring-rule/end-jade", "vp_per_jade_above_5")
     disq_score = Attr("rule/palace-disqualification", "score_if_not_entered")
@@ -158,6 +148,7 @@ class Consts(RuleConstants):
         # ---- 7 grand canal
         self.paths_small = unk("canal-paths-small")["paths_1_to_3_players"]
         self.ports = {e["attrs"]["number"]: e["attrs"] for e in rules.of_kind("port")}
+        self.port_ids = {e["attrs"]["number"]: e["id"] for e in rules.of_kind("port")}
         self.last_port = max(self.ports)
         self.first_port = min(self.ports)
 

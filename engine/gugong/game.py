@@ -10,6 +10,7 @@ morning decree bonuses). Every rule constant comes from the knowledge base (cons
 from __future__ import annotations
 
 from engine.core import state as st
+from engine.core.effects import Interpreter
 from engine.core.errors import IllegalAction
 from engine.core.game import Action, Event, PhasedGame
 from engine.core.settle import Broken
@@ -19,6 +20,7 @@ from engine.gugong import locations as L
 from engine.gugong.consts import Consts
 from engine.gugong.schema import state_schema
 from engine.gugong.setup import new_state
+from engine.gugong.vocabulary import GugongVocabulary
 
 R = "gugong/rule/"
 
@@ -47,6 +49,8 @@ class Gugong(PhasedGame):
         super().__init__(rules)
         self.k = Consts(self.rules)
         self.solo = solo.SoloConsts(self)
+        # decrees, port rewards and scorings run from their effects through the one interpreter
+        self.effects = Interpreter(self.rules, GugongVocabulary(self))
 
     # ------------------------------------------------------------ states
     def new_state(self, players, options=None, seed=0):

@@ -15,15 +15,22 @@ from engine.gugong.common import P
 
 R = "gugong/rule/"
 AO = "gugong/action-option/"
+DECREE = "gugong/decree/"
+ON_WALL_ACTION = "on_wall_action"  # the moment the Great Wall decree adds its servant at
+LOC = "gugong/location/"
+REWARD = "gugong/reward/"
+TOKEN = "gugong/token/"
+ABILITY = "gugong/card-ability/"
 
 
 def has_decree(p: dict, key: str) -> bool:
     return key in p["decrees"]
 
 
-def discount(g, p: dict, key: str) -> int:
-    """Level 2 decrees that make an action one servant cheaper ("may remove one servant fewer")."""
-    return g.k.decrees[key]["servant_discount"] if has_decree(p, key) else 0
+def discount(g, p: dict, target: str) -> int:
+    """Servants fewer for the action `target` (a location or an action option): the lasting `modify`
+    steps of the player's level 2 decrees that name it ("may remove one servant fewer")."""
+    return -g.effects.vocabulary.modified(p, target)
 
 
 def _option(a: dict) -> str:
@@ -35,17 +42,11 @@ def _option(a: dict) -> str:
 
 # ================================================================ 1. travel
 def travel_cost(g, p: dict, option: str) -> int:
-    cost = g.k.travel[option][0]
-    if option == "B":
-        cost = max(0, cost - discount(g, p, "l2-travel"))
-    return cost
+    return max(0, g.k.travel[option][0] - discount(g, p, LOC + "travel"))
 
 
 def do_travel(g, s, name, a, ev):
-    p = P(s, name)
-    option = _option(a)
-    c.pay(g, s, name, travel_cost(g, p, option), bool(a.get("double")), AO + "travel-b", ev)
-    c.push_many(s, [{"kind": "travel_move", "player": name} for _ in range(g.k.travel[option][1])])
+    do_option(g, s, name, a, ev, "travel")  # its payment (less a decree's discount) and its moves
 
 
 def opts_travel(g, s, name):
@@ -94,7 +95,7 @@ def token_reward_opts(g, s, name, token):
     p = P(s, name)
     at = g.k.token_attrs[token]
     out = [{"use": False}]
-    if token in ("travel-hire-one", "travel-hire-two", "travel-palace", "travel-intrigue", "travel-vp"):
+    if plain_token(g, token):
         out.append({"use": True})
     elif token == "travel-gift-for-jade":
         out += [{"use": True, "card": x} for x in p["hand"] if g.k.card_value[x] >= at["min_card_value"]]
@@ -125,20 +126,20 @@ def _size(g, piece):
     return g.k.double_counts if piece == "d" else 1
 
 
+PLAIN_OPS = frozenset({"gain", "move"})
+
+
+def plain_token(g, token: str) -> bool:
+    """A token whose reward asks nothing of the player: its effect only gains and moves."""
+    return all(op in PLAIN_OPS for op, _, _ in g.effects.compiled(TOKEN + token))
+
+
 def plain_token_reward(g, s, name, token, ev) -> bool:
-    """The travel-token rewards with no choice in them; Meng takes them the same way (solo.travel).
-    False for the others, which each side carries out its own way."""
-    at = g.k.token_attrs[token]
-    if token in ("travel-hire-one", "travel-hire-two"):
-        c.gain_servants(s, name, at["servants"], ev)
-    elif token == "travel-palace":
-        c.move_palace(g, s, name, at["palace_steps"], ev)
-    elif token == "travel-intrigue":
-        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-    elif token == "travel-vp":
-        c.gain_vp(s, name, at["vp"], ev)
-    else:
+    """The travel-token rewards with no choice in them, run from their effects; Meng takes them the
+    same way (solo.travel). False for the others, which each side carries out its own way."""
+    if not plain_token(g, token):
         return False
+    g.effects.run(TOKEN + token, s, name, ev)
     return True
 
 
@@ -147,33 +148,12 @@ def decide_token_reward(g, s, name, a, ev):
     token = item["token"]
     p = P(s, name)
     at = g.k.token_attrs[token]
-    rule = "gugong/token/" + token
-    if a.get("use") and not plain_token_reward(g, s, name, token, ev):
-        if token == "travel-gift-for-jade":
-            card = a.get("card")
-            if card not in p["hand"] or g.k.card_value[card] < at["min_card_value"]:
-                raise IllegalAction(rule, "discard a gift card of high enough value from your hand")
-            own(p, "hand").remove(card)
-            own(p, "discard").append(card)
-            c.gain_jade(s, name, at["jade"], ev)
-        elif token == "travel-swap-card":
-            swap_card(g, s, name, a, rule, ev)
-        elif token == "travel-retrieve-card":
-            card = a.get("card")
-            if card not in p["discard"]:
-                raise IllegalAction(rule, "that card is not on your discard pile")
-            own(p, "discard").remove(card)
-            own(p, "hand").append(card)
-        elif token == "travel-ship":
-            c.ship_place(g, s, name, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply", ev)
-        elif token == "travel-wall":
-            c.wall_place(g, s, name, a.get("piece", "n"), "supply", ev)
-        elif token == "travel-servants-for-jade":
-            c.pay(g, s, name, at["servants"], bool(a.get("double")), rule, ev)
-            c.gain_jade(s, name, at["jade"], ev)
-        elif token == "travel-double":
+    rule = TOKEN + token
+    gained: dict = {}
+    if a.get("use"):
+        if token == "travel-double":
             raise IllegalAction(rule, "the double token has no reward of its own")
-        elif token in g.k.bonus_mix:
+        if token in g.k.bonus_mix:
             # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
             # board (or by an action space) for the rest of the day; see day.end_of_day
             loc = a.get("location") if token != "bonus-gift-value" else None
@@ -186,17 +166,17 @@ def decide_token_reward(g, s, name, a, ev):
             s["pending"].pop(0)
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
             return
+        gained = g.effects.run(rule, s, name, ev, choice=a).gained  # the token's reward, from its effect
     s["pending"].pop(0)
     # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
     if len(p["tokens"]) >= g.k.token_slots:
         c.push(s, {"kind": "make_room", "player": name, "token": token})
     else:
         own(p, "tokens").append(token)
-    if a.get("use") and token == "travel-ship":
-        ship = a.get("ship")
-        if c.claimable(g, s, name, ship):
-            c.push(s, {"kind": "claim", "player": name, "ship": ship})
-    if a.get("use") and token == "travel-wall":
+    ship = gained.get("claim")
+    if ship is not None and c.claimable(g, s, name, ship):
+        c.push(s, {"kind": "claim", "player": name, "ship": ship})
+    if gained.get("wall"):
         c.wall_check(g, s, ev)
 
 
@@ -279,19 +259,17 @@ def do_great_wall(g, s, name, a, ev):
     if option == "A":
         if len(pieces) != g.k.wall_a_place:
             raise IllegalAction(AO + "great-wall-a", f"option A places {g.k.wall_a_place} servant")
-    else:
-        c.pay(g, s, name, g.k.wall_b_cost, False, AO + "great-wall-b", ev)
-        if not 1 <= len(pieces) <= g.k.wall_b_max:
-            raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.k.wall_b_max} servants")
+    elif not 1 <= len(pieces) <= g.k.wall_b_max:
+        raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.k.wall_b_max} servants")
     if pieces.count("d") > 1:
         raise IllegalAction(R + "double-servant", "there is one double servant")
-    for pc in pieces:
-        c.wall_place(g, s, name, pc, "pool", ev)
+    # the option's payment (never with the double servant) and its pieces from the pool, from its effect
+    do_option(g, s, name, {k: v for k, v in a.items() if k != "double"}, ev, "great-wall")
     if a.get("extra"):  # gugong/decree/l2-wall: one more servant from the general supply
         if not has_decree(p, "l2-wall"):
             raise IllegalAction("gugong/decree/l2-wall", "you do not hold the Great Wall decree")
-        for _ in range(g.k.decrees["l2-wall"]["extra_servants"]):
-            c.wall_place(g, s, name, "n", "supply", ev)
+        for key in p["decrees"]:  # the decrees' steps for this moment, from their effects
+            g.effects.triggered(DECREE + key, ON_WALL_ACTION, s, name, ev)
     c.wall_check(g, s, ev)  # completion is checked after the whole action
 
 
@@ -321,16 +299,7 @@ def decide_intrigue_reward(g, s, name, a, ev):
             raise MalformedAction(f"unknown intrigue reward {key!r}")
         if p["intrigue"] < at["intrigue_cost"]:
             raise IllegalAction(R + "intrigue-rewards", "your intrigue marker is too low for that reward")
-        if "dice_turned" in at:
-            die, face = a.get("die"), a.get("face")
-            if die not in range(len(s["dice"])) or face not in range(1, g.k.die_faces + 1):
-                raise IllegalAction("gugong/reward/" + key, "choose a die and the side to turn it to")
-            s["dice"][die] = face
-        c.move_intrigue(g, s, name, -at["intrigue_cost"], ev)
-        if "servants" in at:
-            c.gain_servants(s, name, at["servants"], ev)
-        if "jade" in at:
-            c.gain_jade(s, name, at["jade"], ev)
+        g.effects.run(REWARD + key, s, name, ev, choice=a)  # the cost on the track, then the reward
         ev.append({"event": "intrigue_reward", "player": name, "reward": key})
     s["pending"].pop(0)
 
@@ -359,19 +328,15 @@ def jade_cost(g, s, p, house) -> int | None:
         cost = g.k.jade_houses[house]["cost"]
     else:
         return None
-    return max(0, cost - discount(g, p, "l2-jade"))
+    return max(0, cost - discount(g, p, LOC + "jade"))
 
 
 def do_jade(g, s, name, a, ev):
     p = P(s, name)
     house = a.get("house")
-    cost = jade_cost(g, s, p, house)
-    if cost is None:
+    if jade_cost(g, s, p, house) is None:
         raise IllegalAction(R + "jade-courtyard", f"no jade to buy at {house!r}")
-    c.pay(g, s, name, cost, bool(a.get("double")), AO + "jade-action", ev)
-    if house != "courtyard":
-        s["jade_houses"][house] -= 1
-    c.gain_jade(s, name, g.k.jade_gained, ev)
+    g.effects.run(AO + "jade-action", s, name, ev, choice=a)  # a house's jade, or the courtyard's
 
 
 def opts_jade(g, s, name):
@@ -385,14 +350,15 @@ def opts_jade(g, s, name):
 
 
 # ================================================================ 4. intrigue
+def do_option(g, s, name, a, ev, location: str) -> None:
+    """The chosen option (A or B) of a location, run from its effect; the decisions it raises (the
+    traveller's moves) come first."""
+    run = g.effects.run(f"{AO}{location}-{_option(a).lower()}", s, name, ev, choice=a)
+    c.push_many(s, run.gained.get("pending", []))
+
+
 def do_intrigue(g, s, name, a, ev):
-    option = _option(a)
-    cost, steps = g.k.intrigue[option]
-    c.pay(g, s, name, cost, bool(a.get("double")), AO + "intrigue-b", ev)
-    c.move_intrigue(g, s, name, steps, ev)
-    if option == "A" and s["medal"] is None:  # the first to choose A this day takes the medal
-        s["medal"] = name
-        ev.append({"event": "medal", "player": name})
+    do_option(g, s, name, a, ev, "intrigue")
 
 
 def opts_intrigue(g, s, name):
@@ -402,14 +368,7 @@ def opts_intrigue(g, s, name):
 
 # ================================================================ 5. palace
 def do_palace(g, s, name, a, ev):
-    option = _option(a)
-    if option == "A":
-        c.move_palace(g, s, name, g.k.palace_a, ev)
-    else:
-        cost, steps, intrigue = g.k.palace_b
-        c.pay(g, s, name, cost, bool(a.get("double")), AO + "palace-b", ev)
-        c.move_palace(g, s, name, steps, ev)
-        c.move_intrigue(g, s, name, intrigue, ev)
+    do_option(g, s, name, a, ev, "palace")
 
 
 def opts_palace(g, s, name):
@@ -418,10 +377,21 @@ def opts_palace(g, s, name):
 
 
 # ================================================================ 6. decrees
+def place_on_decree(g, s, name, key, n: int) -> None:
+    p = P(s, name)
+    if p["pool"] < n:
+        if p["double"] == "pool":  # the double servant is left, and it may not stand on a decree
+            raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
+        raise IllegalAction(AO + "decrees-action", f"after paying, {name} has no servant left to place on the decree")
+    p["pool"] -= n
+    s["decrees"][key].append(name)
+    own(p, "decrees").append(key)
+
+
 def decree_cost(g, s, p, name, key) -> int:
     at = g.k.decrees[key]
     others = sum(1 for who in s["decrees"][key] if who != name)
-    return max(0, at["servant_cost"] + g.k.decree_extra * others - discount(g, p, "l2-decree"))
+    return max(0, at["servant_cost"] + g.k.decree_extra * others - discount(g, p, AO + "decrees-action"))
 
 
 def do_decrees(g, s, name, a, ev):
@@ -431,15 +401,9 @@ def do_decrees(g, s, name, a, ev):
         raise IllegalAction("gugong/location/decrees", f"decree {key!r} is not in this game")
     if name in s["decrees"][key]:
         raise IllegalAction(R + "decree-once", "you may take each decree only once")
-    c.pay(g, s, name, decree_cost(g, s, p, name, key), bool(a.get("double")), AO + "decrees-action", ev)
-    if p["pool"] < g.k.decree_placed:
-        if p["double"] == "pool":  # the double servant is left, and it may not stand on a decree
-            raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
-        raise IllegalAction(AO + "decrees-action", f"after paying, {name} has no servant left to place on the decree")
-    p["pool"] -= g.k.decree_placed
-    s["decrees"][key].append(name)
-    own(p, "decrees").append(key)
-    c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)  # gugong/rule/decree-immediate-vp
+    # the cost (the decree's and one per other player's servant on it, as one payment), the servant
+    # placed and the decree's own effect, from the Decrees action's effect
+    g.effects.run(AO + "decrees-action", s, name, ev, choice=a)
     ev.append({"event": "decree", "player": name, "decree": key})
 
 
@@ -460,17 +424,13 @@ def opts_decrees(g, s, name):
 # ================================================================ 7. grand canal
 def do_grand_canal(g, s, name, a, ev):
     option = _option(a)
-    if option == "A":
-        items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": True}
-                 for _ in range(g.k.canal_a_place)]
-        items += [{"kind": "canal_move", "player": name} for _ in range(g.k.canal_a_steps)]
-    else:
-        if not canal_b_possible(g, P(s, name)):
-            raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.k.canal_b_cost} servant from the pool to "
-                                f"place {g.k.canal_b_place} others: {name}'s pool cannot")
-        c.pay(g, s, name, g.k.canal_b_cost, False, AO + "grand-canal-b", ev)
-        items = [{"kind": "canal_place", "player": name, "source": "pool", "optional": False}
-                 for _ in range(g.k.canal_b_place)]
+    if option == "B" and not canal_b_possible(g, P(s, name)):
+        raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.k.canal_b_cost} servant from the pool to "
+                            f"place {g.k.canal_b_place} others: {name}'s pool cannot")
+    # the option's payment (never with the double servant) and the placements and moves it raises, from its effect
+    run = g.effects.run(f"{AO}grand-canal-{option.lower()}", s, name, ev,
+                        choice={k: v for k, v in a.items() if k != "double"})
+    items = run.gained.get("pending", [])
     items.append({"kind": "canal_claims", "player": name})  # claims once the action is done
     c.push_many(s, items)
 
@@ -528,19 +488,11 @@ def decide_claim(g, s, name, a, ev):
         if kind not in c.claimable(g, s, name, ship):
             raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
         p = P(s, name)
+        port = g.k.port_ids[p["ships"][ship]["port"]]
         own(own(p, "ships"), ship)["load"].remove(1)
         own(p, "ports")[kind] += g.k.claim_to_board  # one servant marks the reward on the player board
         c.ship_clear(g, s, name, ship)
-        port = {"vp4": "vp", "gift_card": "gift_card", "double_servant": "double_servant"}[kind]
-        at = next(x for x in g.k.ports.values() if x["reward"] == port)
-        if kind == "vp4":
-            c.gain_vp(s, name, at["vp"], ev)
-        elif kind == "gift_card":
-            for _ in range(at["cards_drawn"]):
-                if s["draw"]:
-                    own(p, "hand").append(s["draw"].pop(0))
-        else:
-            p["double"] = "pool"
+        g.effects.run(port, s, name, ev, choice=a)  # the port's reward (its choice: the one claimed)
         ev.append({"event": "port_reward", "player": name, "reward": kind})
     s["pending"].pop(0)
 
@@ -586,13 +538,7 @@ def ability_location(g, ability: str) -> str | None:
 
 
 def do_card_action(g, s, name, ability, a, ev):
-    loc = ability_location(g, ability)
-    if loc:
-        DO[loc](g, s, name, a, ev)
-    elif ability in ("hire-one-servant", "hire-two-servants"):
-        c.gain_servants(s, name, g.k.card_abilities[ability]["attrs"]["servants"], ev)
-    elif ability == "swap-card":
-        swap_card(g, s, name, a, "gugong/card-ability/swap-card", ev)
+    g.effects.run(ABILITY + ability, s, name, ev, choice=a)  # the ability's effect (a location's action, ...)
     ev.append({"event": "card_action", "player": name, "ability": ability})
 
 

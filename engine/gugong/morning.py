@@ -2,14 +2,13 @@
 the destiny dice, 4. level 1 (morning) decree bonuses, 5. day marker and new servants."""
 from __future__ import annotations
 
-from engine.core.errors import IllegalAction, MalformedAction
-from engine.core.state import own
 from engine.core.rng import Rng
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong.common import P
 
 D = "gugong/decree/"
+MORNING = "morning"  # the moment a level 1 decree's bonus is triggered at
 
 
 def first_player(g, s, ev):
@@ -99,45 +98,18 @@ def bonus_opts(g, s, name, key):
     return out
 
 
-def plain_bonus(g, s, name, key, ev) -> None:
-    """The level 1 bonuses with no choice in them (intrigue, servant, palace); Meng takes them the
-    same way (solo.morning_bonus). The ship and card-exchange bonuses each side carries out its own way."""
-    at = g.k.decrees[key]
-    if key == "l1-intrigue":
-        c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-    elif key == "l1-servant":
-        c.gain_servants(s, name, at["servants_gained"], ev)
-    elif key == "l1-palace":
-        if P(s, name)["palace"] >= g.k.palace_end:
-            c.gain_vp(s, name, at["vp_if_in_palace"], ev)
-        else:
-            c.move_palace(g, s, name, at["palace_steps"], ev)
+def plain_bonus(g, s, name, key, ev, choice: dict | None = None):
+    """The decree's morning bonus, run from its effect; Meng takes the intrigue, servant and palace
+    bonuses the same way (solo.morning_bonus), the ship and card-exchange ones his own way."""
+    return g.effects.triggered(D + key, MORNING, s, name, ev, choice=choice)
 
 
 def decide_bonus(g, s, name, a, ev):
-    item = s["pending"][0]
-    key = item["decree"]
-    at = g.k.decrees[key]
-    p = P(s, name)
+    key = s["pending"][0]["decree"]
     claim = None
     if a.get("use"):
-        if key == "l1-ship":
-            for _ in range(at["servants_placed"]):
-                c.ship_place(g, s, name, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply", ev)
-            if c.claimable(g, s, name, a.get("ship")):
-                claim = a.get("ship")
-        elif key == "l1-card-exchange":
-            card, loc = a.get("card"), a.get("location")
-            if loc not in s["board"]:
-                raise MalformedAction("card exchange: card and location")
-            if card not in p["hand"]:
-                raise IllegalAction(D + key, f"{card!r} is not in your hand")
-            own(p, "hand").remove(card)
-            own(p, "hand").append(s["board"][loc])
-            s["board"][loc] = card
-        else:
-            plain_bonus(g, s, name, key, ev)
+        claim = plain_bonus(g, s, name, key, ev, a).gained.get("claim")
         ev.append({"event": "decree_bonus", "player": name, "decree": key})
     s["pending"].pop(0)
-    if claim is not None:
+    if claim is not None and c.claimable(g, s, name, claim):
         c.push(s, {"kind": "claim", "player": name, "ship": claim})

@@ -6,6 +6,8 @@ from engine.core.rng import Rng
 from engine.gugong import common as c
 from engine.gugong.common import P
 
+R = "gugong/rule/"
+
 
 def destiny_dice(g, s, ev):
     """Each card on a discard pile earns a servant per die showing its value (two equal dice: two);
@@ -20,11 +22,10 @@ def destiny_dice(g, s, ev):
             matches[name] = sum(s["dice"].count(g.k.card_value[x]) for x in p["discard"])
         c.gain_servants(s, name, matches[name] * g.k.night_per_match, ev)
     ev.append({"event": "destiny_dice", "dice": list(s["dice"]), "matches": matches})
-    winner = c.best(s, s["order"], lambda n: matches[n])
-    if winner:
-        c.gain_vp(s, winner, g.k.night_vp, ev)
-        c.move_palace(g, s, winner, g.k.night_palace, ev)
-        ev.append({"event": "most_matches", "player": winner})
+    shared = {"matches": matches}  # gugong/rule/night-most-matches, run from its effect
+    for name in s["order"]:
+        if g.effects.run(R + "night-most-matches", s, name, ev, shared=shared).held:
+            ev.append({"event": "most_matches", "player": name})
     # the discard piles become the hands for the next day (gugong/rule/taken-card-to-discard)
     for name in s["order"]:
         p = P(s, name)

@@ -5,41 +5,31 @@ from __future__ import annotations
 from engine.gugong import common as c
 from engine.gugong.common import P
 
+SCORING = "gugong/scoring-rule/"
+DECREE = "gugong/decree/"
+END_GAME = "end_game"  # the moment a level 3 decree's points are triggered at
+
 
 def end_wall(g, s, ev):
-    """Servants left on the Wall are scored as usual, without intrigue rewards."""
-    present = [n for n in s["order"] if c.wall_count(s, n) > 0]
-    winner = c.best(s, present, lambda n: c.wall_count(s, n))
-    if winner:
-        c.gain_vp(s, winner, g.k.end_wall_vp, ev)
-        c.move_palace(g, s, winner, g.k.end_wall_palace, ev)
-        _note(s, winner, "wall", g.k.end_wall_vp)
+    """Servants left on the Wall are scored as usual, without intrigue rewards (run from the scoring
+    rule's effect: the player with the most servants there, ranked once for all)."""
+    shared: dict = {}
+    for name in s["order"]:
+        run = g.effects.run(SCORING + "end-wall", s, name, ev, shared=shared)
+        if run.held:
+            _note(s, name, "wall", run.gained.get("vp", 0))
 
 
 def end_decrees_l3(g, s, ev):
-    """Level 3 decrees; "1 VP per 3 VP" is scored before the player's other level 3 decrees."""
+    """Level 3 decrees, run from their effects at the end of the game; "1 VP per 3 VP" is scored
+    before the player's other level 3 decrees."""
     for name in s["order"]:
         p = P(s, name)
         keys = [k for k in p["decrees"] if g.k.decrees[k]["level"] == 3]
         keys.sort(key=lambda k: k != "l3-vp-ratio")
         for key in keys:
-            at = g.k.decrees[key]
-            if key == "l3-vp-ratio":
-                vp = min(at["max_end_vp"], p["vp"] // at["vp_gained_per_end_vp"])
-            elif key == "l3-eight-vp":
-                vp = at["end_vp"]
-            elif key == "l3-jade":
-                vp = min(at["max_end_vp"], p["jade"] * at["vp_per_jade"])
-            elif key == "l3-decree-servants":
-                vp = at["vp_per_servant"] * len(p["decrees"])
-            else:  # l3-port-servants (Meng: his neutral markers, at most 3 at the 4 VP reward)
-                spots = sum(p["ports"].values())
-                if s.get("solo") and name == s["solo"]["meng"]:
-                    neutral = s["solo"]["neutral_ports"]
-                    spots = neutral["gift_card"] + min(neutral["vp4"], g.solo.port_marker_cap)
-                vp = at["vp_per_servant"] * spots
-            c.gain_vp(s, name, vp, ev)
-            _note(s, name, key, vp)
+            run = g.effects.triggered(DECREE + key, END_GAME, s, name, ev)
+            _note(s, name, key, run.gained.get("vp", 0))
 
 
 def end_palace_order(g, s, ev):

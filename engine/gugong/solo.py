@@ -49,7 +49,6 @@ class SoloConsts:
                          "travel-gift-for-jade": a(S + "token-discard-for-jade", "dusk_vp"),
                          "travel-swap-card": a(S + "token-card-exchange", "vp")}
         self.gift_for_jade = a(S + "token-discard-for-jade", "day_jade")
-        self.morning_card_exchange_vp = a(S + "decree-l1-gift-exchange", "morning_vp")
         self.dusk_travel_discount = a(S + "decree-l2-travel", "dusk_travel_cost_reduction")
         self.dusk = {k: g.rules.entities[S + f"{k}-dusk"]["attrs"]
                      for k in ("travel", "wall", "jade", "intrigue", "palace", "decrees", "canal", "special")}
@@ -309,7 +308,7 @@ def take_decree(g, s, key, free, ev):
         return
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
-    c.gain_vp(s, name, g.k.decrees[key]["immediate_vp"], ev)
+    g.effects.run(L.DECREE + key, s, name, ev)
     ev.append({"event": "decree", "player": name, "decree": key})
 
 
@@ -342,20 +341,8 @@ def day_action(g, s, loc, ev, special: bool):
                 if house != "courtyard":
                     s["jade_houses"][house] -= 1
                 c.gain_jade(s, name, g.k.jade_gained, ev)
-    elif loc == "intrigue":
-        if special:
-            c.move_intrigue(g, s, name, sp["intrigue"]["intrigue_steps"], ev)
-        else:
-            c.move_intrigue(g, s, name, rattr(g, "intrigue-day", "intrigue_steps"), ev)
-            if s["medal"] is None:
-                s["medal"] = name
-                ev.append({"event": "medal", "player": name})
-    elif loc == "palace":
-        if special:
-            c.move_palace(g, s, name, sp["palace"]["palace_steps"], ev)
-            c.move_intrigue(g, s, name, sp["palace"]["intrigue_steps"], ev)
-        else:
-            c.move_palace(g, s, name, rattr(g, "palace-day", "palace_steps"), ev)  # in the palace: 1 VP instead
+    elif loc in ("intrigue", "palace"):  # Meng's rule for the location, run from its effect
+        g.effects.run(S + (f"special-{loc}" if special else f"{loc}-day"), s, name, ev)
     elif loc == "decrees":
         key = choose_decree(g, s, special)
         if key:
@@ -495,6 +482,6 @@ def morning_bonus(g, s, key, ev):
             if take_servants(g, s, 1, fallback=False) and not ship_servant(g, s, ev, "morning"):
                 p["supply"] += 1
     elif key == "l1-card-exchange":
-        c.gain_vp(s, name, g.solo.morning_card_exchange_vp, ev)
+        g.effects.triggered(S + "decree-l1-gift-exchange", morning.MORNING, s, name, ev)
     else:
         morning.plain_bonus(g, s, name, key, ev)
