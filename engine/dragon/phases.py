@@ -74,7 +74,10 @@ def lay_out(k, s: dict) -> None:
 
 def floors_of(k, s: dict, name: str, entity: str) -> int:
     """The palace floors an action card's or a wall tile's effect gives the player now (counted
-    without changing the state: the player then distributes them)."""
+    without changing the state: the player then distributes them). An effect that gains no floor
+    anywhere is not run: listing the legal actions asked this of every wall tile at every decision."""
+    if not k.effects.gains(entity, "palace_floor"):
+        return 0
     return k.effects.run(entity, s, name, [], dry=True).gained.get("palace_floor", 0)
 
 
