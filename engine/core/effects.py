@@ -30,7 +30,7 @@ class Run:
     game's flow the run happens at (a `trigger` step acts only at its own moment)."""
 
     __slots__ = ("entity", "attrs", "state", "player", "events", "forced", "choice", "shared", "dry", "moment",
-                 "counted", "held", "short", "gained", "each", "each_do")
+                 "counted", "held", "short", "gained", "each", "each_do", "nth")
 
     def __init__(self, entity: str, attrs: dict[str, Any], state: dict, player: str, events: list,
                  forced: bool = False, choice: dict | None = None, shared: dict | None = None, dry: bool = False,
@@ -52,6 +52,7 @@ class Run:
         self.gained: dict[str, Any] = {}  # what a vocabulary keeps for the caller (floors to build)
         self.each: str | None = None  # the text of the innermost running `per`
         self.each_do: tuple = ()  # and the steps it repeats (compiled)
+        self.nth: int | None = None  # which of a target `per`'s things its steps act on now (0, 1, ...)
 
 
 class Vocabulary:
@@ -242,8 +243,11 @@ class Interpreter:
                 if once is not None:
                     once(run, n)
                 else:
-                    for _ in range(n):
+                    outer_nth = run.nth
+                    for i in range(n):
+                        run.nth = i
                         body(run)
+                    run.nth = outer_nth
             run.each, run.each_do = outer, outer_do
         return per
 
