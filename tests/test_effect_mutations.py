@@ -1,4 +1,4 @@
-"""Effects drive play: change a Dragon effect in an in-memory copy of the knowledge base (repeat a
+"""Effects drive play: change a Dragon or ZhanGuo effect in an in-memory copy of the knowledge base (repeat a
 step, change a number, change a condition), compile the rule set as the build does, and the rulebook's
 worked example that exercises it fails while the effect's rendered pl, cs and en texts change, with
 no code change (ARCHITECTURE.md, "Effects"; the engine runs effects through engine/core/effects.py)."""
@@ -11,10 +11,12 @@ import pytest
 
 from engine.core import scenario
 from engine.dragon.game import Dragon
+from engine.zhanguo.game import ZhanGuo
 from i18n.derived import rendered_effects
 from tests.test_constants_propagate import rules
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data" / "dragon" / "examples"
+DATA = Path(__file__).resolve().parent.parent / "kb" / "data"
+ENGINES = {"dragon": Dragon, "zhanguo": ZhanGuo}
 
 
 def changed_effect(kb, entity_id: str, change):
@@ -46,26 +48,49 @@ def festival_ranks_swapped(effect):
             {"condition": {"if": most["if"], "do": second["do"]}}] + effect[2:]
 
 
+def majority_points(n):
+    """The governor majority's points for the region become n (the points per governor stay)."""
+    def change(effect):
+        per = effect[0]["per"]
+        cond = per["do"][0]["condition"]
+        do = [{"gain": {"vp": n}}] + cond["do"][1:]
+        return [{"per": dict(per, do=[{"condition": dict(cond, do=do)}])}] + effect[1:]
+    return change
+
+
+def majority_by_markers(effect):
+    """The governor majority's condition becomes another the engine knows: the most writing markers."""
+    per = effect[0]["per"]
+    cond = per["do"][0]["condition"]
+    other = "the player has the most writing (cream) unification markers (ties: highest disc on the reward track)"
+    return [{"per": dict(per, do=[{"condition": dict(cond, **{"if": other})}])}] + effect[1:]
+
+
 # (what is mutated, the entity, the change, the worked example that must notice)
 CASES = [
     ("repeated step", "dragon/event/imperial-tribute", repeat_first_step, "imperial-tribute.yaml"),
     ("changed number", "dragon/action/research", research_scores(2), "research.yaml"),
     ("changed condition", "dragon/event/dragon-festival", festival_ranks_swapped, "dragon-festival.yaml"),
+    ("zhanguo repeated step", "zhanguo/scoring-rule/governor-majority", repeat_first_step, "governor-majority-region-1.yaml"),
+    ("zhanguo changed number", "zhanguo/scoring-rule/governor-majority", majority_points(12), "governor-majority-tie.yaml"),
+    ("zhanguo changed condition", "zhanguo/scoring-rule/governor-majority", majority_by_markers,
+     "governor-majority-region-1.yaml"),
 ]
 
 
-def run_example(monkeypatch, kb, example: str) -> scenario.Outcome:
-    game = Dragon(rules(kb, "dragon"))
+def run_example(monkeypatch, kb, example: str, key: str = "dragon") -> scenario.Outcome:
+    game = ENGINES[key](rules(kb, key))
     monkeypatch.setattr(scenario, "get_game", lambda key, url=None: game)
-    return scenario.run(scenario.load_file(EXAMPLES / example), source=example)
+    return scenario.run(scenario.load_file(DATA / key / "examples" / example), source=example)
 
 
 @pytest.mark.parametrize("what,entity_id,change,example", CASES, ids=[c[0] for c in CASES])
 def test_a_changed_effect_changes_play_and_every_rendered_text(real_kb, monkeypatch, what, entity_id, change, example):
-    assert run_example(monkeypatch, real_kb, example).status == "PASS", "the worked example fails before the change"
+    key = entity_id.split("/")[0]
+    assert run_example(monkeypatch, real_kb, example, key).status == "PASS", "the worked example fails before the change"
     kb2 = changed_effect(real_kb, entity_id, change)
 
-    after = run_example(monkeypatch, kb2, example)
+    after = run_example(monkeypatch, kb2, example, key)
     assert after.status == "FAIL", f"{what} in {entity_id}: {example} still {after.status}"
 
     before_text = rendered_effects(real_kb, real_kb.records[entity_id])

