@@ -104,6 +104,10 @@ class Vocabulary:
         for w, n in get.items():
             self.gain(run, w, n * times)
 
+    def optional(self, run: Run) -> bool:
+        """Whether the player takes an `optional` step (an activation the player chose is a yes)."""
+        raise EngineError(f"{run.entity}: the engine cannot decide whether the player takes an optional step")
+
     def mechanism(self, run: Run, rule_id: str) -> None:
         """A `rule:` step: the named mechanism, which the game runs in its flow (nothing to do here
         unless the game says so)."""
@@ -202,6 +206,13 @@ class Interpreter:
                 if k is not None:
                     bodies[k](run)
             return choice
+        if op == "optional":  # the player may: the vocabulary says whether they do
+            body, take = self.program(inner[0]), vocabulary.optional
+
+            def optional(run: Run) -> None:
+                if take(run):
+                    body(run)
+            return optional
         if op == "exchange":
             return lambda run: self._exchange(args, run)
         if op == "trigger":  # the game's flow brings the moment; the run says which it is
