@@ -73,6 +73,9 @@ class Game(ABC):
     key: str = ""
     # top-level state keys whose draft apply copies three levels deep, not two (see state.draft)
     draft_deeper: tuple[str, ...] = ()
+    # top-level state keys set up once that no action changes (the options, the seats): the draft
+    # shares them with the input state instead of copying them at every decision
+    draft_fixed: frozenset[str] = frozenset()
 
     def __init__(self, rules: Rules | None = None):
         self.rules = rules or Rules.load(self.key)
@@ -134,7 +137,7 @@ class Game(ABC):
     def apply(self, state: dict, action: Action) -> tuple[dict, list[Event]]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction("an action is a JSON object with a string 'type'")
-        work = st.draft(state, self.draft_deeper)
+        work = st.draft(state, self.draft_deeper, self.draft_fixed)
         events: list[Event] = []
         try:
             self._apply(work, action, events)
