@@ -170,7 +170,8 @@ def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
 def tiles_for(k, s: dict, card: str) -> list[str]:
     if card == "joker":  # dragon/rule/joker-card: any tile of any row
         return [x for x in k.subtypes if s["supply"][x] > 0]
-    return [x for x in k.subtypes if k.subtypes[x]["type"] == card and s["supply"][x] > 0]
+    supply = s["supply"]
+    return [x for x in k.symbols_by_type.get(card, ()) if supply[x] > 0]  # the type's tiles, in rulebook order
 
 
 def person_choices(k, s: dict, name: str) -> list[dict]:
