@@ -134,9 +134,11 @@ class Interpreter:
     def gains(self, entity_id: str, what: str) -> bool:
         """Whether the entity's effect gains `what` anywhere (read once per rule set)."""
         key = (entity_id, what)
-        if key not in self._gains:
-            self._gains[key] = gains(self.compiled(entity_id), what)
-        return self._gains[key]
+        try:
+            return self._gains[key]
+        except KeyError:
+            found = self._gains[key] = gains(self.compiled(entity_id), what)
+            return found
 
     def mechanisms(self, entity_id: str) -> list[str]:
         """The rule ids the entity's effect names (a phase's scorings, in order), read once."""
