@@ -94,17 +94,18 @@ def action_choices(k, s: dict, name: str) -> list[dict]:
     p = c.P(s, name)
     out: list[dict] = [{"type": "refill", "player": name}]
     seen = set()
+    gw_card = getattr(k, "gw_card", None)
     for gi, group in enumerate(s["groups"]):
         cost = k.occupied_cost if s["dragons"][gi] else 0
         if p["yuan"] < cost:
             continue
         for card in group:
-            base = {"type": "action", "player": name, "group": gi, "card": card}
             sig = (card, cost)
             if sig in seen:
                 continue
             seen.add(sig)
-            if card == getattr(k, "gw_card", None):
+            base = {"type": "action", "player": name, "group": gi, "card": card}
+            if card == gw_card:
                 if wall_open(k, s, p):
                     for tile in sorted(set(p["wall"])):
                         floors = floors_of(k, s, name, T + tile)
