@@ -1,8 +1,7 @@
-"""Effects drive play: change a Dragon or Gugong effect in an in-memory copy of the knowledge base
+"""Effects drive play: change a Dragon, Gugong or ZhanGuo effect in an in-memory copy of the knowledge base
 (repeat a step, change a number, change a condition), compile the rule set as the build does, and the
-rulebook's worked example that exercises it fails while the effect's rendered pl, cs and en texts
-change, with no code change (ARCHITECTURE.md, "Effects"; the engines run effects through
-engine/core/effects.py)."""
+rulebook's worked example that exercises it fails while the effect's rendered pl, cs and en texts change,
+with no code change (ARCHITECTURE.md, "Effects"; the engines run effects through engine/core/effects.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -13,11 +12,12 @@ import pytest
 from engine.core import scenario
 from engine.dragon.game import Dragon
 from engine.gugong.game import Gugong
+from engine.zhanguo.game import ZhanGuo
 from i18n.derived import rendered_effects
 from tests.test_constants_propagate import rules
 
 DATA = Path(__file__).resolve().parent.parent / "kb" / "data"
-GAMES = {"dragon": Dragon, "gugong": Gugong}
+GAMES = {"dragon": Dragon, "gugong": Gugong, "zhanguo": ZhanGuo}
 
 
 def changed_effect(kb, entity_id: str, change):
@@ -66,6 +66,24 @@ def ship_condition(text):
     return change
 
 
+def majority_points(n):
+    """The governor majority's points for the region become n (the points per governor stay)."""
+    def change(effect):
+        per = effect[0]["per"]
+        cond = per["do"][0]["condition"]
+        do = [{"gain": {"vp": n}}] + cond["do"][1:]
+        return [{"per": dict(per, do=[{"condition": dict(cond, do=do)}])}] + effect[1:]
+    return change
+
+
+def majority_by_markers(effect):
+    """The governor majority's condition becomes another the engine knows: the most writing markers."""
+    per = effect[0]["per"]
+    cond = per["do"][0]["condition"]
+    other = "the player has the most writing (cream) unification markers (ties: highest disc on the reward track)"
+    return [{"per": dict(per, do=[{"condition": dict(cond, **{"if": other})}])}] + effect[1:]
+
+
 # (what is mutated, the entity, the change, the worked example that must notice)
 CASES = [
     ("repeated step", "dragon/event/imperial-tribute", repeat_first_step, "imperial-tribute.yaml"),
@@ -75,6 +93,10 @@ CASES = [
     ("gugong changed number", "gugong/port/port-3", cards_drawn(4), "morning-decree-bonus.yaml"),
     ("gugong changed condition", "gugong/decree/l1-ship", ship_condition("your envoy has already entered the palace"),
      "morning-decree-bonus.yaml"),
+    ("zhanguo repeated step", "zhanguo/scoring-rule/governor-majority", repeat_first_step, "governor-majority-region-1.yaml"),
+    ("zhanguo changed number", "zhanguo/scoring-rule/governor-majority", majority_points(12), "governor-majority-tie.yaml"),
+    ("zhanguo changed condition", "zhanguo/scoring-rule/governor-majority", majority_by_markers,
+     "governor-majority-region-1.yaml"),
 ]
 
 

@@ -24,8 +24,7 @@ from engine.core.game import Rules, get_game
 from engine.core.scenario import load_file
 from engine.gugong import common as gc
 from engine.gugong import locations
-from engine.zhanguo import movement
-from kb.effects import free_text
+from engine.zhanguo.vocabulary import COURT_ACTION_NAMES
 from tests.engine_checks import gugong_tokens_a_double_stands_for
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
@@ -247,85 +246,6 @@ def probe_dragon_privilege(game, rules, eid):
     return observed, expected
 
 
-def zhanguo_counters(state: dict, name: str) -> dict[str, int]:
-    """A ZhanGuo player's counters: points, the pieces they have on the boards, and the movement
-    points waiting to be spent (a movement ability or bonus grants them as a pending decision)."""
-    player = state["players"][name]
-    regions = player["regions"].values()
-    return {"movement": sum(x["left"] for x in state["pending"] if x["kind"] == "move" and x["player"] == name),
-            "vp": player["vp"], "official": sum(sum(r["gov"].values()) for r in regions),
-            "worker": sum(r["workers"] for r in regions), "governor": -player["governors"],
-            "palace": -player["palaces"], "wall": -player["walls"], "unrest": sum(r["unrest"] for r in regions),
-            "unification_marker": sum(player["m1"].values())}
-
-
-# the court actions as the effects name them ("after taking the court action Build 1 Wall")
-COURT_ACTION_NAMES = {"hire-workers": "Hire Workers", "appoint-governor": "Appoint 1 Governor",
-                      "build-wall": "Build 1 Wall", "recruit-official": "Recruit 1 Official",
-                      "move-officials": "Move Officials"}
-
-
-def zhanguo_plan(steps, player: dict, state: dict, card: dict | None = None,
-                 court_action: str | None = None) -> tuple[dict[str, int], bool] | None:
-    """({counter: change}, complete) of a reward's or a card ability's steps with their optional
-    parts taken; `complete` is False when a step defers to another rule (its further changes are
-    that rule's, so only the named counters are compared). Conditions are read against the state,
-    the activated card's data and, for a board's ability, the court action just taken. None for a
-    step this reading does not know."""
-    out: dict[str, int] = {}
-    complete = True
-    for step in steps:
-        (op, args), = step.items()
-        taken = None
-        if op == "gain" and set(args) <= {"vp", "worker", "unification_marker"}:
-            for what, n in args.items():
-                out[what] = out.get(what, 0) + n
-        elif op == "place" and args["what"] in ("official", "governor", "palace", "wall", "worker"):
-            # from the supply (or with no origin named) adds pieces; from the player's own on a board moves them
-            adds = "from" not in args or "supply" in args["from"]
-            out[args["what"]] = out.get(args["what"], 0) + (args["count"] if adds else 0)
-        elif op == "trigger" and court_action and args["when"] == "play_phase":
-            taken = True
-        elif op == "condition" and court_action and "the court action" in args["if"]:
-            named = args["if"].split("the court action ", 1)[1]
-            taken = COURT_ACTION_NAMES[court_action] in named.split(" or ")
-        elif op == "repeat" and args["do"] == [{"optional": {"do": [{"rule": {"id": "zhanguo/rule/movement-point"}}]}}]:
-            out["movement"] = out.get("movement", 0) + args["times"]  # up to `times` movement points to spend
-        elif op == "repeat":  # repeated steps that change no counter themselves (points spent under a rule)
-            inner = zhanguo_plan(args["do"], player, state, card, court_action)
-            if inner is None or any(inner[0].values()):
-                return None
-            complete = complete and inner[1]
-        elif op == "move" and args["track"] == "unrest":
-            out["unrest"] = out.get("unrest", 0) + args["steps"]
-        elif op == "per" and args["each"] == "card on the player's own player board" and args["do"] == [{"gain": {"vp": 1}}]:
-            cards = sum(len(r["cards"]) for r in player["regions"].values())
-            out["vp"] = out.get("vp", 0) + min(cards, args.get("max", cards))
-        elif op == "per" and args["each"].startswith("card of the colour(s) shown") and card is not None:
-            colours = [CARD_COLOURS[c] for r in player["regions"].values() for c in r["cards"]]
-            out["vp"] = out.get("vp", 0) + args["do"][0]["gain"]["vp"] * sum(1 for c in colours if c in card["colours"])
-        elif op == "condition" and card is not None and args["if"].startswith("the card shows "):
-            taken = args["if"] == f"the card shows {card['vp']} VP"
-        elif op == "condition" and args["if"].startswith("a value-1 unification marker is left"):
-            taken = sum(state["supply"]["m1"].values()) > 0
-        elif op == "condition" and args["if"].startswith("no value-1 unification marker is left"):
-            taken = sum(state["supply"]["m1"].values()) == 0
-        elif op == "optional":
-            taken = True
-        elif op == "rule":
-            complete = False
-        else:
-            return None
-        if taken:
-            inner = zhanguo_plan(args["do"], player, state, card, court_action)
-            if inner is None:
-                return None
-            for what, n in inner[0].items():
-                out[what] = out.get(what, 0) + n
-            complete = complete and inner[1]
-    return out, complete
-
-
 def zhanguo_positions(game, options: dict):
     """(state, legal actions) along seeded random three-player ZhanGuo games (40 seeds)."""
     for seed in range(40):
@@ -336,143 +256,69 @@ def zhanguo_positions(game, options: dict):
             state, _ = game.apply(state, chooser.choice(legal))
 
 
-def zhanguo_outcome(planned, then: dict, now: dict, name: str, ignore: tuple[str, ...] = ()):
-    """(observed, expected) change of one player's counters from state `then` to state `now` against a
-    plan of zhanguo_plan (only the counters it names when it defers to another rule); None for no plan."""
-    if planned is None:
-        return None
-    plan, complete = {k: v for k, v in planned[0].items() if v}, planned[1]
-    a, b = zhanguo_counters(then, name), zhanguo_counters(now, name)
-    return {k: b[k] - a[k] for k in a if b[k] != a[k] and (complete or k in plan) and k not in ignore}, plan
+RAN = "ran through the interpreter"
 
 
-def probe_zhanguo_governor_bonus(game, rules, eid):
-    """A governor's bonus space, in a seeded game: Appoint 1 Governor onto the space (and the bonus's
-    own decision, if it asks one), against the same action in the same state when every bonus space
-    of the region is taken, so the governor goes beside them. The difference is the bonus's."""
-    key = eid.rsplit("/", 1)[1]
-    for state, legal in zhanguo_positions(game, {}):
-        for court in (a for a in legal if a["type"] == "court" and a["action"] == "appoint-governor"
-                      and a.get("space") is not None and game.consts.bonus_spaces[a["space"]] == key):
-            name = court["player"]
-            with_bonus, _ = game.apply(state, court)
-            if not movement.move_opts(game, with_bonus, name, {"left": 1, "spent": 0, "min": 0}, any_only=True):
-                continue  # nothing to move: movement points would have nothing to spend on
-            decision = next((a for a in game.legal_actions(with_bonus) if a["type"] == "official"), None)
-            if decision is not None:
-                with_bonus, _ = game.apply(with_bonus, decision)
-            plain = st.copy(state)
-            taken = plain["board"]["governors"].setdefault(court["region"], [])
-            taken += [{"player": "nobody", "space": i} for i in range(len(game.consts.bonus_spaces))
-                      if all(x["space"] != i for x in taken)]
-            without, _ = game.apply(plain, {**court, "space": None})
-            return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state),
-                                   without, with_bonus, name)
+def zhanguo_ran(game, eid: str, options: dict, moves) -> tuple[dict, dict] | None:
+    """Whether the engine ran the entity's effect through its interpreter along the first sequence of
+    actions `moves(state, legal)` finds in a seeded game (the worked examples and
+    tests/test_effect_mutations.py check what ZhanGuo's effects do)."""
+    for state, legal in zhanguo_positions(game, options):
+        for first in legal:
+            game.effects.ran.discard(eid)
+            done = moves(state, first)
+            if done:
+                return {RAN: eid in game.effects.ran}, {RAN: True}
     return None
 
 
 def probe_zhanguo_reward(game, rules, eid):
-    """A reward taken in the rewards phase of a seeded game (the engine names it in its event)."""
+    """A reward taken in the rewards phase, or a governor's bonus space taken by Appoint 1 Governor
+    (the engine names either in its events), runs from its effect."""
     key = eid.rsplit("/", 1)[1]
-    if key in game.consts.bonus_spaces:
-        return probe_zhanguo_governor_bonus(game, rules, eid)
-    for state, legal in zhanguo_positions(game, {}):
-        for action in (a for a in legal if a["type"] == "reward" and a.get("accept")):
-            after, events = game.apply(state, action)
-            if any(e["event"] == "reward" and e["reward"] == key for e in events):
-                name = action["player"]
-                # the markers handed back are the price of any reward (the rewards phase's rule)
-                return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state),
-                                       state, after, name, ignore=("unification_marker",))
-    return None
 
-
-CARD_COLOURS: dict[int, str] = {}
+    def moves(state, action):
+        if action["type"] not in ("reward", "court") or not action.get("accept", action.get("space") is not None):
+            return False
+        _, events = game.apply(state, action)
+        return any(e.get("reward") == key or e.get("bonus") == key for e in events)
+    return zhanguo_ran(game, eid, {}, moves)
 
 
 def probe_zhanguo_card_ability(game, rules, eid):
-    """A card's ability activated in a seeded game (the engine names the ability in its event)."""
+    """A card's ability activated, or a B side's ability after each court action it follows, runs
+    from its effect (the engine names the ability in its events)."""
     key = eid.rsplit("/", 1)[1]
-    if key in game.consts.b_ability.values():
-        return probe_zhanguo_board_ability(game, rules, eid)
-    cards = game.consts.cards
-    CARD_COLOURS.update({n: spec["colour"] for n, spec in cards.items()})
-    for state, legal in zhanguo_positions(game, {}):
-        for action in (a for a in legal if a["type"] == "activate" and "card" in a):
-            if cards[action["card"]]["ability"] != key:
-                continue
-            after, _ = game.apply(state, action)
-            name = action["player"]
-            return zhanguo_outcome(zhanguo_plan(rules.effect(eid), state["players"][name], state, cards[action["card"]]),
-                                   state, after, name)
-    return None
-
-
-def probe_zhanguo_board_ability(game, rules, eid):
-    """A B-side board's ability, in a seeded game with B sides: the court action it follows, then the
-    board's activation, against the same court action by the same player on an A side. The
-    difference is the ability's (the extra worker of Hire Workers is counted in the action itself).
-    An ability whose parts follow different court actions is probed after each action it names."""
-    key = eid.rsplit("/", 1)[1]
-    # an ability that names court actions is probed after each of them
-    said = [t.split("the court action ", 1)[1].split(" or ") for _, t in free_text(rules.effect(eid))
-            if "the court action " in t]
-    named = {a for a, n in COURT_ACTION_NAMES.items() if any(n in names for names in said)}
+    if key not in game.consts.b_ability.values():
+        def moves(state, action):
+            if action["type"] != "activate" or game.consts.cards.get(action.get("card"), {}).get("ability") != key:
+                return False
+            game.apply(state, action)
+            return True
+        return zhanguo_ran(game, eid, {}, moves)
     observed, expected = {}, {}
-    for state, legal in zhanguo_positions(game, {"sides": "B"}):
-        for court in (a for a in legal if a["type"] == "court"):
-            name = court["player"]
-            player = state["players"][name]
-            if player["side"] == "A" or game.consts.b_ability.get(player["board"]) != key or court["action"] in observed:
-                continue
-            after, _ = game.apply(state, court)
+    for court_action in COURT_ACTION_NAMES.values():
+        def moves(state, action, court_action=court_action):
+            player = state["players"][action["player"]]
+            if (action["type"] != "court" or action["action"] != court_action or player["side"] == "A"
+                    or game.consts.b_ability.get(player["board"]) != key):
+                return False
+            after, _ = game.apply(state, action)
             board = next((a for a in game.legal_actions(after) if a["type"] == "activate" and a.get("board")), None)
             if board is None:
-                continue
-            with_ability, _ = game.apply(after, board)
-            plain = st.copy(state)
-            plain["players"][name]["side"] = "A"
-            without, _ = game.apply(plain, court)
-            result = zhanguo_outcome(zhanguo_plan(rules.effect(eid), player, state, court_action=court["action"]),
-                                     without, with_ability, name)
-            if result is None:
-                return None
-            observed[court["action"]], expected[court["action"]] = result
-            if not named - set(observed):
-                return observed, expected
-    return (observed, expected) if named & set(observed) else None
-
-
-def _zhanguo_regions_where(each: str, player: dict, colour_of) -> int | None:
-    """How many of what a wall token's `each` names the player has, read from the words of the
-    effect (not from the engine's own criteria); None for words this reading does not know."""
-    regions = list(player["regions"].values())
-    officials = lambda r: sum(r["gov"].values()) + sum(r["work"].values())  # noqa: E731
-    colours = lambda r: [colour_of(c) for c in r["cards"]]  # noqa: E731
-    for colour in ("cream", "orange", "brown"):
-        if each == f"region of the player's board with at least 1 {colour} card":
-            return sum(1 for r in regions if colour in colours(r))
-    for colour in ("red", "grey", "white"):
-        if each == f"region of the player's board with at least 1 {colour} official (governors' or workers' area)":
-            return sum(1 for r in regions if r["gov"][colour] + r["work"][colour] > 0)
-    known = {
-        "region of the player's board with an empty unrest track": lambda: sum(1 for r in regions if r["unrest"] == 0),
-        "region of the player's board where the number of officials (governors' and workers' areas together) is "
-        "at least the unrest level": lambda: sum(1 for r in regions if officials(r) >= r["unrest"]),
-        "region of the player's board holding 3 cards (any colours)": lambda: sum(1 for r in regions if len(r["cards"]) == 3),
-        "region of the player's board with at least 2 cards of the same colour":
-            lambda: sum(1 for r in regions if any(colours(r).count(c) >= 2 for c in set(colours(r)))),
-        "set of 3 cards of different colours on the player's board (any regions)":
-            lambda: min(sum(colours(r).count(c) for r in regions) for c in ("cream", "orange", "brown")),
-        "unrest level in all regions of the player's board (total)": lambda: sum(r["unrest"] for r in regions),
-    }
-    return known[each]() if each in known else None
+                return False
+            game.apply(after, board)
+            return True
+        result = zhanguo_ran(game, eid, {"sides": "B"}, moves)
+        if result is not None:
+            observed[court_action], expected[court_action] = result[0][RAN], result[1][RAN]
+    return (observed, expected) if observed else None
 
 
 def probe_zhanguo_wall_token(game, rules, eid):
-    """A wall section's token at the final scoring: the three players' walls on its 1-, 2- and
-    3-line spaces, on the boards of a finished seeded game; the points each wall earns (less the
-    space's own extra points) must be what the token's condition for that space says."""
+    """A wall section's token at the final scoring runs from its effect: the engine's interpreter
+    executes it for the players with a wall in its section (the worked examples and
+    tests/test_effect_mutations.py check what the final scoring's effects do)."""
     from engine.zhanguo import scoring
 
     key = eid.rsplit("/", 1)[1]
@@ -482,28 +328,9 @@ def probe_zhanguo_wall_token(game, rules, eid):
     state = st.copy(state)
     state["board"]["walls"] = [["A", "B", "C"]] + [[None] * len(sec) for sec in state["board"]["walls"][1:]]
     state["board"]["wall_tokens"] = [key] + state["board"]["wall_tokens"][1:]
-    observed = {n: v - game.consts.wall_extra_vp[lines]
-                for lines, (n, v) in enumerate(scoring.wall_points(game, state).items(), 1)}
-    colour_of = lambda c: game.consts.cards[c]["colour"]  # noqa: E731
-    expected = {}
-    for lines, name in enumerate(["A", "B", "C"], 1):
-        player, vp = state["players"][name], 0
-        for step in rules.effect(eid):
-            cond = step["condition"]
-            if cond["if"] != f"the player has a wall on the {lines}-line space of the section linked to this token":
-                continue
-            for inner in cond["do"]:
-                (op, args), = inner.items()
-                if op == "gain":
-                    vp += args["vp"]
-                    continue
-                count = _zhanguo_regions_where(args["each"], player, colour_of)
-                if op != "per" or count is None:
-                    return None
-                (what, amount), = args["do"][0].items()
-                vp += count * amount["vp"] * (1 if what == "gain" else -1)
-        expected[name] = vp
-    return observed, expected
+    game.effects.ran.discard(eid)
+    scoring.wall_points(game, state, "A")
+    return {"ran through the interpreter": eid in game.effects.ran}, {"ran through the interpreter": True}
 
 
 def dragon_event_counters(state: dict, name: str) -> dict[str, int]:

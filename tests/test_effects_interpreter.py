@@ -33,6 +33,9 @@ class Coins(Vocabulary):
     def choose(self, run: Run, options: tuple) -> int | None:
         return run.choice.get("option")
 
+    def optional(self, run: Run) -> bool:
+        return bool(run.choice.get("take"))
+
 
 def interpreter(effect, attrs=None) -> Interpreter:
     return Interpreter(Rules("toy", {"toy/card/x": {"attrs": attrs or {}, "effect": effect}}, {}), Coins())
@@ -64,6 +67,11 @@ def test_condition_and_choice():
     choice = [{"choose": {"options": [[{"gain": {"vp": 1}}], [{"gain": {"vp": 7}}]]}}]
     assert play(choice, choice={"option": 1})["vp"] == 7
     assert play(choice, choice={})["vp"] == 0  # None: the choice waits as a decision of the game
+
+
+def test_an_optional_step_runs_when_the_player_takes_it():
+    effect = [{"optional": {"do": [{"gain": {"vp": 2}}]}}]
+    assert play(effect, choice={"take": True})["vp"] == 2 and play(effect, choice={})["vp"] == 0
 
 
 def test_exchange_as_often_as_the_player_can():

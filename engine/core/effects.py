@@ -30,13 +30,20 @@ class Run:
     game's flow the run happens at (a `trigger` step acts only at its own moment)."""
 
     __slots__ = ("entity", "attrs", "state", "player", "events", "forced", "choice", "shared", "dry", "moment",
-                 "counted", "held", "short", "gained", "each", "each_do")
+                 "counted", "held", "short", "gained", "each", "each_do", "nth")
 
     def __init__(self, entity: str, attrs: dict[str, Any], state: dict, player: str, events: list,
                  forced: bool = False, choice: dict | None = None, shared: dict | None = None, dry: bool = False,
                  moment: str | None = None):
-        self.entity, self.attrs, self.state, self.player, self.events = entity, attrs, state, player, events
-        self.forced, self.dry, self.moment = forced, dry, moment
+        # one assignment a line: a run is made for every effect of every decision
+        self.entity = entity
+        self.attrs = attrs
+        self.state = state
+        self.player = player
+        self.events = events
+        self.forced = forced
+        self.dry = dry
+        self.moment = moment
         self.choice = choice if choice is not None else {}
         self.shared = shared if shared is not None else {}
         self.counted: dict[str, int] = {}  # what each `per` counted, by its text
@@ -45,6 +52,7 @@ class Run:
         self.gained: dict[str, Any] = {}  # what a vocabulary keeps for the caller (floors to build)
         self.each: str | None = None  # the text of the innermost running `per`
         self.each_do: tuple = ()  # and the steps it repeats (compiled)
+        self.nth: int | None = None  # which of a target `per`'s things its steps act on now (0, 1, ...)
 
 
 class Vocabulary:
@@ -96,9 +104,9 @@ class Vocabulary:
         for w, n in get.items():
             self.gain(run, w, n * times)
 
-    def accept(self, run: Run) -> bool:
-        """An `optional` step: whether the player takes it (what they chose, `run.choice`)."""
-        raise EngineError(f"{run.entity}: the engine has no decision for an optional step")
+    def optional(self, run: Run) -> bool:
+        """Whether the player takes an `optional` step (an activation the player chose is a yes)."""
+        raise EngineError(f"{run.entity}: the engine cannot decide whether the player takes an optional step")
 
     def mechanism(self, run: Run, rule_id: str) -> None:
         """A `rule:` step: the named mechanism, which the game runs in its flow (nothing to do here
@@ -109,7 +117,10 @@ class Vocabulary:
 
 
 class Interpreter:
-    """Executes effects read from the compiled rule set (`engine.core.game.Rules`)."""
+    """Executes effects read from the compiled rule set (`engine.core.game.Rules`). Each entity's
+    effect is compiled once per rule set into a program of closures (`program`): the op, its
+    arguments and the vocabulary method each step calls are looked up once, not at every step of
+    play (a decision of In the Year of the Dragon runs several effects)."""
 
     def __init__(self, rules, vocabulary: Vocabulary):
         self.rules, self.vocabulary = rules, vocabulary
@@ -118,13 +129,16 @@ class Interpreter:
         self._gains: dict[tuple[str, str], bool] = {}
         self._mechanisms: dict[str, list[str]] = {}
         self._compiled: dict[str, tuple] = {}
+        self._programs: dict[str, tuple[Callable[[Run], None], dict]] = {}
 
     def gains(self, entity_id: str, what: str) -> bool:
         """Whether the entity's effect gains `what` anywhere (read once per rule set)."""
         key = (entity_id, what)
-        if key not in self._gains:
-            self._gains[key] = gains(self.compiled(entity_id), what)
-        return self._gains[key]
+        try:
+            return self._gains[key]
+        except KeyError:
+            found = self._gains[key] = gains(self.compiled(entity_id), what)
+            return found
 
     def mechanisms(self, entity_id: str) -> list[str]:
         """The rule ids the entity's effect names (a phase's scorings, in order), read once."""
@@ -134,10 +148,13 @@ class Interpreter:
 
     def run(self, entity_id: str, state: dict, player: str, events: list, *, forced: bool = False,
             choice: dict | None = None, shared: dict | None = None, dry: bool = False, moment: str | None = None) -> Run:
-        run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, forced, choice, shared, dry,
-                  moment)
+        entry = self._programs.get(entity_id)
+        if entry is None:
+            entry = self._programs[entity_id] = (self.program(self.compiled(entity_id)),
+                                                 self.rules.entities[entity_id]["attrs"])
+        run = Run(entity_id, entry[1], state, player, events, forced, choice, shared, dry, moment)
         self.ran.add(entity_id)
-        self.execute(self.compiled(entity_id), run)
+        entry[0](run)
         return run
 
     def triggered(self, entity_id: str, moment: str, state: dict, player: str, events: list, *,
@@ -160,63 +177,115 @@ class Interpreter:
         return self._compiled[entity_id]
 
     def execute(self, steps: tuple, run: Run) -> None:
+        """Run compiled steps (compile_effect) for a run made elsewhere."""
+        self.program(steps)(run)
+
+    # ---------------------------------------------------------------- compiling to closures
+    def program(self, steps: tuple) -> Callable[[Run], None]:
+        """Compiled steps as one callable: each step's closure, in order."""
+        parts = tuple(self._step(op, args, inner) for op, args, inner in steps)
+        if not parts:
+            return _nothing
+        if len(parts) == 1:
+            return parts[0]
+
+        def sequence(run: Run) -> None:
+            for part in parts:
+                part(run)
+        return sequence
+
+    def _step(self, op: str, args: Any, inner: tuple) -> Callable[[Run], None]:
         vocabulary = self.vocabulary
-        for op, args, inner in steps:
-            if op in AMOUNT_OPS:
-                for what, n in args.items():
-                    getattr(vocabulary, op)(run, what, n)
-            elif op == "move":
-                vocabulary.move(run, args["track"], args["steps"])
-            elif op == "repeat":
-                for _ in range(args["times"]):
-                    self.execute(inner[0], run)
-            elif op == "per":
-                self._per(args, inner[0], run)
-            elif op == "condition":
-                if self._holds(args["if"], run):
-                    run.held.add(args["if"])
-                    self.execute(inner[0], run)
-            elif op == "choose":
-                k = vocabulary.choose(run, inner)
+        if op in AMOUNT_OPS:
+            return _amounts(getattr(vocabulary, op), tuple(args.items()))
+        if op == "move":
+            move, track, steps = vocabulary.move, args["track"], args["steps"]
+            return lambda run: move(run, track, steps)
+        if op == "repeat":
+            body, times = self.program(inner[0]), range(args["times"])
+
+            def repeat(run: Run) -> None:
+                for _ in times:
+                    body(run)
+            return repeat
+        if op == "per":
+            return self._per(args, inner[0])
+        if op == "condition":
+            return self._condition(args["if"], self.program(inner[0]))
+        if op == "choose":
+            choose, bodies = vocabulary.choose, tuple(self.program(option) for option in inner)
+
+            def choice(run: Run) -> None:
+                k = choose(run, inner)
                 if k is not None:
-                    self.execute(inner[k], run)
-            elif op == "optional":
-                if vocabulary.accept(run):
-                    self.execute(inner[0], run)
-            elif op == "exchange":
-                self._exchange(args, run)
-            elif op == "trigger":  # the game's flow brings the moment; the run says which it is
-                if args["when"] == run.moment:
-                    self.execute(inner[0], run)
-            elif op == "place":
-                vocabulary.place(run, args["what"], args.get("count", 1), args.get("where"))
-            elif op == "rule":
-                vocabulary.mechanism(run, args["id"])
-            else:
-                vocabulary.other(run, op, args)
+                    bodies[k](run)
+            return choice
+        if op == "optional":  # the player may: the vocabulary says whether they do
+            body, take = self.program(inner[0]), vocabulary.optional
 
-    def _per(self, args: dict, inner: tuple, run: Run) -> None:
-        each = args["each"]
+            def optional(run: Run) -> None:
+                if take(run):
+                    body(run)
+            return optional
+        if op == "exchange":
+            return lambda run: self._exchange(args, run)
+        if op == "trigger":  # the game's flow brings the moment; the run says which it is
+            body, when = self.program(inner[0]), args["when"]
+
+            def trigger(run: Run) -> None:
+                if run.moment == when:
+                    body(run)
+            return trigger
+        if op == "place":
+            place, what, count, where = vocabulary.place, args["what"], args.get("count", 1), args.get("where")
+            return lambda run: place(run, what, count, where)
+        if op == "rule":
+            mechanism, rule_id = vocabulary.mechanism, args["id"]
+            return lambda run: mechanism(run, rule_id)
+        other = vocabulary.other
+        return lambda run: other(run, op, args)
+
+    def _per(self, args: dict, inner: tuple) -> Callable[[Run], None]:
+        each, game = args["each"], self.rules.game
         count = self.vocabulary.counts.get(each)
-        if count is None:
-            raise EngineError(f"{run.entity}: the {self.rules.game} engine has no count for {each!r}")
-        outer, run.each, run.each_do = (run.each, run.each_do), each, inner
-        n = max(0, count(run))
-        if "max" in args:
-            n = min(n, args["max"])
-        run.counted[each] = n
-        if n and args[AMOUNTS_ONLY] and each not in self.vocabulary.targets:
-            # amounts only: one step of n times the amount (one event), as a player counts them
-            self.execute(tuple((op, scaled(op, a, n), ()) for op, a, _ in inner), run)
-        else:
-            for _ in range(n):
-                self.execute(inner, run)
-        run.each, run.each_do = outer
+        most = args.get("max")
+        body = self.program(inner)
+        # amounts only: one step of n times the amount (one event), as a player counts them
+        once = _scaled(self.vocabulary, inner) if args[AMOUNTS_ONLY] and each not in self.vocabulary.targets else None
 
-    def _holds(self, text: str, run: Run) -> bool:
-        if text not in self.vocabulary.conditions:
-            raise EngineError(f"{run.entity}: the {self.rules.game} engine has no condition {text!r}")
-        return bool(self.vocabulary.conditions[text](run))
+        def per(run: Run) -> None:
+            if count is None:
+                raise EngineError(f"{run.entity}: the {game} engine has no count for {each!r}")
+            outer, outer_do = run.each, run.each_do
+            run.each, run.each_do = each, inner
+            n = count(run)
+            if n < 0:
+                n = 0
+            elif most is not None and n > most:
+                n = most
+            run.counted[each] = n
+            if n:
+                if once is not None:
+                    once(run, n)
+                else:
+                    outer_nth = run.nth
+                    for i in range(n):
+                        run.nth = i
+                        body(run)
+                    run.nth = outer_nth
+            run.each, run.each_do = outer, outer_do
+        return per
+
+    def _condition(self, text: str, body: Callable[[Run], None]) -> Callable[[Run], None]:
+        holds, game = self.vocabulary.conditions.get(text), self.rules.game
+
+        def condition(run: Run) -> None:
+            if holds is None:
+                raise EngineError(f"{run.entity}: the {game} engine has no condition {text!r}")
+            if holds(run):
+                run.held.add(text)
+                body(run)
+        return condition
 
     def _exchange(self, args: dict, run: Run) -> None:
         """Give to receive, as often as the player can (every time: what they hold decides)."""
@@ -226,14 +295,38 @@ class Interpreter:
             self.vocabulary.exchange(run, give, get, times)
 
 
+def _nothing(run: Run) -> None:
+    """An empty effect (an event where nothing happens)."""
+
+
+def _amounts(method: Callable, items: tuple) -> Callable[[Run], None]:
+    if len(items) == 1:
+        (what, n), = items
+        return lambda run: method(run, what, n)
+
+    def amounts(run: Run) -> None:
+        for what, n in items:
+            method(run, what, n)
+    return amounts
+
+
+def _scaled(vocabulary: Vocabulary, inner: tuple) -> Callable[[Run, int], None]:
+    """A `per`'s amount steps run once with n times each amount."""
+    calls = tuple((vocabulary.move, ((args["track"], args["steps"]),)) if op == "move"
+                  else (getattr(vocabulary, op), tuple(args.items())) for op, args, _ in inner)
+    if len(calls) == 1 and len(calls[0][1]) == 1:  # the usual: one amount per counted thing
+        method, ((what, amount),) = calls[0]
+        return lambda run, n: method(run, what, amount * n)
+
+    def once(run: Run, n: int) -> None:
+        for method, items in calls:
+            for what, amount in items:
+                method(run, what, amount * n)
+    return once
+
+
 SCALABLE = frozenset(AMOUNT_OPS) | {"move"}
 AMOUNTS_ONLY = " amounts only"  # a compiled `per`'s note (no argument of the language has a space)
-
-
-def scaled(op: str, args: dict, n: int) -> dict:
-    if op == "move":
-        return {"track": args["track"], "steps": args["steps"] * n}
-    return {w: v * n for w, v in args.items()}
 
 
 def compile_effect(steps: list, attrs: dict[str, Any]) -> tuple:

@@ -73,6 +73,9 @@ class Game(ABC):
     key: str = ""
     # top-level state keys whose draft apply copies three levels deep, not two (see state.draft)
     draft_deeper: tuple[str, ...] = ()
+    # top-level state keys set up once that no action changes (the options, the seats): the draft
+    # shares them with the input state instead of copying them at every decision
+    draft_fixed: frozenset[str] = frozenset()
 
     def __init__(self, rules: Rules | None = None):
         self.rules = rules or Rules.load(self.key)
@@ -151,7 +154,7 @@ class Game(ABC):
             unknown = sorted(set(action) - allowed)
             raise MalformedAction(f"a {action['type']} action has no field {', '.join(map(repr, unknown))}; "
                                   f"its fields: {', '.join(sorted(allowed))}")
-        work = st.draft(state, self.draft_deeper)
+        work = st.draft(state, self.draft_deeper, self.draft_fixed)
         events: list[Event] = []
         try:
             self._apply(work, action, events)

@@ -34,11 +34,14 @@ class _Draft(threading.local):
 _draft = _Draft()
 
 
-def draft(state: dict, deeper: tuple[str, ...] = ()) -> dict:
+def draft(state: dict, deeper: tuple[str, ...] = (), fixed: frozenset[str] = frozenset()) -> dict:
     """A working copy of `state` whose top two levels are private (three under the keys `deeper`);
-    deeper containers are shared with `state`."""
+    deeper containers are shared with `state`, and so are the values of the keys `fixed` (values
+    no action changes)."""
     work = state.copy()
     for key, value in state.items():
+        if key in fixed:
+            continue
         kind = type(value)
         if kind is dict:
             if key in deeper:

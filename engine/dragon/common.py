@@ -1,6 +1,8 @@
 """Shared mechanics: the person track (order and stacking), palaces, persons, the bank."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core.errors import IllegalAction
 from engine.core.state import own
 
@@ -177,10 +179,19 @@ def do_build(s: dict, name: str, add, new, events: list) -> None:
 
 
 def build_options(k, p: dict, n: int) -> list[tuple[list, list]]:
-    pals = p["palaces"]
-    idx = [i for i, pal in enumerate(pals) if pal["floors"] < k.max_floors]
-    parts = _partitions(n, k.max_floors)
-    out: list[tuple[list, list]] = []
+    """Every way to build n floors: onto which palaces, and which new palaces. It depends only on the
+    palaces' heights and residents, so it is worked out once per such shape (listed at most decisions
+    of the action phase)."""
+    shape = tuple((pal["floors"], tuple(sorted(pal["persons"]))) for pal in p["palaces"])
+    return [([list(x) for x in add], list(part)) for add, part in _build_options(shape, n, k.max_floors)]
+
+
+@lru_cache(maxsize=4096)
+def _build_options(shape: tuple, n: int, max_floors: int) -> tuple:
+    pals = [{"floors": floors, "persons": persons} for floors, persons in shape]
+    idx = [i for i, pal in enumerate(pals) if pal["floors"] < max_floors]
+    parts = _partitions(n, max_floors)
+    out: list[tuple] = []
     seen: set = set()
 
     def rec(pos, left, add):
@@ -190,19 +201,20 @@ def build_options(k, p: dict, n: int) -> list[tuple[list, list]]:
                 key = (tuple(sorted(((pals[i]["floors"], tuple(sorted(pals[i]["persons"]))), f) for i, f in add)), tuple(part))
                 if key not in seen:
                     seen.add(key)
-                    out.append(([list(x) for x in add], list(part)))
+                    out.append((tuple(tuple(x) for x in add), tuple(part)))
             return
         i = idx[pos]
         rec(pos + 1, left, add)
-        for f in range(1, min(k.max_floors - pals[i]["floors"], left) + 1):
+        for f in range(1, min(max_floors - pals[i]["floors"], left) + 1):
             add.append([i, f])
             rec(pos + 1, left - f, add)
             add.pop()
 
     rec(0, n, [])
-    return out
+    return tuple(out)
 
 
+@lru_cache(maxsize=None)
 def _partitions(n: int, top: int) -> dict[int, list[list[int]]]:
     res: dict[int, list[list[int]]] = {}
     for m in range(n + 1):

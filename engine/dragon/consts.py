@@ -78,6 +78,10 @@ class Consts(RuleConstants):
                 self.subtypes[sub] = {"type": item, "age": age, "value": a("person", sub, "value"),
                                       "symbols": a("person", sub, "symbols")}
         self.young = [s for s, d in self.subtypes.items() if d["age"] == "young"]
+        # the symbols of each tile of a type, by type: counted at every scoring and action
+        self.symbols_by_type: dict[str, dict[str, int]] = {item: {} for item in self.types}
+        for sub, d in self.subtypes.items():
+            self.symbols_by_type[d["type"]][sub] = d["symbols"]
 
         # ---- setup
         hand = unk("person-card-hand")
@@ -139,5 +143,9 @@ class Consts(RuleConstants):
         return list((self.gw_groups if great_wall else self.group_sizes)[n])
 
     def symbols(self, p: dict, ptype: str) -> int:
-        sub = self.subtypes
-        return sum(sub[x]["symbols"] for pal in p["palaces"] for x in pal["persons"] if sub[x]["type"] == ptype)
+        of, n = self.symbols_by_type.get(ptype, {}), 0
+        for pal in p["palaces"]:
+            for x in pal["persons"]:
+                if x in of:
+                    n += of[x]
+        return n

@@ -37,6 +37,8 @@ RUN_STEPS = {"action", "person", "decay", "scoring", "end_scoring", "wall", "wal
 class Dragon(PhasedGame):
     action_types = frozenset(ALL_TYPES)
     key = "dragon"
+    draft_fixed = frozenset({"options", "order", "events"})  # the setup's: no action changes them
+
     def __init__(self, rules=None):
         super().__init__(rules)
         eds = [e["key"] for e in self.rules.meta["editions"]]

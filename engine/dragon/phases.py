@@ -74,7 +74,10 @@ def lay_out(k, s: dict) -> None:
 
 def floors_of(k, s: dict, name: str, entity: str) -> int:
     """The palace floors an action card's or a wall tile's effect gives the player now (counted
-    without changing the state: the player then distributes them)."""
+    without changing the state: the player then distributes them). An effect that gains no floor
+    anywhere is not run: listing the legal actions asked this of every wall tile at every decision."""
+    if not k.effects.gains(entity, "palace_floor"):
+        return 0
     return k.effects.run(entity, s, name, [], dry=True).gained.get("palace_floor", 0)
 
 
@@ -91,17 +94,18 @@ def action_choices(k, s: dict, name: str) -> list[dict]:
     p = c.P(s, name)
     out: list[dict] = [{"type": "refill", "player": name}]
     seen = set()
+    gw_card = getattr(k, "gw_card", None)
     for gi, group in enumerate(s["groups"]):
         cost = k.occupied_cost if s["dragons"][gi] else 0
         if p["yuan"] < cost:
             continue
         for card in group:
-            base = {"type": "action", "player": name, "group": gi, "card": card}
             sig = (card, cost)
             if sig in seen:
                 continue
             seen.add(sig)
-            if card == getattr(k, "gw_card", None):
+            base = {"type": "action", "player": name, "group": gi, "card": card}
+            if card == gw_card:
                 if wall_open(k, s, p):
                     for tile in sorted(set(p["wall"])):
                         floors = floors_of(k, s, name, T + tile)
@@ -167,7 +171,8 @@ def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
 def tiles_for(k, s: dict, card: str) -> list[str]:
     if card == "joker":  # dragon/rule/joker-card: any tile of any row
         return [x for x in k.subtypes if s["supply"][x] > 0]
-    return [x for x in k.subtypes if k.subtypes[x]["type"] == card and s["supply"][x] > 0]
+    supply = s["supply"]
+    return [x for x in k.symbols_by_type.get(card, ()) if supply[x] > 0]  # the type's tiles, in rulebook order
 
 
 def person_choices(k, s: dict, name: str) -> list[dict]:

@@ -158,7 +158,7 @@ class GugongVocabulary(Vocabulary):
             return 1
         return super().have(run, what)
 
-    def accept(self, run: Run) -> bool:
+    def optional(self, run: Run) -> bool:
         return bool(run.choice.get("use", True))
 
     def choose(self, run: Run, options: tuple) -> int | None:

@@ -3,8 +3,12 @@ regions whose ability matches the action, and the B-side board abilities."""
 from __future__ import annotations
 
 from engine.core.state import own
-from engine.zhanguo import pieces
-from engine.zhanguo.common import P, blocked, gain_marker, lower_unrest
+from engine.zhanguo.common import P, blocked, movement_decision
+
+ABILITY = "zhanguo/card-ability/"
+B_EXTRA_WORKER = "b-extra-worker"
+HIRE = "hire-workers"
+PLAY = "play_phase"  # the moment of a B side's triggers
 
 
 def activation_allowed(g, state, action):
@@ -112,24 +116,13 @@ def do_activate(g, state, name, item, a, events):
         ab = board_ability(g, p)
         action = item["action"]
         events.append({"event": "board_ability", "player": name, "ability": ab})
-        if ab == "b-extra-worker":
-            if action == "hire-workers":
-                state["pending"].insert(0, {"kind": "move", "player": name, "left": k.b_extra_move, "spent": 0, "min": 0})
-            else:
-                pieces.move_worker(g, p, a)
-        elif ab == "b-unification-marker":
-            take_marker(g, state, name, a, events)
-        elif ab == "b-unrest-worker":
-            lower_unrest(p, a["region"], k.abilities["b-unrest-worker"]["unrest_decrease"], events)
-            pieces.add_workers(g, state, p, a["region"], k.abilities["b-unrest-worker"]["workers"])
-        elif ab == "b-governor-move":
-            if action == "recruit-official":
-                state["pending"].insert(0, {"kind": "move", "player": name, "left": k.b_gov_move, "spent": 0, "min": 0})
-            else:
-                govs = own(state["board"]["governors"], a["from"])
-                governor = next(x for x in govs if x["player"] == name)
-                govs.remove(governor)
-                own(state["board"]["governors"], a["to"]).append({"player": name, "space": None})
+        if ab == B_EXTRA_WORKER and action == HIRE:
+            # the extra worker came with the action (engine/zhanguo/court.py); its movement point now
+            state["pending"].insert(0, movement_decision(name, k.b_extra_move))
+        else:  # what the ability does after this court action is its effect
+            run = g.effects.run(ABILITY + ab, state, name, events, choice={**a, "action": action}, moment=PLAY)
+            if run.gained.get("movement"):
+                state["pending"].insert(0, movement_decision(name, run.gained["movement"]))
         close_activation(g, state, name, item)
         return
     card = a["card"]
@@ -138,27 +131,10 @@ def do_activate(g, state, name, item, a, events):
     r = next(x for x in k.regions if card in p["regions"][x]["cards"])
     ab = spec["ability"]
     events.append({"event": "activate", "player": name, "card": card, "ability": ab})
-    if ab == "unification-marker":
-        take_marker(g, state, name, a, events)
-    elif ab == "movement":
-        state["pending"].insert(0, {"kind": "move", "player": name, "left": k.ab_move, "spent": 0, "min": 0})
-    elif ab == "vp":
-        p["vp"] += spec["vp"]
-    elif ab == "worker":
-        pieces.add_workers(g, state, p, r, k.ab_workers)
-    elif ab == "vp-per-card-colour":
-        p["vp"] += k.ab_colour_vp * sum(1 for x in k.regions for c in p["regions"][x]["cards"]
-                                        if k.cards[c]["colour"] in spec["colours"])
-    elif ab == "reduce-unrest-any-region":
-        lower_unrest(p, a["region"], k.ab_unrest, events)
-    elif ab == "reduce-unrest-card-region":
-        lower_unrest(p, r, k.abilities["reduce-unrest-card-region"]["unrest_decrease"], events)
-    elif ab == "move-worker":
-        pieces.move_worker(g, p, a)
-    elif ab == "official":
-        c = spec["official_colour"]
-        p["supply"][c] -= k.ab_officials
-        own(p["regions"], r)["gov"][c] += k.ab_officials
+    # what the ability does is its effect: the card's region, and the player's choices with it
+    run = g.effects.run(ABILITY + ab, state, name, events, choice={"region": r, **a, "card_region": r})
+    if run.gained.get("movement"):
+        state["pending"].insert(0, movement_decision(name, run.gained["movement"]))
     close_activation(g, state, name, item)
 
 
@@ -166,9 +142,3 @@ def close_activation(g, state, name, item):
     if item in state["pending"] and not activate_opts(g, state, name, item):
         state["pending"].remove(item)
 
-
-def take_marker(g, state, name, action, events):
-    if "colour" in action:
-        gain_marker(g, state, name, action["colour"], 1, events)
-    else:
-        P(state, name)["vp"] += g.consts.ab_marker_vp

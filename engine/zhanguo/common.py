@@ -42,18 +42,6 @@ def blocked(g, p, r):
     return p["regions"][r]["unrest"] >= track_len(g, p, r)
 
 
-def gain_marker(g, state, name, colour, n, events):
-    """Take n value-1 markers of a colour; 1 VP for each one the supply lacks (lines 397-399)."""
-    p = P(state, name)
-    take = min(n, state["supply"]["m1"][colour])
-    state["supply"]["m1"][colour] -= take
-    p["m1"][colour] += take
-    missing = n - take
-    if missing:
-        p["vp"] += missing * g.consts.vp_per_missing
-    events.append({"event": "markers", "player": name, "colour": colour, "taken": take, "vp": missing * g.consts.vp_per_missing})
-
-
 def marker_value(g, p, colour):
     return p["m1"][colour] * g.consts.m1_value + p["m3"][colour] * g.consts.m3_value
 
@@ -71,3 +59,8 @@ def tiebreak_order(state):
     top to bottom (writing, currency, law rows)."""
     col = [state["column"][a] for a in state["aspects"] if state["column"].get(a)]
     return [n for n in state["track"] if n not in col] + col
+
+
+def movement_decision(name, points):
+    """The decision that waits for the movement points an effect gave (zhanguo/rule/movement-point)."""
+    return {"kind": "move", "player": name, "left": points, "spent": 0, "min": 0}

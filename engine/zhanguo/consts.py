@@ -25,7 +25,6 @@ class Consts(RuleConstants):
     # ---- rounds, phases
     rounds = Attr("rule/game-round", "rounds")
     round_start = Attr("setup-step/round-track", "start_space")
-    cards_per_deck = Attr("phase/draw", "cards_per_deck")
     aspect_order = Attr("rule/unification-rewards", "aspect_order")
 
     # ---- components and setup
@@ -47,9 +46,7 @@ class Consts(RuleConstants):
     work_capacity = Attr("rule/worker-area-capacity", "officials_max")
     shift_cost = Attr("rule/free-official-shift", "movement_point_cost")
     recruit_n = Attr("court-action/recruit-official", "officials_taken")
-    bonus_move = Attr("reward/governor-bonus-movement", "movement_points_max")
     bonus_officials = Attr("reward/governor-bonus-official", "officials")
-    bonus_vp = Attr("reward/governor-bonus-vp", "vp")
     unrest_per_worker = Attr("variant/unrest-per-worker", "unrest_per_worker_hired")
 
     # ---- rewards
@@ -58,9 +55,6 @@ class Consts(RuleConstants):
     # ---- tasks
     task_types = Attr("setup-step/tasks", "task_types")
     task_drawn = Attr("setup-step/tasks", "drawn_per_type")
-
-    # ---- end scoring
-    unif_vp = Attr("scoring-rule/unification-majority", "vp_by_aspect")
 
     def derive(self) -> None:
         rules = self.rules
@@ -113,14 +107,11 @@ class Consts(RuleConstants):
         # ---- unification, unrest
         u = _id("rule", "unification")
         self.max_cards_region = a(u, "max_cards_per_region")
-        self.markers_for_pos = _int_keys(a(u, "markers_for_card_position"))
         self.unrest_for_pos = _int_keys(a(u, "unrest_increase_for_card_position"))
-        self.vp_per_missing = a(u, "vp_per_missing_marker")
 
         # ---- court actions
         gv = _id("court-action", "appoint-governor")
         self.gov_cost = a(gv, "officials_removed")
-        self.gov_unrest_after = a(gv, "unrest_after")
         self.bonus_spaces = unk("governor-bonus-spaces")["per_region"]
         hw = _id("court-action", "hire-workers")
         self.hire_per_official = a(hw, "workers_per_official_in_workers_area")
@@ -130,9 +121,6 @@ class Consts(RuleConstants):
         self.palace_from_region = a(bp, "workers_from_region")
         self.palace_from_other = a(bp, "workers_from_other_region")
         self.palace_spaces = _int_keys(a(bp, "palace_spaces_per_region")["by_players"])
-        self.palace_vp_per_card = a(bp, "vp_per_card_on_player_board")
-        self.palace_vp_max = a(bp, "cards_on_player_board_max")
-        self.palace_m3 = a(bp, "unification_markers_taken")
         bw = _id("court-action", "build-wall")
         self.wall_areas = a(bw, "wall_areas")
         self.sections_per_area = a(bw, "sections_per_wall_area")
@@ -149,14 +137,9 @@ class Consts(RuleConstants):
         self.court_actions = [e["key"] for e in sorted(rules.of_kind("court-action"), key=lambda e: e["order"])]
         ab = self.abilities
         self.ab_marker_vp = ab["unification-marker"]["vp_if_none_left"]
-        self.ab_move = ab["movement"]["movement_points_max"]
-        self.ab_workers = ab["worker"]["workers"]
-        self.ab_colour_vp = ab["vp-per-card-colour"]["vp_per_card"]
-        self.ab_unrest = ab["reduce-unrest-any-region"]["unrest_decrease"]
         self.ab_officials = ab["official"]["officials"]
         self.b_extra_workers = ab["b-extra-worker"]["extra_workers"]
         self.b_extra_move = ab["b-extra-worker"]["movement_points"]
-        self.b_gov_move = ab["b-governor-move"]["movement_points_max"]
 
         # ---- rewards
         self.reward_layout = {int(r): v for r, v in unk("reward-layout").items()}
@@ -177,11 +160,6 @@ class Consts(RuleConstants):
         self.wall_tokens = ws["sides"]
         self.wall_extra_vp = _int_keys(unk("wall-space-vp")["extra_vp_by_lines"])
         self.wall_criteria = {e["key"]: _int_keys(e["attrs"]["vp_by_wall_space_lines"]) for e in rules.of_kind("token")}
-
-        # ---- end scoring
-        gm = _id("scoring-rule", "governor-majority")
-        self.gov_majority_vp = a(gm, "majority_vp")
-        self.gov_vp_each = a(gm, "vp_per_own_governor")
 
         # ---- variants
         cs = _id("variant", "card-selection")

@@ -5,23 +5,18 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.core.state import own
 from engine.zhanguo import activation, movement, pieces
-from engine.zhanguo.common import P, blocked, can_raise, gain_marker, raise_unrest
+from engine.zhanguo.common import P, blocked, can_raise, movement_decision
+
+CA = "zhanguo/court-action/"
+UNIFICATION = "zhanguo/rule/unification"
+ABILITY = "zhanguo/card-ability/"
 
 
 def unify(g, state, name, card, r, events):
-    """zhanguo/rule/unification: the card goes under the region; markers; unrest for the 2nd/3rd card."""
-    k = g.consts
-    p = P(state, name)
-    p["hand"].remove(card)
-    reg = own(p["regions"], r)
-    reg["cards"].append(card)
-    pos = len(reg["cards"])
-    colour = k.cards[card]["colour"]
-    events.append({"event": "unify", "player": name, "card": card, "region": r})
-    gain_marker(g, state, name, colour, k.markers_for_pos[pos], events)
-    raise_unrest(g, p, r, k.unrest_for_pos[pos], events)
+    """zhanguo/rule/unification: its effect (the card's region, the card and its colour)."""
+    g.effects.run(UNIFICATION, state, name, events, choice={"card": card, "region": r,
+                                                             "colour": g.consts.cards[card]["colour"]})
 
 
 def court_opts(g, state, name):
@@ -73,9 +68,14 @@ def hire_unrest(g, state, p, r):
 def hired(g, state, p, r):
     k = g.consts
     n = min(k.hire_max, sum(p["regions"][r]["work"].values()) * k.hire_per_official)
-    if p["board"] and g.consts.b_ability.get(p["board"]) == "b-extra-worker" and p["side"] != "A":
+    if b_extra(g, p):
         n += k.b_extra_workers
     return n
+
+
+def b_extra(g, p):
+    """The B side whose ability hires extra workers with Hire Workers."""
+    return bool(p["board"]) and g.consts.b_ability.get(p["board"]) == "b-extra-worker" and p["side"] != "A"
 
 
 def court(g, state, name, a, events):
@@ -85,34 +85,14 @@ def court(g, state, name, a, events):
     state["court"].append(a["card"])
     action = a["action"]
     events.append({"event": "court", "player": name, "card": a["card"], "action": action})
-    todo = []
-    if action == "appoint-governor":
-        reg = own(p["regions"], a["region"])
-        for c, m in k.gov_cost.items():
-            reg["gov"][c] -= m
-            p["supply"][c] += m
-        todo = pieces.place_governor(g, state, name, a["region"], a["space"], events)
-    elif action == "recruit-official":
-        p["supply"][a["colour"]] -= k.recruit_n
-        own(p["regions"], a["region"])["gov"][a["colour"]] += k.recruit_n
-    elif action == "hire-workers":
-        r = a["region"]
-        up = hire_unrest(g, state, p, r)
-        pieces.add_workers(g, state, p, r, hired(g, state, p, r))
-        raise_unrest(g, p, r, up, events)
-    elif action == "move-officials":
-        todo = [{"kind": "move", "player": name, "left": k.move_max, "spent": 0, "min": k.move_min}]
-    elif action == "build-palace":
-        pieces.remove_workers(g, state, p, a["region"], k.palace_from_region)
-        pieces.remove_workers(g, state, p, a["other"], k.palace_from_other)
-        if a["marker"] is not None:
-            state["supply"]["m3"][a["marker"]] -= k.palace_m3
-            p["m3"][a["marker"]] += k.palace_m3
-        pieces.place_palace(g, state, name, a["region"], events)
-    elif action == "build-wall":
-        for r in a["regions"]:
-            pieces.remove_workers(g, state, p, r, 1)
-        pieces.place_wall(g, state, name, a["section"], a["lines"])
+    # what the action does is its effect (the player's declared regions, colour, space with it)
+    run = g.effects.run(CA + action, state, name, events, choice=a)
+    todo = run.gained.get("todo", [])
+    if run.gained.get("movement"):  # Move Officials: the points its effect gives, the first one spent at least
+        todo.append({**movement_decision(name, run.gained["movement"]), "min": k.move_min})
+    if action == "hire-workers" and b_extra(g, p):  # the B side's extra worker comes with the action
+        g.effects.run(ABILITY + k.b_ability[p["board"]], state, name, events, choice={**a, "later": True},
+                      moment="play_phase")
     act = {"kind": "activate", "player": name, "action": action, "allowed": activation.activation_allowed(g, state, action),
            "used": [], "b_used": False}
     state["pending"][0:0] = todo

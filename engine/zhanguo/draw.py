@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from engine.zhanguo.common import P
 
+DRAW = "zhanguo/phase/draw"
+
 
 def draw(g, state, events):
     k = g.consts
@@ -15,10 +17,8 @@ def draw(g, state, events):
                 state["pending"].append({"kind": "select", "player": name, "colour": c, "cards": []})
         state["phase"] = "drafting"
         return
-    for name in order:
-        for c in k.colours:
-            for _ in range(min(k.cards_per_deck, len(state["decks"][c]))):
-                P(state, name)["hand"].append(state["decks"][c].pop())
+    for name in order:  # zhanguo/phase/draw: its effect
+        g.effects.run(DRAW, state, name, events)
     start_play(g, state)
 
 

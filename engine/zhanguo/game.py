@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 
 from engine.core import state as st
+from engine.core.effects import Interpreter
 from engine.core.errors import IllegalAction
 from engine.core.game import Action, Event, PhasedGame
 from engine.core.rng import Rng
@@ -38,6 +39,7 @@ from engine.zhanguo import activation, court, draw, gametype, movement, rewards,
 from engine.zhanguo.common import P, can_raise
 from engine.zhanguo.consts import Consts
 from engine.zhanguo.schema import state_schema
+from engine.zhanguo.vocabulary import ZhanGuoVocabulary
 
 R = "zhanguo/rule/"
 CA = "zhanguo/court-action/"
@@ -66,6 +68,8 @@ class ZhanGuo(PhasedGame):
     def __init__(self, rules=None):
         super().__init__(rules)
         self.consts = Consts(self.rules)
+        # the effects of scorings and wall tokens run through the one interpreter (engine/core/effects.py)
+        self.effects = Interpreter(self.rules, ZhanGuoVocabulary(self.consts))
 
     # ================================================================ setup (setup.py)
     def new_state(self, players, options=None, seed=0):

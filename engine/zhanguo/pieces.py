@@ -3,7 +3,9 @@ bonus spaces), walls, palaces, and workers entering, leaving and moving between 
 from __future__ import annotations
 
 from engine.core.state import own
-from engine.zhanguo.common import P, cards_on_board
+from engine.zhanguo.common import P, movement_decision
+
+REWARD = "zhanguo/reward/"
 
 
 def gov_spaces(g, state, r):
@@ -21,27 +23,20 @@ def wall_spaces(g, state, name):
     return out
 
 
-def place_governor(g, state, name, r, space, events):
-    """Place a governor; a bonus space gives its bonus; the region's unrest cube goes back."""
-    k = g.consts
-    p = P(state, name)
-    p["governors"] -= 1
+def place_governor(g, state, name, r, space):
+    """A governor from the player's supply onto a bonus space of the region (None: beside them)."""
+    P(state, name)["governors"] -= 1
     own(state["board"]["governors"], r).append({"player": name, "space": space})
-    todo = []
-    if space is not None:
-        bonus = k.bonus_spaces[space]
-        events.append({"event": "governor_bonus", "player": name, "bonus": bonus})
-        if bonus == "governor-bonus-vp":
-            p["vp"] += k.bonus_vp
-        elif bonus == "governor-bonus-movement":
-            todo.append({"kind": "move", "player": name, "left": k.bonus_move, "spent": 0, "min": 0})
-        elif bonus == "governor-bonus-official":
-            if any(p["supply"].values()):
-                todo.append({"kind": "official", "player": name})
-    reg = own(p["regions"], r)
-    if reg["unrest"] > k.gov_unrest_after:
-        reg["unrest"] = k.gov_unrest_after
-        p["cubes"] += 1
+
+
+def governor_bonus(g, state, name, reward, events):
+    """The bonus of the space a governor was placed on: its reward's effect; what the player then
+    decides (movement points, an official's colour and region) waits, returned as pending items."""
+    events.append({"event": "governor_bonus", "player": name, "bonus": reward.rsplit("/", 1)[1]})
+    run = g.effects.run(reward, state, name, events)
+    todo = run.gained.get("todo", [])
+    if run.gained.get("movement"):
+        todo.insert(0, movement_decision(name, run.gained["movement"]))
     return todo
 
 
@@ -51,14 +46,12 @@ def place_wall(g, state, name, sec, lines):
 
 
 def place_palace(g, state, name, r, events):
-    k = g.consts
+    """The palace on the region's first empty space (its points are the placing effect's)."""
     p = P(state, name)
     p["palaces"] -= 1
     spaces = own(state["board"]["palaces"], r)
     spaces[spaces.index(None)] = name
-    vp = k.palace_vp_per_card * min(cards_on_board(p), k.palace_vp_max)
-    p["vp"] += vp
-    events.append({"event": "palace", "player": name, "region": r, "vp": vp})
+    events.append({"event": "palace", "player": name, "region": r})
 
 
 def move_worker(g, p, action):

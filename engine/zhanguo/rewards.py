@@ -3,9 +3,11 @@ player with the most unification markers of a colour takes or passes the reward;
 player, and after the last round final scoring."""
 from __future__ import annotations
 
-from engine.core.state import own
 from engine.zhanguo import pieces, scoring, tasks
 from engine.zhanguo.common import P, blocked, marker_value, tiebreak_order
+
+
+REWARD = "zhanguo/reward/"
 
 
 def reward_spot(g, state, aspect):
@@ -65,24 +67,9 @@ def do_reward(g, state, name, item, action, events):
     state["column"][aspect] = name
     spot = reward_spot(g, state, aspect)
     kind = spot["reward"]
-    rw = k.rewards[kind]
     events.append({"event": "reward", "player": name, "aspect": aspect, "reward": kind})
-    todo = []
-    if kind == "official":
-        p["supply"][action["colour"]] -= rw["officials"]
-        own(p["regions"], str(spot["region"]))["gov"][action["colour"]] += rw["officials"]
-    elif "official_colour" in rw:
-        c = rw["official_colour"]
-        p["supply"][c] -= rw["officials"]
-        own(p["regions"], str(spot["region"]))["gov"][c] += rw["officials"]
-    elif kind == "two-workers":
-        pieces.add_workers(g, state, p, str(spot["region"]), rw["workers"])
-    elif kind == "governor":
-        todo = pieces.place_governor(g, state, name, action["region"], action["space"], events)
-    elif kind == "wall":
-        pieces.place_wall(g, state, name, action["section"], action["lines"])
-    elif kind == "palace":
-        pieces.place_palace(g, state, name, action["region"], events)
+    # what the reward gives is its effect (the space's region and the player's choices with it)
+    todo = g.effects.run(REWARD + kind, state, name, events, choice={**action, "spot": spot}).gained.get("todo", [])
     tail = []
     if tasks.task_opts(g, state, name):
         tail.append({"kind": "tasks", "player": name})

@@ -6,108 +6,47 @@ from collections import Counter
 
 from engine.core.settle import Broken
 from engine.zhanguo import setup
-from engine.zhanguo.common import P, marker_value
+from engine.zhanguo.common import P
+from engine.zhanguo.vocabulary import END
 
 
-def governor_majorities(g, state):
+SR = "zhanguo/scoring-rule/"
+TOKEN = "zhanguo/token/"
+END_GAME = "zhanguo/rule/end-game"
+
+
+def scored(g, state, entity, name, **choice):
+    """The points an end-of-game effect gives a player (kept in the run; the flow adds the parts),
+    a majority shared by tied players divided among them, rounded down; and the run."""
+    run = g.effects.run(entity, state, name, [], choice=choice, moment=END)
+    split = run.gained.get("split", {})
+    return run.gained.get("vp", 0) + sum(pool // split[r] for r, pool in run.gained.get("pools", {}).items()), run
+
+
+def wall_points(g, state, name):
+    """Each wall section's token (its effect, the section chosen) and the extra VP of the wall's space."""
     k = g.consts
-    out = {n: 0 for n in state["seats"]}
-    for r in k.regions:
-        count = {}
-        for gv in state["board"]["governors"][r]:
-            count[gv["player"]] = count.get(gv["player"], 0) + 1
-        if not count:
-            continue
-        top = max(count.values())
-        tied = [n for n, c in count.items() if c == top]
-        pool = k.gov_majority_vp + k.gov_vp_each * top
-        for n in tied:
-            out[n] += pool // len(tied)  # shared, rounded down
-    return out
-
-
-def unification_majorities(g, state):
-    k = g.consts
-    out = {n: 0 for n in state["seats"]}
-    for aspect, vp in k.unif_vp.items():
-        colour = k.colour_of_aspect[aspect]
-        vals = {n: marker_value(g, P(state, n), colour) for n in state["seats"]}
-        top = max(vals.values())
-        if top <= 0:
-            continue
-        win = next(n for n in state["track"] if vals[n] == top)  # tie: highest disc on the reward track
-        out[win] += vp
-    return out
-
-
-def task_points(g, state, by_section=None):
-    k = g.consts
-    out = {n: 0 for n in state["seats"]}
-    for sec in k.task_sections:
-        for n in state["seats"]:
-            vps = []
-            for item in k.task_types:
-                discs = state["board"]["tasks"][sec][item]["discs"]
-                if n in discs:
-                    vps.append(k.task_vp[sec][item][discs.index(n)])
-            vp = sum(vps) * k.task_mult[len(vps)] if vps else 0
-            out[n] += vp
-            if by_section is not None:
-                by_section.setdefault(n, {})[sec] = vp
-    return out
-
-
-def criterion_count(g, p, crit):
-    k = g.consts
-    regs = p["regions"].values()
-    colour_of = lambda c: k.cards[c]["colour"]  # noqa: E731
-    if crit == "empty-unrest-track":
-        return sum(1 for r in regs if r["unrest"] == 0)
-    if crit == "officials-vs-unrest":
-        return sum(1 for r in regs if sum(r["gov"].values()) + sum(r["work"].values()) >= r["unrest"])
-    if crit.endswith("-official"):
-        c = crit[:-len("-official")]
-        return sum(1 for r in regs if r["gov"][c] + r["work"][c] > 0)
-    if crit == "card-sets":
-        return min(sum(1 for r in regs for c in r["cards"] if colour_of(c) == col) for col in k.colours)
-    if crit == "three-cards":
-        return sum(1 for r in regs if len(r["cards"]) >= k.max_cards_region)
-    if crit == "two-same-colour":
-        return sum(1 for r in regs if any(sum(1 for c in r["cards"] if colour_of(c) == col) >= 2 for col in k.colours))
-    if crit.endswith("-card"):
-        col = crit[:-len("-card")]
-        return sum(1 for r in regs if any(colour_of(c) == col for c in r["cards"]))
-    raise ValueError(crit)
-
-
-def wall_points(g, state):
-    k = g.consts
-    out = {n: 0 for n in state["seats"]}
+    vp = 0
     for sec, spaces in enumerate(state["board"]["walls"]):
-        crit = state["board"]["wall_tokens"][sec]
-        for i, n in enumerate(spaces):
-            if n is None:
-                continue
-            lines = i + 1
-            level = k.wall_criteria[crit][lines]
-            p = P(state, n)
-            if crit == "total-unrest":
-                vp = level - sum(r["unrest"] for r in p["regions"].values())
-            else:
-                vp = level * criterion_count(g, p, crit)
-            out[n] += vp + k.wall_extra_vp[lines]
-    return out
+        if name in spaces:
+            vp += scored(g, state, TOKEN + state["board"]["wall_tokens"][sec], name, section=sec)[0]
+            vp += k.wall_extra_vp[spaces.index(name) + 1]
+    return vp
 
 
 def final(g, state, events):
-    sections: dict = {}
-    parts = {"governors": governor_majorities(g, state), "unification": unification_majorities(g, state),
-             "tasks": task_points(g, state, sections), "walls": wall_points(g, state)}
+    """zhanguo/rule/end-game: governor majorities, unification majorities, task sections (their
+    effects) and walls with their tokens, each a part of the player's final points."""
     for n in state["seats"]:
         p = P(state, n)
-        p["final"] = {part: parts[part][n] for part in parts}
-        p["task_sections"] = sections[n]
-        p["vp"] += sum(p["final"].values())
+        governors = scored(g, state, SR + "governor-majority", n)[0]
+        unification = scored(g, state, SR + "unification-majority", n)[0]
+        tasks, run = scored(g, state, SR + "task-discs", n)
+        p["final"] = {"governors": governors, "unification": unification, "tasks": tasks,
+                      "walls": wall_points(g, state, n)}
+        p["task_sections"] = run.gained.get("sections", {})
+    for n in state["seats"]:  # the parts are counted on the board as it stands, then added
+        P(state, n)["vp"] += sum(P(state, n)["final"].values())
     ranked = sorted(state["seats"], key=lambda n: (-P(state, n)["vp"], state["track"].index(n)))
     state["result"] = [{"player": n, "vp": P(state, n)["vp"], "rank": i + 1, **P(state, n)["final"]} for i, n in enumerate(ranked)]
     state["phase"] = "end"

@@ -1,0 +1,410 @@
+"""What ZhanGuo's effects act on (engine/core/effects.py): its counters, and the counts and conditions
+its effects name, keyed by the text the effect says. The numbers come from the effects (references
+resolved by the interpreter), so this module holds no rule constant.
+
+Final scoring runs with the moment `end_game`: the points a scoring or a wall token gives are kept
+in the run (`gained["vp"]`) and the flow (engine/zhanguo/scoring.py) adds each part to the player's
+points, as the rulebook's scoring sheet sums them. A region's governor majority shared by tied
+players (the condition says so) keeps its points apart, by region, for the flow to divide.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.core.effects import Run, Vocabulary
+from engine.core.state import own
+from engine.zhanguo import court, pieces
+from engine.zhanguo.common import P, cards_on_board, lower_unrest, marker_value, raise_unrest
+
+END = "end_game"
+# the aspect each unification-majority condition names
+MOST_MARKERS = {
+    "the player has the most writing (cream) unification markers (ties: highest disc on the reward track)": "writing",
+    "the player has the most currency (orange) unification markers (ties: highest disc on the reward track)": "currency",
+    "the player has the most law (brown) unification markers (ties: highest disc on the reward track)": "law",
+}
+WALL_WORKERS = "horizontal line drawn on the chosen space (each removed worker from a different region)"
+MOVEMENT_POINT = "zhanguo/rule/movement-point"
+APPOINT = "zhanguo/court-action/appoint-governor"
+HIRED = "official (any colour) in the workers' area of the declared region on the player's board"
+# the court actions as the effects name them ("the player has taken the court action Build 1 Wall")
+COURT_ACTION_NAMES = {"Hire Workers": "hire-workers", "Appoint 1 Governor": "appoint-governor",
+                      "Build 1 Wall": "build-wall", "Recruit 1 Official": "recruit-official",
+                      "Move Officials": "move-officials"}
+TOOK = ("the player takes the court action ", "the player has taken the court action ")
+WALL_ON = "the player has a wall on the {lines}-line space of the section linked to this token"
+
+
+def _regions(run: Run):
+    return P(run.state, run.player)["regions"].values()
+
+
+class ZhanGuoVocabulary(Vocabulary):
+    """One per engine; `k` is the game's constants (regions, colours, task layout)."""
+
+    targets = frozenset({"region of the main board (scored one by one)", "deck (cream, orange, brown)",
+                         "task section ({attr.task_sections} sections; in each, the sum of the VP printed below each own "
+                         "disc times the number of own discs there, 0-{attr.discs_per_section_max})"})
+
+    def __init__(self, k):
+        self.k = k
+        colour_of = {card: d["colour"] for card, d in k.cards.items()}
+
+        def cards_of(reg, colour):
+            return sum(1 for card in reg["cards"] if colour_of[card] == colour)
+
+        self.counts = {
+            # final scoring
+            "region of the main board (scored one by one)": lambda run: len(self.k.regions),
+            "own governor in the region": lambda run: self._governors(run)[run.player],
+            "task section ({attr.task_sections} sections; in each, the sum of the VP printed below each own disc "
+            "times the number of own discs there, 0-{attr.discs_per_section_max})": lambda run: len(self.k.task_sections),
+            # wall tokens
+            "region of the player's board with an empty unrest track":
+                lambda run: sum(1 for r in _regions(run) if r["unrest"] == 0),
+            "region of the player's board where the number of officials (governors' and workers' areas together) is "
+            "at least the unrest level":
+                lambda run: sum(1 for r in _regions(run) if sum(r["gov"].values()) + sum(r["work"].values()) >= r["unrest"]),
+            "set of 3 cards of different colours on the player's board (any regions)":
+                lambda run: min(sum(cards_of(r, col) for r in _regions(run)) for col in self.k.colours),
+            "region of the player's board holding 3 cards (any colours)":
+                lambda run: sum(1 for r in _regions(run) if len(r["cards"]) >= self.k.max_cards_region),
+            "region of the player's board with at least 2 cards of the same colour":
+                lambda run: sum(1 for r in _regions(run) if any(cards_of(r, col) >= 2 for col in self.k.colours)),
+            "unrest level in all regions of the player's board (total)": lambda run: sum(r["unrest"] for r in _regions(run)),
+            # a palace built (a court action or a reward)
+            "card on the player's own player board": lambda run: cards_on_board(P(run.state, run.player)),
+            "card on the player's own player board (any colour or region)": lambda run: cards_on_board(P(run.state, run.player)),
+            # card abilities
+            "card of the colour(s) shown (cream, orange, brown) on the player's own player board, in any region":
+                lambda run: sum(1 for r in _regions(run) for card in r["cards"]
+                                if colour_of[card] in self.k.cards[run.choice["card"]]["colours"]),
+            # phase 1: each deck in turn, in the order of the colours
+            "deck (cream, orange, brown)": lambda run: len(self.k.colours),
+            # unification
+            "card in that region of your player board, including the card just placed":
+                lambda run: len(P(run.state, run.player)["regions"][run.choice["region"]]["cards"]),
+            "unification marker that was missing": lambda run: run.gained.get("missing", 0),
+            # court actions
+            "unrest level of the declared region on the player's board (the black cube goes back to the player's "
+            "supply at 0)": lambda run: P(run.state, run.player)["regions"][run.choice["region"]]["unrest"],
+            WALL_WORKERS: lambda run: run.choice["lines"],
+            HIRED: lambda run: sum(P(run.state, run.player)["regions"][run.choice["region"]]["work"].values()),
+        }
+        # where a piece goes: the region the reward space shows, or the one the player declared
+        self.places = {
+            ("official", "the governors' area of the region shown on the reward space, on the player's board"):
+                self._officials_to_reward_region,
+            ("official", "the governors' area of the region shown on the reward space, on the player's board (grey officials)"):
+                self._officials_to_reward_region,
+            ("official", "the governors' area of the region shown on the reward space, on the player's board (red officials)"):
+                self._officials_to_reward_region,
+            ("governor", "an empty bonus space of the declared region on the main board (beside the bonus spaces, "
+             "with no bonus, if none is empty)"): self._governor,
+            ("governor", "one of the {attr.regions_shown.by_round.3} regions of the main board shown on the reward "
+             "(rounds 3 and 4) or any region of the main board (round {attr.any_region_in_round}), removing no officials"):
+                self._governor,
+            ("wall", "an empty space of a wall section on the main board, following the Build 1 Wall rules but removing "
+             "no workers"): self._wall,
+            ("palace", "an empty palace space of a region on the main board, following the Build 1 Palace rules but "
+             "removing no workers and taking no value-{attr.unification_marker_value_not_taken} unification marker"):
+                self._palace,
+            ("official", "the governors' area of a region of your choice on your player board"): self._officials_declared,
+            ("card", "a region of your choice on your player board that holds fewer than {attr.max_cards_per_region} cards"):
+                self._card_to_region,
+            ("official", "the governors' area of the region where the card is, on the player's board (official of the "
+             "colour shown: red, grey or white)"): self._officials_of_card,
+            ("worker", "the workers' area of the region where the card is, on the player's board (unrest does not "
+             "increase)"): self._worker_to_card_region,
+            ("worker", "the workers' area of a region adjacent to the chosen region"): self._worker_moved,
+            ("official", "the governors' area of any region of the player's board"): self._official_decided_later,
+            ("worker", "the workers' area of an adjacent region"): self._worker_moved,
+            ("worker", "the workers' area of the same region whose unrest was just reduced"): self._worker_to_region,
+            ("governor", "an adjacent region of the main board, beside the bonus spaces (no bonus, no unrest "
+             "reduction)"): self._governor_moved,
+            ("wall", "an empty space of the declared wall section on the main board (at most one wall of the player per "
+             "section)"): self._wall,
+            ("palace", "an empty palace space of the declared region on the main board (workers removed: "
+             "{attr.workers_from_region} from that region, {attr.workers_from_other_region} from another region)"):
+                self._palace,
+        }
+        for col in k.colours:
+            self.counts[f"region of the player's board with at least 1 {col} card"] = (
+                lambda run, col=col: sum(1 for r in _regions(run) if cards_of(r, col)))
+        for col in k.official_colours:
+            self.counts[f"region of the player's board with at least 1 {col} official (governors' or workers' area)"] = (
+                lambda run, col=col: sum(1 for r in _regions(run) if r["gov"][col] + r["work"][col] > 0))
+        def left(run: Run) -> bool:
+            """Whether a value-1 marker was left when the effect began (its two conditions are either-or:
+            taking the last marker does not also earn the points for none left)."""
+            if "m1_left" not in run.gained:
+                run.gained["m1_left"] = any(n > 0 for n in run.state["supply"]["m1"].values())
+            return run.gained["m1_left"]
+
+        placed = lambda run: len(P(run.state, run.player)["regions"][run.choice["region"]]["cards"])  # noqa: E731
+        self.conditions = {
+            "the general supply has no value-1 unification marker of the card's colour left":
+                lambda run: run.state["supply"]["m1"][run.choice["colour"]] == 0,
+            "the card just placed is the 2nd card in that region": lambda run: placed(run) == 2,
+            "the card just placed is the 3rd card in that region": lambda run: placed(run) == 3,
+            "the governor was placed on a bonus space": lambda run: run.choice["space"] is not None,
+            "a black cube is on the unrest track of the declared region on the player's board":
+                lambda run: P(run.state, run.player)["regions"][run.choice["region"]]["unrest"] > 0,
+            "a value-1 unification marker is left in the general supply": left,
+            "no value-1 unification marker is left": lambda run: not left(run),
+            "a value-1 unification marker is left in the general supply (colour of the player's choice)": left,
+            "no value-1 unification marker is left in the pool": lambda run: not left(run),
+            "the card shows {attr.vp_options.0} VP": lambda run: self._card_vp(run) == run.attrs["vp_options"][0],
+            "the card shows {attr.vp_options.1} VP": lambda run: self._card_vp(run) == run.attrs["vp_options"][1],
+            "a value-{attr.unification_marker_value} unification marker is still on the main board":
+                lambda run: any(n > 0 for n in run.state["supply"]["m3"].values()),
+            "the player has the most governors in the region (if tied, the total is split among the tied players, "
+            "rounded down)": self._governor_majority,
+        }
+        for start in TOOK:  # a B side's ability after the court action(s) its condition names
+            for names in (["Hire Workers"], ["Appoint 1 Governor"], ["Recruit 1 Official"],
+                          ["Build 1 Wall", "Recruit 1 Official"], ["Move Officials", "Build 1 Wall"]):
+                actions = {COURT_ACTION_NAMES[n] for n in names}
+                self.conditions[start + " or ".join(names)] = lambda run, actions=actions: run.choice["action"] in actions
+        for text, aspect in MOST_MARKERS.items():
+            self.conditions[text] = lambda run, aspect=aspect: self._most_markers(run, aspect)
+        for lines in (1, 2, 3):
+            self.conditions[WALL_ON.format(lines=lines)] = lambda run, lines=lines: self._wall_on(run, lines)
+
+    # ---------------------------------------------------------------- amounts
+    def gain(self, run: Run, what: str, n: int) -> None:
+        if what == "vp" and run.moment == END:
+            split = run.gained.get("split", {})
+            if run.nth in split:  # a majority shared by tied players: kept by region for the flow
+                pools = run.gained.setdefault("pools", {})
+                pools[run.nth] = pools.get(run.nth, 0) + n
+            else:
+                run.gained["vp"] = run.gained.get("vp", 0) + n
+        else:
+            self._gain_now(run, what, n)
+
+    def _gain_now(self, run: Run, what: str, n: int) -> None:
+        p = P(run.state, run.player)
+        if what == "vp":
+            p["vp"] += n
+            run.events.append({"event": "vp", "player": run.player, "vp": n, "rule": run.entity})
+        elif what == "worker":  # into the declared region, else the one the reward space shows
+            pieces.add_workers(self, run.state, p, self._region(run), n)
+        elif what == "card":  # from the deck the running `per` is at, as many as it holds
+            deck = run.state["decks"][self.k.colours[run.nth]]
+            for _ in range(min(n, len(deck))):
+                p["hand"].append(deck.pop())
+        elif what == "unification_marker" and "marker" in run.choice:  # a palace: the value-3 marker chosen
+            colour = run.choice["marker"]
+            run.state["supply"]["m3"][colour] -= n
+            p["m3"][colour] += n
+        elif what == "unification_marker":  # value-1 markers of the colour chosen (a card's: its own)
+            colour = run.choice["colour"]
+            taken = min(n, run.state["supply"]["m1"][colour])
+            run.state["supply"]["m1"][colour] -= taken
+            p["m1"][colour] += taken
+            run.gained["missing"] = run.gained.get("missing", 0) + n - taken  # the supply ran out
+            run.events.append({"event": "markers", "player": run.player, "colour": colour, "taken": taken})
+        else:
+            super().gain(run, what, n)
+
+    def pay(self, run: Run, what: str, n: int) -> None:
+        p = P(run.state, run.player)
+        if what == "official":  # Appoint 1 Governor: the colours its attribute names, from the declared region
+            colours = [c for c, m in run.attrs["officials_removed"].items() for _ in range(m)]
+            regions = own(p["regions"], run.choice["region"])
+            for i in range(n):
+                colour = colours[i % len(colours)]
+                regions["gov"][colour] -= 1
+                p["supply"][colour] += 1
+        elif what == "worker" and run.each == WALL_WORKERS:  # one from each region the player named
+            for region in run.choice["regions"][:n]:
+                pieces.remove_workers(self, run.state, p, region, 1)
+        elif what == "worker":
+            # a palace's workers: the effect pays from the declared region first, then from the other one
+            paid = run.gained.get("worker_payments", 0)
+            region = run.choice["region"] if paid == 0 else run.choice["other"]
+            pieces.remove_workers(self, run.state, p, region, n)
+            run.gained["worker_payments"] = paid + 1
+        else:
+            super().pay(run, what, n)
+
+    def move(self, run: Run, track: str, steps: int) -> None:
+        if track != "unrest":
+            return super().move(run, track, steps)
+        p = P(run.state, run.player)
+        region = run.choice["region"]
+        if steps < 0:
+            lower_unrest(p, region, -steps, run.events)
+            return
+        if run.each is None and HIRED in run.counted and run.state["options"]["unrest_per_worker"]:
+            # zhanguo/variant/unrest-per-worker: the rise is per worker hired (its attribute)
+            steps = court.hire_unrest(self, run.state, p, region)
+        raise_unrest(self, p, region, steps, run.events)
+
+    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+        place = self.places.get((what, where))
+        if place is None:
+            return super().place(run, what, count, where)
+        place(run, count)
+
+    def lose(self, run: Run, what: str, n: int) -> None:
+        if what == "vp" and run.moment == END:
+            self.gain(run, what, -n)
+        else:
+            super().lose(run, what, n)
+
+    def optional(self, run: Run) -> bool:
+        # the flow runs an ability's effect when the player activates it: the yes; a part the player
+        # decides at a later activation is not taken now (run.choice["later"])
+        return not run.choice.get("later")
+
+    def mechanism(self, run: Run, rule_id: str) -> None:
+        if rule_id == MOVEMENT_POINT:  # each point the player may spend waits as a decision (the flow's)
+            run.gained["movement"] = run.gained.get("movement", 0) + 1
+        elif rule_id == APPOINT:
+            self._appointed(run)
+        elif rule_id == run.entity and run.each in self.targets and run.nth is not None:
+            self._task_section(run)
+
+    # ---------------------------------------------------------------- pieces
+    @staticmethod
+    def _region(run: Run) -> str:
+        if "region" in run.choice:
+            return run.choice["region"]
+        return str(run.choice["spot"]["region"])
+
+    def _officials_to_reward_region(self, run: Run, count: int) -> None:
+        """The reward's officials: the colour the reward names (attribute official_colour), else the
+        player's choice, into the region its space shows."""
+        p = P(run.state, run.player)
+        colour = run.attrs.get("official_colour") or run.choice["colour"]
+        p["supply"][colour] -= count
+        own(p["regions"], str(run.choice["spot"]["region"]))["gov"][colour] += count
+
+    def _officials_declared(self, run: Run, count: int) -> None:
+        p = P(run.state, run.player)
+        p["supply"][run.choice["colour"]] -= count
+        own(p["regions"], run.choice["region"])["gov"][run.choice["colour"]] += count
+
+    def _card_to_region(self, run: Run, count: int) -> None:
+        """zhanguo/rule/unification: the card from the hand under the region."""
+        p, card = P(run.state, run.player), run.choice["card"]
+        p["hand"].remove(card)
+        own(p["regions"], run.choice["region"])["cards"].append(card)
+        run.events.append({"event": "unify", "player": run.player, "card": card, "region": run.choice["region"]})
+
+    def _officials_of_card(self, run: Run, count: int) -> None:
+        p = P(run.state, run.player)
+        colour = self.k.cards[run.choice["card"]]["official_colour"]
+        p["supply"][colour] -= count
+        own(p["regions"], run.choice["card_region"])["gov"][colour] += count
+
+    def _worker_to_card_region(self, run: Run, count: int) -> None:
+        pieces.add_workers(self, run.state, P(run.state, run.player), run.choice["card_region"], count)
+
+    def _worker_moved(self, run: Run, count: int) -> None:
+        for _ in range(count):
+            pieces.move_worker(self, P(run.state, run.player), run.choice)
+
+    def _official_decided_later(self, run: Run, count: int) -> None:
+        """A governor's bonus official: which colour and region wait as the player's decision."""
+        if any(P(run.state, run.player)["supply"].values()):
+            run.gained.setdefault("todo", []).append({"kind": "official", "player": run.player})
+
+    def _worker_to_region(self, run: Run, count: int) -> None:
+        pieces.add_workers(self, run.state, P(run.state, run.player), run.choice["region"], count)
+
+    def _governor_moved(self, run: Run, count: int) -> None:
+        """One of the player's governors to an adjacent region, beside the bonus spaces."""
+        governors = run.state["board"]["governors"]
+        for _ in range(count):
+            moved = own(governors, run.choice["from"])
+            moved.remove(next(x for x in moved if x["player"] == run.player))
+            own(governors, run.choice["to"]).append({"player": run.player, "space": None})
+
+    def _card_vp(self, run: Run) -> int:
+        return self.k.cards[run.choice["card"]]["vp"]
+
+    def _governor(self, run: Run, count: int) -> None:
+        """A governor on the chosen space (what the space gives is the placing effect's next steps)."""
+        for _ in range(count):
+            pieces.place_governor(self, run.state, run.player, run.choice["region"], run.choice["space"])
+
+    def _appointed(self, run: Run) -> None:
+        """zhanguo/court-action/appoint-governor after its placement, for a governor a reward places
+        "as Appoint 1 Governor": the space's bonus, and the region's unrest cube back."""
+        p = P(run.state, run.player)
+        if run.choice["space"] is not None:
+            self._bonus(run, pieces.REWARD + self.k.bonus_spaces[run.choice["space"]])
+        lower_unrest(p, run.choice["region"], p["regions"][run.choice["region"]]["unrest"], run.events)
+
+    def _bonus(self, run: Run, reward: str) -> None:
+        run.gained.setdefault("todo", []).extend(pieces.governor_bonus(self, run.state, run.player, reward, run.events))
+
+    def other(self, run: Run, op: str, args) -> None:
+        if op == "do_action":  # a governor's bonus: the reward the space shows (the choice below)
+            self._bonus(run, args["action"])
+        else:
+            super().other(run, op, args)
+
+    def choose(self, run: Run, options: tuple) -> int | None:
+        """Appoint 1 Governor: the bonus of the space the governor was placed on."""
+        bonus = pieces.REWARD + self.k.bonus_spaces[run.choice["space"]]
+        for i, option in enumerate(options):
+            if any(op == "do_action" and args["action"] == bonus for op, args, _ in option):
+                return i
+        return super().choose(run, options)
+
+    def _wall(self, run: Run, count: int) -> None:
+        for _ in range(count):
+            pieces.place_wall(self, run.state, run.player, run.choice["section"], run.choice["lines"])
+
+    def _palace(self, run: Run, count: int) -> None:
+        for _ in range(count):
+            pieces.place_palace(self, run.state, run.player, run.choice["region"], run.events)
+
+    # ---------------------------------------------------------------- final scoring
+    def _governors(self, run: Run) -> Counter:
+        region = self.k.regions[run.nth]
+        return Counter(gv["player"] for gv in run.state["board"]["governors"][region])
+
+    def _governor_majority(self, run: Run) -> bool:
+        count = self._governors(run)
+        if not count or count[run.player] != max(count.values()):
+            return False
+        tied = sum(1 for c in count.values() if c == count[run.player])
+        run.gained.setdefault("split", {})[run.nth] = tied
+        return True
+
+    def _most_markers(self, run: Run, aspect: str) -> bool:
+        colour = self.k.colour_of_aspect[aspect]
+        values = {n: marker_value(self, P(run.state, n), colour) for n in run.state["seats"]}
+        top = max(values.values())
+        return top > 0 and next(n for n in run.state["track"] if values[n] == top) == run.player
+
+    def _task_section(self, run: Run) -> None:
+        """zhanguo/scoring-rule/task-discs: the VP below each own disc in the section, times the
+        multiplier for the number of own discs there."""
+        k, section = self.k, self.k.task_sections[run.nth]
+        vps = []
+        for item in k.task_types:
+            discs = run.state["board"]["tasks"][section][item]["discs"]
+            if run.player in discs:
+                vps.append(k.task_vp[section][item][discs.index(run.player)])
+        vp = sum(vps) * k.task_mult[len(vps)] if vps else 0
+        run.gained.setdefault("sections", {})[section] = vp
+        self.gain(run, "vp", vp)
+
+    @staticmethod
+    def _wall_on(run: Run, lines: int) -> bool:
+        spaces = run.state["board"]["walls"][run.choice["section"]]
+        return spaces[lines - 1] == run.player
+
+    @property
+    def consts(self):  # the helpers of engine/zhanguo read the constants and effects of a game object
+        return self.k
+
+    @property
+    def effects(self):
+        return self.interpreter
