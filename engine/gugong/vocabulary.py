@@ -86,7 +86,8 @@ class GugongVocabulary(Vocabulary):
             "this is the third servant on that ship": self._ship_full,
             # the morning rolls the dice before the decree bonuses (engine/gugong/morning.py)
             "the destiny dice have already been rolled": lambda run: run.moment == "morning",
-            "servants remain on the Great Wall and you have the most servants there (ties: intrigue track)":
+            "servants remain on the Great Wall (scored as usual, without intrigue rewards) and you have the most "
+            "servants there (ties: intrigue track)":
                 lambda run: self._wall_leader(run) == run.player,
             "you have the most servants on the Great Wall (ties broken by the intrigue track)":
                 lambda run: self._wall_leader(run) == run.player,
