@@ -853,10 +853,10 @@ def _families(best: dict[str, dict], match: "_Matcher") -> None:
     query matches scoring best), when that is more than the rule's own."""
     for s in [s for s in best.values() if s["row"].refs]:
         row = s["row"]
-        targets = [t for t in row.refs if t in best]  # a rule the query does not match stays out (paging)
+        targets = [ref for ref in row.refs if ref in best]  # a rule the query does not match stays out (paging)
         if not targets:
             continue
-        target = max(targets, key=lambda t: best[t]["score"])
+        target = max(targets, key=lambda ref: best[ref]["score"])
         lifted = s["score"] + FAMILY_GAP
         if best[target]["score"] < lifted:
             best[target]["score"] = lifted

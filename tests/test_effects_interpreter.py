@@ -94,24 +94,6 @@ def test_what_the_vocabulary_does_not_know_is_an_error_naming_the_entity(step, w
     assert "toy/card/x" in str(err.value) and words in str(err.value)
 
 
-class Accepting(Coins):
-    """Coins whose player takes an optional step when their choice says so."""
-
-    def accept(self, run: Run) -> bool:
-        return bool(run.choice.get("use"))
-
-
-def test_an_optional_step_runs_only_when_the_player_takes_it():
-    effect = [{"gain": {"vp": 1}}, {"optional": {"do": [{"gain": {"vp": 2}}]}}]
-    rules = Rules("toy", {"toy/card/x": {"attrs": {}, "effect": effect}}, {})
-    for use, vp in ((True, 3), (False, 1)):
-        state = {"coins": 0, "vp": 0}
-        Interpreter(rules, Accepting()).run("toy/card/x", state, "A", [], choice={"use": use})
-        assert state["vp"] == vp
-    with pytest.raises(EngineError, match="toy/card/x"):  # a vocabulary without the decision says so
-        play(effect)
-
-
 def test_a_moment_runs_only_its_trigger_steps():
     """A decree's morning bonus: the steps taken when the entity was taken do not run again."""
     effect = [{"gain": {"vp": 2}}, {"trigger": {"when": "morning", "do": [{"gain": {"coins": 1}}]}},
