@@ -171,3 +171,21 @@ def real_site(tmp_path_factory, real_db):
     done = build_site(tmp, real_db)
     assert done.returncode == 0, done.stderr
     return tmp / "out"
+
+
+@pytest.fixture(autouse=True)
+def _session_stores_closed(monkeypatch):
+    """Every session store a test's app opens is closed after the test. A TestClient used without `with`
+    never runs the app's shutdown, and across the suite PostgreSQL's 100 connections ran out."""
+    import api.app
+
+    opened, real = [], api.app.open_store
+
+    def tracked(url=None):
+        opened.append(real(url))
+        return opened[-1]
+
+    monkeypatch.setattr(api.app, "open_store", tracked)
+    yield
+    for engine in opened:
+        engine.dispose()
