@@ -7,6 +7,7 @@ to it. Game sessions live in their own database (api/store.py).
 from __future__ import annotations
 
 import gc
+import re
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -86,8 +87,26 @@ def create_app(database_url: str | None = None, site_dir: Path | None = DEFAULT_
     app.add_middleware(HeadAsGet)
 
     if settings.site_dir is not None and settings.site_dir.is_dir():
-        app.mount("/", StaticFiles(directory=settings.site_dir, html=True), name="site")
+        app.mount("/", SiteFiles(directory=settings.site_dir, html=True), name="site")
     return app
+
+
+class SiteFiles(StaticFiles):
+    """The built site, with how long a browser may keep each file: pages are checked on every visit (a
+    rebuild changes them under the same address), assets for a day; Material's own bundles carry their
+    hash in the name and never change under it."""
+
+    async def get_response(self, path: str, scope):
+        response = await super().get_response(path, scope)
+        if response.status_code == 200:
+            asset = path.startswith("assets/")
+            response.headers["Cache-Control"] = (
+                "public, max-age=31536000, immutable" if asset and HASHED_NAME.search(path)
+                else "public, max-age=86400" if asset else "no-cache")
+        return response
+
+
+HASHED_NAME = re.compile(r"\.[0-9a-f]{8,}\.(?:min\.)?(?:js|css)$")  # bundle.5cf3e710.min.js
 
 
 DOCS_ASSETS = Path(__file__).resolve().parent / "static" / "docs"  # swagger-ui-dist and redoc, with licences

@@ -115,9 +115,15 @@ def test_openapi_document_lists_the_paths(client):
 
 def test_site_is_served_beside_the_api(tmp_path, fixture_db):
     (tmp_path / "index.html").write_text("<h1>rulekb</h1>", encoding="utf-8")
+    (tmp_path / "assets" / "javascripts").mkdir(parents=True)
+    (tmp_path / "assets" / "rulekb.css").write_text("h1 {}", encoding="utf-8")
+    (tmp_path / "assets" / "javascripts" / "bundle.5cf3e710.min.js").write_text("//", encoding="utf-8")
     c = TestClient(create_app(fixture_db, site_dir=tmp_path))
-    assert "rulekb" in c.get("/").text
+    page = c.get("/")
+    assert "rulekb" in page.text and page.headers["cache-control"] == "no-cache"  # a rebuild changes pages
     assert c.get("/api/v1/games").status_code == 200
+    assert c.get("/assets/rulekb.css").headers["cache-control"] == "public, max-age=86400"
+    assert "immutable" in c.get("/assets/javascripts/bundle.5cf3e710.min.js").headers["cache-control"]
 
 
 @pytest.fixture(scope="module")
