@@ -130,6 +130,7 @@ class Interpreter:
         self._mechanisms: dict[str, list[str]] = {}
         self._compiled: dict[str, tuple] = {}
         self._programs: dict[str, tuple[Callable[[Run], None], dict]] = {}
+        self._moments: dict[tuple[str, str], tuple[Callable[[Run], None] | None, dict]] = {}
 
     def gains(self, entity_id: str, what: str) -> bool:
         """Whether the entity's effect gains `what` anywhere (read once per rule set)."""
@@ -161,12 +162,17 @@ class Interpreter:
                   choice: dict | None = None, shared: dict | None = None) -> Run:
         """Only the steps of the entity's `trigger` for `moment`: a lasting effect's later part (a
         decree's morning bonus), whose other steps ran when the player took the entity."""
-        run = Run(entity_id, self.rules.entities[entity_id]["attrs"], state, player, events, False, choice, shared,
-                  False, moment)
-        for op, args, inner in self.compiled(entity_id):
-            if op == "trigger" and args["when"] == moment:
-                self.ran.add(entity_id)
-                self.execute(inner[0], run)
+        key = (entity_id, moment)
+        entry = self._moments.get(key)
+        if entry is None:  # the moment's trigger bodies as one program, compiled once like run()'s
+            bodies = tuple(step for op, args, inner in self.compiled(entity_id)
+                           if op == "trigger" and args["when"] == moment for step in inner[0])
+            entry = self._moments[key] = (self.program(bodies) if bodies else None,
+                                          self.rules.entities[entity_id]["attrs"])
+        run = Run(entity_id, entry[1], state, player, events, False, choice, shared, False, moment)
+        if entry[0] is not None:
+            self.ran.add(entity_id)
+            entry[0](run)
         return run
 
     def compiled(self, entity_id: str) -> tuple:
