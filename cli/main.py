@@ -18,7 +18,7 @@ from typer._click import exceptions as click_errors  # typer's bundled click: no
 from typer._click.globals import get_current_context
 
 from kb import DATA_DIR
-from kb.messages import N_
+from kb.messages import N_, spans_text
 
 
 class _App(typer.Typer):
@@ -562,8 +562,8 @@ def show(
 
 
 def _spans(spans) -> str:
-    """Line spans as a reader writes them: 863, 870-874."""
-    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans or [])
+    """Line spans as a terminal writes them: 863, 870-874."""
+    return spans_text(spans, dash="-")
 
 
 @app.command("list", help=N_(

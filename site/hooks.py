@@ -50,6 +50,7 @@ from i18n.render import LOCALES  # noqa: E402
 from i18n.render import Renderer  # noqa: E402
 from kb.db import open_engine  # noqa: E402
 from kb.fold import fold  # noqa: E402
+from kb.messages import spans_text  # noqa: E402
 from kb.queries import get_entity, get_game, list_entities, list_findings, list_games  # noqa: E402
 from engine.core import scenario  # noqa: E402
 from engine.core.state import get_path  # noqa: E402
@@ -117,8 +118,7 @@ TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).repl
 # ...and an HTML attribute's value, whose quotes must be escaped too
 TEMPLATES.filters["escape_attr"] = lambda s: html.escape(str(s), quote=True).replace("\n", " ")
 TEMPLATES.filters["lang_name"] = lang_name
-# a line span as printed: "863" for one line, "863–870" for several
-TEMPLATES.filters["line_spans"] = lambda spans: ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in spans)
+TEMPLATES.filters["line_spans"] = spans_text  # "863" for one line, "863–870" for several
 TEMPLATES.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 TEMPLATES.filters["yaml"] = lambda v: yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=100).rstrip()
 TEMPLATES.filters["indent4"] = lambda s: "\n".join("    " + line if line else line for line in str(s).split("\n"))
