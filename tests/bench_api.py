@@ -46,7 +46,7 @@ from sqlalchemy import create_engine, text
 
 from cli.build import build
 from tests import search_eval
-from tests.server import Server, free_port
+from tests.server import Server, answers, free_port
 
 CONCURRENCY = (1, 32)
 REQUESTS = 1200  # per measurement, spread over the client threads
@@ -307,14 +307,9 @@ class Workers:
         rulekb = Path(sys.executable).with_name("rulekb")
         self.proc = subprocess.Popen([str(rulekb), "serve", "--workers", str(n), "--port", self.url.rsplit(":", 1)[1]],
                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:  # every worker warm: several /ready answers in a row (the kernel spreads the connections)
-                if all(httpx.get(f"{self.url}/api/v1/ready", timeout=2).status_code == 200 for _ in range(2 * n)):
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+        # every worker warm: several /ready answers in a row (the kernel spreads the connections)
+        if answers(f"{self.url}/api/v1/ready", in_a_row=2 * n, pause=0.2):
+            return
         self.stop()
         raise RuntimeError(f"rulekb serve --workers {n} did not start")
 

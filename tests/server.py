@@ -27,6 +27,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def answers(url: str, in_a_row: int = 1, seconds: float = 120, pause: float = 0.1) -> bool:
+    """Whether GET url answers 200 `in_a_row` times in a row before `seconds` pass (a server starting)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if all(httpx.get(url, timeout=2).status_code == 200 for _ in range(in_a_row)):
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(pause)
+    return False
+
+
 class Server:
     def __init__(self, db: str, sessions: str, extra_engines: dict[str, str] | None = None, site: str | None = None,
                  wait_for: str = "ready", prelude: str = ""):
@@ -38,14 +51,8 @@ class Server:
                                      stderr=subprocess.PIPE)
         self.url = f"http://127.0.0.1:{self.port}"
         # "ready": the knowledge base is readable and the engines are loaded; "health": the process answers
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/v1/{wait_for}", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
+        if answers(f"{self.url}/api/v1/{wait_for}"):
+            return
         self.kill()
         raise RuntimeError(f"the server did not start: {self.proc.stderr.read().decode()[-2000:]}")
 
