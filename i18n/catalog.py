@@ -48,10 +48,12 @@ def mo_path(lang: str, domain: str = DOMAIN) -> Path:
 
 
 def extract_effects_template() -> Catalog:
-    """Messages that come from the data: each game's nouns (i18n/nouns.yaml) and the free-text
-    arguments of effects in kb/data, with the game as context."""
+    """Messages that come from the data: each game's nouns (i18n/nouns.yaml) and the labels of the
+    conditions, counts, places, players and quantities its game.yaml declares, with the game and the
+    label's role as context."""
     import yaml
 
+    from kb.effects import TERM_ROLES, TERM_SECTIONS
     from kb.loader import load
 
     template = Catalog(project="rulekb", domain=EFFECTS_DOMAIN)
@@ -65,17 +67,28 @@ def extract_effects_template() -> Catalog:
                 template.add(phrase, None, [("i18n/nouns.yaml", 0)], auto_comments=[f"{group[:-1]} {key}"],
                              context=game)
     kb = load(strict=False)
-    for rec in sorted(kb.records.values(), key=lambda r: r.id):
-        effect = getattr(rec.item, "effect", None)
-        for role, text in _free_texts(effect):
-            template.add(text, None, [(str(rec.file.relative_to(ROOT)), 0)], auto_comments=[rec.id, ROLE_NOTES[role]],
+    for key, game in sorted(kb.games.items()):
+        for section in TERM_SECTIONS:
+            role = TERM_ROLES[section]
+            for name, entry in sorted(getattr(game, section).items()):
+                notes = [f"{section[:-1]} {name}", ROLE_NOTES[role]] + ([entry.means] if entry.means else [])
+                if entry.params:
+                    notes.append("keep the placeholders " + ", ".join(f"{{{p}}}" for p in entry.params) + " (numbers)")
+                template.add(entry.label, None, [(f"kb/data/{key}/game.yaml", 0)], auto_comments=notes,
+                             context=f"{key}:{role}")
+    for rec in sorted(kb.records.values(), key=lambda r: r.id):  # TRANSITION: games still saying terms in words
+        game = kb.games.get(rec.game)
+        if game is None or any(getattr(game, section) for section in TERM_SECTIONS):
+            continue
+        for role, text in _free_texts(getattr(rec.item, "effect", None)):
+            template.add(text, None, [(str(rec.file.relative_to(ROOT)), 0)], auto_comments=[rec.id, OLD_NOTES[role]],
                          context=f"{rec.game}:{role}")
     return template
 
 
 _FREE_TEXT = {"per": ("each",), "condition": ("if",), "place": ("where", "from"), "modify": ("what",),
               "take": ("from",)}
-ROLE_NOTES = {
+OLD_NOTES = {
     "each": "what is counted; translate with its 'for each' (za każdy / za každý …), it stands alone before ':'",
     "if": "a condition clause, after 'if' (jeśli / pokud)",
     "where": "where pieces are placed (after an arrow; nominative phrase)",
@@ -100,6 +113,15 @@ def _free_texts(steps):
         elif isinstance(args, list):
             for inner in args:
                 yield from _free_texts(inner if isinstance(inner, list) else [inner])
+
+
+ROLE_NOTES = {
+    "each": "what is counted; translate with its 'for each' (za każdy / za každý …), it stands alone before ':'",
+    "if": "a condition clause, after 'if' (jeśli / pokud)",
+    "place": "where pieces come from (before an arrow) or go to (after it); nominative phrase",
+    "what": "what a lasting modifier changes (a noun phrase, nominative)",
+    "whom": "the player something is taken from, after 'from' (od … / od …: genitive)",
+}
 
 
 def extract_template() -> Catalog:

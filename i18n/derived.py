@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 from i18n.catalog import t
 from i18n.checker import Checker, default_comparisons
-from i18n.render import Renderer
+from i18n.render import Renderer, term_labels
 from kb import models as m
 from kb.build import entity_name
 from kb.loader import KnowledgeBase, Record
@@ -29,8 +29,8 @@ def reference_name(kb: KnowledgeBase):
 
 def rendered_effects(kb: KnowledgeBase, rec: Record) -> dict[str, str]:
     """The entity's effect rendered in pl, cs and en, its references to constants resolved."""
-    name = reference_name(kb)
-    return {lang: Renderer(rec.game, lang, name).render(rec.item.effect, rec.item.attrs, rec.id) for lang in TEXT_LANGS}
+    name, labels = reference_name(kb), term_labels(kb.games[rec.game].model_dump())
+    return {lang: Renderer(rec.game, lang, name, labels=labels).render(rec.item.effect, rec.item.attrs, rec.id) for lang in TEXT_LANGS}
 
 
 def effect_texts(kb: KnowledgeBase) -> dict:

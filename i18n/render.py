@@ -3,8 +3,8 @@
 Sentence patterns are interface strings of the `rulekb` catalog; everything that comes from the data
 is a message of the `effects` catalog: counted nouns for each game's resources ("%(n)d servant" with
 its CLDR plural forms: 1 Służącego / 2 Służących / 5 Służących, 1 služebníka / 2 služebníky /
-5 služebníků), track and moment phrases, and the free-text arguments of effects (conditions, what
-is counted). Numbers and lists are formatted for the locale by babel. A missing translation is an
+5 služebníků), track and moment phrases, and the labels of the game's named conditions, counts,
+places, players and quantities (game.yaml), whose `{param}` placeholders are filled after translation. Numbers and lists are formatted for the locale by babel. A missing translation is an
 error in strict mode (the tests) and falls back to English otherwise.
 """
 from __future__ import annotations
@@ -21,11 +21,14 @@ from babel.support import NullTranslations, Translations
 
 from i18n.catalog import CATALOG_LANGS
 from i18n.catalog import t
-from kb.effects import fill, resolved
+from kb.effects import TERM_ROLES, TERM_SECTIONS, fill, resolved, term
 
 EFFECTS_DOMAIN = "effects"
 NOUNS_FILE = Path(__file__).resolve().parent / "nouns.yaml"
 LOCALES = {"pl": "pl_PL", "cs": "cs_CZ", "en": "en_GB"}
+
+
+_OLD_ROLES = {"conditions": "if", "counts": "each", "others": "whom", "quantities": "what"}
 
 
 class Untranslated(LookupError):
@@ -48,11 +51,27 @@ def nouns() -> dict[str, dict[str, Any]]:
     return yaml.safe_load(NOUNS_FILE.read_text(encoding="utf-8"))
 
 
-class Renderer:
-    """Renders the effects of one game in one language."""
+def term_labels(meta: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The English label of each vocabulary entry of a game record (game.yaml, or a rule set's meta)."""
+    return {section: {name: entry["label"] for name, entry in (meta.get(section) or {}).items()}
+            for section in TERM_SECTIONS}
 
-    def __init__(self, game: str, lang: str, names: Callable[[str, str], str], *, strict: bool = False):
+
+@lru_cache(maxsize=None)
+def _built_labels(game: str) -> dict[str, dict[str, str]]:
+    from kb import ruleset
+
+    return term_labels(ruleset.load(game)["meta"])
+
+
+class Renderer:
+    """Renders the effects of one game in one language. `labels`: the game's vocabulary labels
+    (term_labels); by default the built rule set's."""
+
+    def __init__(self, game: str, lang: str, names: Callable[[str, str], str], *, strict: bool = False,
+                 labels: dict[str, dict[str, str]] | None = None):
         self.game, self.lang, self.names, self.strict = game, lang, names, strict
+        self._labels = labels
         self.catalog = _effects_catalog(lang)
         self.vocab = nouns().get(game, {})
         self._attrs: dict[str, Any] = {}  # the attributes of the effect being rendered
@@ -66,6 +85,26 @@ class Renderer:
             raise Untranslated(f"{self.lang}: no translation for effect text {text!r} ({self.game})")
         # numbers the text names by placeholder, filled in after translation (kb/effects.py, fill)
         return fill(out, self._attrs, lambda n: format_decimal(n, locale=LOCALES[self.lang]))
+
+    def term(self, section: str, value: Any) -> str:
+        """A named condition, count, place, player or quantity: its label in the reader's language,
+        its parameters (numbers, references resolved) filled in."""
+        if self._labels is None:
+            self._labels = _built_labels(self.game)
+        name, params = term(value) or (str(value), {})
+        if not any(self._labels.values()):  # TRANSITION: a game not yet on named terms says them in words
+            return self.msg(name, _OLD_ROLES[section] if section != "places" else self._place_role)
+        label = self._labels.get(section, {}).get(name)
+        if label is None:
+            raise Untranslated(f"{self.game}: {name!r} is not one of the {section} of game.yaml")
+        out = self.msg(label, TERM_ROLES[section])
+        for param, number in params.items():
+            out = out.replace(f"{{{param}}}", format_decimal(number, locale=LOCALES[self.lang]))
+        return out
+
+    def _place(self, role: str, value: Any) -> str:
+        self._place_role = role
+        return self.term("places", value)
 
     def counted(self, resource: str, n: int) -> str:
         forms = self.vocab.get("resources", {}).get(resource)
@@ -120,7 +159,7 @@ class Renderer:
             return t(L, "lose %(things)s", things=self.amounts(args))
         if op == "take":
             return t(L, "take %(things)s from %(whom)s", things=self.amounts(args.get("things", {})),
-                     whom=self.msg(str(args.get("from", "")), "whom"))
+                     whom=self.term("others", args.get("from")))
         if op == "move":
             steps = int(args.get("steps", 0))
             track = self.phrase("tracks", str(args.get("track")))
@@ -133,7 +172,7 @@ class Renderer:
         if op == "place":
             what = self.counted(str(args.get("what", "")), int(args.get("count", 1)))
             return t(L, "place %(what)s: %(source)s → %(target)s", what=what,
-                     source=self.msg(str(args.get("from", "")), "from"), target=self.msg(str(args.get("where", "")), "where"))
+                     source=self._place("from", args.get("from")), target=self._place("where", args.get("where")))
         if op == "exchange":
             return t(L, "exchange %(give)s for %(get)s", give=self.amounts(args.get("give", {})),
                      get=self.amounts(args.get("get", {})))
@@ -150,7 +189,7 @@ class Renderer:
                             n=format_decimal(times, locale=LOCALES[L]), effect=self.inner(args.get("do", [])))
         if op == "per":
             # TRANSLATORS: the "each" phrase is translated whole, with its "for each" (za każdy / za každý)
-            text = t(L, "for each %(counted)s: %(effect)s", counted=self.msg(str(args.get("each", "")), "each"),
+            text = t(L, "for each %(counted)s: %(effect)s", counted=self.term("counts", args.get("each")),
                      effect=self.inner(args.get("do", [])))
             if "max" in args:
                 text += " " + self._nt("(at most %(n)s time)", "(at most %(n)s times)", int(args["max"]),
@@ -165,9 +204,9 @@ class Renderer:
                 change = format_decimal(int(args["to"]), locale=LOCALES[L])
             else:
                 change = format_decimal(by, locale=LOCALES[L], format="+#;-#") if by else "±0"
-            return t(L, "%(what)s: %(change)s", what=self.msg(str(args.get("what", "")), "what"), change=change)
+            return t(L, "%(what)s: %(change)s", what=self.term("quantities", args.get("what")), change=change)
         if op == "condition":
-            return t(L, "if %(condition)s: %(effect)s", condition=self.msg(str(args.get("if", "")), "if"),
+            return t(L, "if %(condition)s: %(effect)s", condition=self.term("conditions", args.get("if")),
                      effect=self.inner(args.get("do", [])))
         if op == "do_action":
             target = args.get("action") if isinstance(args, dict) else args

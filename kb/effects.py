@@ -22,6 +22,14 @@ NUMERIC = {"move": ("steps",), "place": ("count",), "repeat": ("times",), "per":
 AMOUNT_OPS = ("gain", "pay", "lose")
 # the argument of each op that names an entity by id (a rule, an action, what a modifier changes)
 ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id"}
+# the arguments that name an entry of the game's vocabulary (game.yaml: a section of named conditions,
+# counts, places, players and quantities, each entry with its parameters and its label): (op, arg) -> section
+TERM_ARGS = {("condition", "if"): "conditions", ("per", "each"): "counts", ("place", "where"): "places",
+             ("place", "from"): "places", ("take", "from"): "others", ("modify", "what"): "quantities"}
+TERM_SECTIONS = ("conditions", "counts", "places", "others", "quantities")
+# the catalog context of each section's labels (with the game: "zhanguo:if"), which says the role a
+# label plays in the sentence the renderer makes of its step
+TERM_ROLES = {"conditions": "if", "counts": "each", "places": "place", "others": "whom", "quantities": "what"}
 
 
 class RefError(ValueError):
@@ -79,9 +87,31 @@ def attr_numbers(attrs: dict[str, Any]) -> Iterator[tuple[str, Any]]:
         yield from walk(value, f"{REF}{name}")
 
 
+def term(value: Any) -> tuple[str, dict[str, Any]] | None:
+    """(name, parameters) of a reference to a vocabulary entry: `has-most-markers` or
+    `{wall-on-line: {lines: 3}}`; None for anything else (malformed)."""
+    if isinstance(value, str):
+        return value, {}
+    if isinstance(value, dict) and len(value) == 1:
+        (name, params), = value.items()
+        if isinstance(name, str) and isinstance(params, dict):
+            return name, params
+    return None
+
+
+def term_args(op: str, args: Any) -> Iterator[tuple[str, str, Any]]:
+    """(key, section, value) of each argument that names a vocabulary entry."""
+    if isinstance(args, dict):
+        for key, value in args.items():
+            section = TERM_ARGS.get((op, key))
+            if section:
+                yield key, section, value
+
+
 class EffectVisitor:
     """Walks an effect tree step by step. Subclasses override `step` (called for every step, before
-    its nested effects), `number` (every numeric argument, literal or reference) and `text` (every
+    its nested effects), `number` (every numeric argument, literal or reference), `term` (every
+    argument that names an entry of the game's vocabulary, with its parameters) and `text` (any other
     argument in words)."""
 
     def visit(self, steps: Any, path: str = "effect") -> None:
@@ -97,6 +127,8 @@ class EffectVisitor:
             self.step(op, args, here)
             for key, value in numeric_args(op, args):
                 self.number(value, f"{here}.{op}.{key}", op)
+            for key, section, value in term_args(op, args):
+                self.term(section, value, f"{here}.{op}.{key}", op)
             for key, value in text_args(op, args):
                 self.text(value, f"{here}.{op}.{key}", op)
             for sub_path, inner in nested(op, args, here):
@@ -106,6 +138,9 @@ class EffectVisitor:
         pass
 
     def number(self, value: Any, path: str, op: str) -> None:
+        pass
+
+    def term(self, section: str, value: Any, path: str, op: str) -> None:
         pass
 
     def text(self, value: str, path: str, op: str) -> None:
@@ -137,7 +172,7 @@ def text_args(op: str, args: Any) -> Iterator[tuple[str, str]]:
     if not isinstance(args, dict):
         return
     for key, value in args.items():
-        if isinstance(value, str) and not is_ref(value) and key != ID_ARGS.get(op):
+        if isinstance(value, str) and not is_ref(value) and key != ID_ARGS.get(op) and (op, key) not in TERM_ARGS:
             yield key, value
 
 
@@ -254,4 +289,23 @@ def free_text_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, str
         for number in re.findall(r"(?<![\w.{])\d+(?![\w}])", PLACEHOLDER.sub("", text)):
             if int(number) > 1 and int(number) in by_value and int(number) not in keys:
                 out.append((path, number, by_value[int(number)]))
+    return out
+
+
+def term_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, Any, list[str]]]:
+    """(path, literal, references it could be) for each literal parameter of a named term that equals
+    one of the entity's attributes (0 and 1 exempt, as for literals). A number that names a key of one
+    of the entity's mappings (`wall-on-line: {lines: 2}` beside `vp_by_wall_space_lines: {2: 2}`) is
+    the name of an entry, not a copy of its value."""
+    by_value, keys = _refs_by_value(attrs), attr_keys(attrs)
+    out = []
+
+    class Collect(EffectVisitor):
+        def term(self, section, value, path, op):
+            named = term(value)
+            for param, v in (named[1].items() if named else ()):
+                if (not isinstance(v, bool) and isinstance(v, int) and abs(v) > 1 and v in by_value
+                        and v not in keys):
+                    out.append((f"{path}.{param}", v, by_value[v]))
+    Collect().visit(steps or [])
     return out

@@ -5,6 +5,7 @@ shows all of them; `load()` raises KBError if any is an error.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
-from kb.effects import (ID_ARGS, PLACEHOLDER, EffectVisitor, RefError, duplicated_literals, free_text_literals, is_ref,
+from kb.effects import (ID_ARGS, PLACEHOLDER, TERM_SECTIONS, term, term_literals, EffectVisitor, RefError, duplicated_literals, free_text_literals, is_ref,
                         resolve)
 from kb.schema import (
     KINDS, TEXT_LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
@@ -291,7 +292,18 @@ def _check_provenance(kb: KnowledgeBase, rec: Record, rel: str, name: str, prov:
         _check_provenance(kb, rec, rel, f"{name}.{ed}", sub)
 
 
+def _check_terms(kb: KnowledgeBase) -> None:
+    """Each vocabulary entry of a game.yaml cites lines of that game's sources."""
+    for key, game in kb.games.items():
+        rel = f"{key}/game.yaml"
+        for section in TERM_SECTIONS:
+            for name, entry in getattr(game, section).items():
+                _check_spans(kb, rel, key, f"{section}.{name}.provenance", entry.provenance.src,
+                             entry.provenance.lines or [], key)
+
+
 def _cross_check(kb: KnowledgeBase) -> None:
+    _check_terms(kb)
     for rec in kb.records.values():
         rel = _rel(rec.file, kb.data_dir)
         game = kb.games.get(rec.game)
@@ -410,6 +422,35 @@ class _EffectCheck(EffectVisitor):
             except RefError as exc:
                 self.issue(path, str(exc))
 
+    def term(self, section: str, value: Any, path: str, op: str) -> None:
+        """A named condition, count, place, player or quantity: declared in the game's game.yaml,
+        with exactly the params it declares, each a number or a reference to one."""
+        named = term(value)
+        if named is None:
+            self.issue(path, f"expected a name of {section} in game.yaml, or {{name: {{param: value}}}}; got {value!r}")
+            return
+        if self.game is None or not any(getattr(self.game, s) for s in TERM_SECTIONS):
+            return  # TRANSITION: a game whose game.yaml declares no vocabulary yet still says it in words
+        name, params = named
+        entries = getattr(self.game, section)
+        if name not in entries:
+            close = difflib.get_close_matches(name, list(entries), n=1, cutoff=0.4)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            self.issue(path, f"{name!r} is not one of the {section} of {self.game.key} (game.yaml){hint}")
+            return
+        declared = entries[name].params
+        for missing in sorted(set(declared) - set(params)):
+            self.issue(path, f"{name}: param {missing!r} is missing (declared in game.yaml)")
+        for param, value in params.items():
+            if param not in declared:
+                close = difflib.get_close_matches(param, list(declared), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else f"; {name} takes {', '.join(declared) or 'no params'}"
+                self.issue(path, f"{name}: {param!r} is not a param of it{hint}")
+            elif is_ref(value):
+                self.number(value, f"{path}.{name}.{param}", op)
+            elif isinstance(value, bool) or not isinstance(value, int):
+                self.issue(path, f"{name}: param {param} must be a number or attr.<name>, not {value!r}")
+
     def text(self, value: str, path: str, op: str) -> None:
         for ref in PLACEHOLDER.findall(value):
             try:
@@ -422,6 +463,8 @@ def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, s
     _EffectCheck(kb, rec, rel, game).visit(steps, path)
     # a constant is typed once: an effect names the attribute instead of repeating its number
     for where, value, refs in duplicated_literals(steps, rec.item.attrs):
+        kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))
+    for where, value, refs in term_literals(steps, rec.item.attrs):
         kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))
     for where, number, refs in free_text_literals(steps, rec.item.attrs):
         kb.issues.append(Issue(rel, rec.id, f"{where}: {number} in the text repeats {' or '.join(refs)}; "

@@ -234,6 +234,25 @@ class Titled(Strict):
     editions: list[str] = []
 
 
+class Term(Strict):
+    """A named condition, count, place, player or quantity an effect may use (game.yaml): the engine
+    implements it by name, the renderer says its label (the English clause, a msgid of the effects
+    catalog, with `{param}` placeholders) in the reader's language."""
+    label: str = Field(min_length=1)
+    means: str | None = None  # what the label leaves to the rulebook (ties, timing), when it does
+    params: dict[str, Literal["int"]] = {}
+    provenance: Provenance
+
+    @model_validator(mode="after")
+    def _placeholders_are_params(self):
+        named = set(re.findall(r"\{(\w+)\}", self.label))
+        if named != set(self.params):
+            raise ValueError(f"the label's placeholders {sorted(named)} must be the params {sorted(self.params)}")
+        if not self.provenance.src:
+            raise ValueError("a term cites the rulebook lines that define it (provenance: {src, lines})")
+        return self
+
+
 class Game(Strict):
     key: str
     title: dict[str, str]
@@ -248,6 +267,13 @@ class Game(Strict):
     resources: list[str] = []
     tracks: list[str] = []
     moments: list[str] = []
+    # the vocabulary of effects (kb/effects.py TERM_ARGS): condition: {if}, per: {each}, place: {where,
+    # from}, take: {from}, modify: {what} name an entry of these
+    conditions: dict[str, Term] = {}
+    counts: dict[str, Term] = {}
+    places: dict[str, Term] = {}
+    others: dict[str, Term] = {}
+    quantities: dict[str, Term] = {}
 
 
 class Source(Strict):

@@ -80,7 +80,7 @@ def majority_by_markers(effect):
     """The governor majority's condition becomes another the engine knows: the most writing markers."""
     per = effect[0]["per"]
     cond = per["do"][0]["condition"]
-    other = "the player has the most writing (cream) unification markers (ties: highest disc on the reward track)"
+    other = "most-writing-markers"
     return [{"per": dict(per, do=[{"condition": dict(cond, **{"if": other})}])}] + effect[1:]
 
 

@@ -24,7 +24,7 @@ from engine.core.game import Rules, get_game
 from engine.core.scenario import load_file
 from engine.gugong import common as gc
 from engine.gugong import locations
-from engine.zhanguo.vocabulary import COURT_ACTION_NAMES
+from engine.zhanguo.vocabulary import TOOK
 from tests.engine_checks import gugong_tokens_a_double_stands_for
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
@@ -297,7 +297,7 @@ def probe_zhanguo_card_ability(game, rules, eid):
             return True
         return zhanguo_ran(game, eid, {}, moves)
     observed, expected = {}, {}
-    for court_action in COURT_ACTION_NAMES.values():
+    for court_action in sorted(set().union(*TOOK.values())):
         def moves(state, action, court_action=court_action):
             player = state["players"][action["player"]]
             if (action["type"] != "court" or action["action"] != court_action or player["side"] == "A"

@@ -5,20 +5,21 @@ play with no code change.
 The language's structure (which ops nest which effects, which arguments are numbers, how a reference
 resolves) comes from kb/effects.py, the walker the loader, the renderer and the checker use. What the
 steps act on is the game's: a `Vocabulary` (one per game package) moves its resources and tracks and
-implements the named counts (`per: {each: ...}`) and conditions (`condition: {if: ...}`) its effects
-use, keyed by the text the effect says (the msgid the renderer translates). A text the vocabulary does
-not know is an EngineError naming the entity, never a silent no-op; a `rule:` step names a mechanism
-the game implements by name.
+implements the named counts (`per: {each: ...}`), conditions (`condition: {if: ...}`) and places
+(`place: {where: ...}`) its game.yaml declares, by name: a dict name -> function, called with the run
+and the step's parameters (`{wall-on-line: {lines: 3}}` calls conditions["wall-on-line"](run, lines=3)).
+A name the vocabulary does not implement is an EngineError naming the entity, never a silent no-op; a
+`rule:` step names a mechanism the game implements by name.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from engine.core.errors import EngineError
-from kb.effects import AMOUNT_OPS, NESTED, EffectVisitor, nested, resolved
+from kb.effects import AMOUNT_OPS, NESTED, EffectVisitor, nested, resolved, term
 
-Count = Callable[["Run"], int]
-Condition = Callable[["Run"], bool]
+Count = Callable[..., int]  # (run, **params)
+Condition = Callable[..., bool]  # (run, **params)
 
 
 class Run:
@@ -46,11 +47,11 @@ class Run:
         self.moment = moment
         self.choice = choice if choice is not None else {}
         self.shared = shared if shared is not None else {}
-        self.counted: dict[str, int] = {}  # what each `per` counted, by its text
-        self.held: set[str] = set()  # the conditions that held
+        self.counted: dict[str, int] = {}  # what each `per` counted, by its count's name
+        self.held: set[str] = set()  # the names of the conditions that held
         self.short: dict[str, int] = {}  # what a forced payment could not take
         self.gained: dict[str, Any] = {}  # what a vocabulary keeps for the caller (floors to build)
-        self.each: str | None = None  # the text of the innermost running `per`
+        self.each: str | None = None  # the count name of the innermost running `per`
         self.each_do: tuple = ()  # and the steps it repeats (compiled)
         self.nth: int | None = None  # which of a target `per`'s things its steps act on now (0, 1, ...)
 
@@ -95,7 +96,8 @@ class Vocabulary:
                     cost[w] = cost.get(w, 0) + n
         return min((self.have(run, w) // n for w, n in cost.items() if n > 0), default=0)
 
-    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+    def place(self, run: Run, what: str, count: int, where: str | None, params: dict[str, int]) -> None:
+        """`where`: the name of the place the pieces go to, `params` its parameters."""
         raise EngineError(f"{run.entity}: the engine cannot place {what!r} ({where})")
 
     def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
@@ -243,8 +245,9 @@ class Interpreter:
                     body(run)
             return trigger
         if op == "place":
-            place, what, count, where = vocabulary.place, args["what"], args.get("count", 1), args.get("where")
-            return lambda run: place(run, what, count, where)
+            place, what, count = vocabulary.place, args["what"], args.get("count", 1)
+            where, params = term(args["where"]) if "where" in args else (None, {})
+            return lambda run: place(run, what, count, where, params)
         if op == "rule":
             mechanism, rule_id = vocabulary.mechanism, args["id"]
             return lambda run: mechanism(run, rule_id)
@@ -252,8 +255,8 @@ class Interpreter:
         return lambda run: other(run, op, args)
 
     def _per(self, args: dict, inner: tuple) -> Callable[[Run], None]:
-        each, game = args["each"], self.rules.game
-        count = self.vocabulary.counts.get(each)
+        (each, params), game = term(args["each"]), self.rules.game
+        count = _bound(self.vocabulary.counts.get(each), params)
         most = args.get("max")
         body = self.program(inner)
         # amounts only: one step of n times the amount (one event), as a player counts them
@@ -282,14 +285,15 @@ class Interpreter:
             run.each, run.each_do = outer, outer_do
         return per
 
-    def _condition(self, text: str, body: Callable[[Run], None]) -> Callable[[Run], None]:
-        holds, game = self.vocabulary.conditions.get(text), self.rules.game
+    def _condition(self, value: Any, body: Callable[[Run], None]) -> Callable[[Run], None]:
+        (name, params), game = term(value), self.rules.game
+        holds = _bound(self.vocabulary.conditions.get(name), params)
 
         def condition(run: Run) -> None:
             if holds is None:
-                raise EngineError(f"{run.entity}: the {game} engine has no condition {text!r}")
+                raise EngineError(f"{run.entity}: the {game} engine has no condition {name!r}")
             if holds(run):
-                run.held.add(text)
+                run.held.add(name)
                 body(run)
         return condition
 
@@ -299,6 +303,13 @@ class Interpreter:
         times = min(self.vocabulary.have(run, w) // n for w, n in give.items())
         if times > 0:
             self.vocabulary.exchange(run, give, get, times)
+
+
+def _bound(function: Callable | None, params: dict[str, Any]) -> Callable[[Run], Any] | None:
+    """A count or condition with the step's parameters bound (once, when the effect is compiled)."""
+    if function is None or not params:
+        return function
+    return lambda run: function(run, **params)
 
 
 def _nothing(run: Run) -> None:

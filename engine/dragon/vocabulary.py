@@ -192,9 +192,9 @@ class DragonVocabulary(Vocabulary):
         elif rule_id in (MARKER, PERSON_PHASE) and run.gained.get("placed"):  # the new person moves the marker
             self.interpreter.run(MARKER, run.state, run.player, run.events, choice={"person": run.gained["placed"]})
 
-    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+    def place(self, run: Run, what: str, count: int, where: str | None, params: dict[str, int]) -> None:
         if what != "wall_tile" or where != WALL_SPACE:
-            return super().place(run, what, count, where)
+            return super().place(run, what, count, where, params)
         p, tile = _player(run), run.choice["tile"]
         for _ in range(count):  # the used tile goes into the wall, the next space from the left
             own(p, "wall").remove(tile)

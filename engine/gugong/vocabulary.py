@@ -175,7 +175,7 @@ class GugongVocabulary(Vocabulary):
                 return i
         raise IllegalAction(run.entity, f"reward {run.choice.get('reward')!r} is not one of this port's")
 
-    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+    def place(self, run: Run, what: str, count: int, where: str | None, params: dict[str, int]) -> None:
         a = run.choice
         if what == "servant" and where in WALL_SUPPLY and "pieces" in a:  # a Great Wall option: from the pool
             for piece in a["pieces"][:count]:
@@ -193,7 +193,7 @@ class GugongVocabulary(Vocabulary):
             self._decide(run, count, kind="canal_place", player=run.player, source="pool", optional=CANAL_PLACES[where])
             return
         if what != "servant" or where not in SHIPS:
-            return super().place(run, what, count, where)
+            return super().place(run, what, count, where, params)
         for _ in range(count):
             c.ship_place(self.g, run.state, run.player, a.get("ship"), a.get("path"), a.get("piece", "n"), "supply",
                          run.events)

@@ -1,5 +1,5 @@
 """What ZhanGuo's effects act on (engine/core/effects.py): its counters, and the counts and conditions
-its effects name, keyed by the text the effect says. The numbers come from the effects (references
+its effects name, by the names game.yaml declares. The numbers come from the effects (references
 resolved by the interpreter), so this module holds no rule constant.
 
 Final scoring runs with the moment `end_game`: the points a scoring or a wall token gives are kept
@@ -18,21 +18,16 @@ from engine.zhanguo.common import P, cards_on_board, lower_unrest, marker_value,
 
 END = "end_game"
 # the aspect each unification-majority condition names
-MOST_MARKERS = {
-    "the player has the most writing (cream) unification markers (ties: highest disc on the reward track)": "writing",
-    "the player has the most currency (orange) unification markers (ties: highest disc on the reward track)": "currency",
-    "the player has the most law (brown) unification markers (ties: highest disc on the reward track)": "law",
-}
-WALL_WORKERS = "horizontal line drawn on the chosen space (each removed worker from a different region)"
+MOST_MARKERS = {"most-writing-markers": "writing", "most-currency-markers": "currency", "most-law-markers": "law"}
+WALL_WORKERS = "line-on-chosen-wall-space"
 MOVEMENT_POINT = "zhanguo/rule/movement-point"
 APPOINT = "zhanguo/court-action/appoint-governor"
-HIRED = "official (any colour) in the workers' area of the declared region on the player's board"
-# the court actions as the effects name them ("the player has taken the court action Build 1 Wall")
-COURT_ACTION_NAMES = {"Hire Workers": "hire-workers", "Appoint 1 Governor": "appoint-governor",
-                      "Build 1 Wall": "build-wall", "Recruit 1 Official": "recruit-official",
-                      "Move Officials": "move-officials"}
-TOOK = ("the player takes the court action ", "the player has taken the court action ")
-WALL_ON = "the player has a wall on the {lines}-line space of the section linked to this token"
+HIRED = "declared-region-worker"
+# a B side's ability after the court action(s) its condition names
+TOOK = {"takes-hire-workers": {"hire-workers"}, "took-appoint-governor": {"appoint-governor"},
+        "took-recruit-official": {"recruit-official"},
+        "took-build-wall-or-recruit-official": {"build-wall", "recruit-official"},
+        "took-move-officials-or-build-wall": {"move-officials", "build-wall"}}
 
 
 def _regions(run: Run):
@@ -42,9 +37,7 @@ def _regions(run: Run):
 class ZhanGuoVocabulary(Vocabulary):
     """One per engine; `k` is the game's constants (regions, colours, task layout)."""
 
-    targets = frozenset({"region of the main board (scored one by one)", "deck (cream, orange, brown)",
-                         "task section ({attr.task_sections} sections; in each, the sum of the VP printed below each own "
-                         "disc times the number of own discs there, 0-{attr.discs_per_section_max})"})
+    targets = frozenset({"main-board-region", "deck", "task-section"})
 
     def __init__(self, k):
         self.k = k
@@ -55,84 +48,66 @@ class ZhanGuoVocabulary(Vocabulary):
 
         self.counts = {
             # final scoring
-            "region of the main board (scored one by one)": lambda run: len(self.k.regions),
-            "own governor in the region": lambda run: self._governors(run)[run.player],
-            "task section ({attr.task_sections} sections; in each, the sum of the VP printed below each own disc "
-            "times the number of own discs there, 0-{attr.discs_per_section_max})": lambda run: len(self.k.task_sections),
+            "main-board-region": lambda run: len(self.k.regions),
+            "own-governor-in-region": lambda run: self._governors(run)[run.player],
+            "task-section": lambda run, sections, discs: len(self.k.task_sections),
             # wall tokens
-            "region of the player's board with an empty unrest track":
+            "region-without-unrest":
                 lambda run: sum(1 for r in _regions(run) if r["unrest"] == 0),
-            "region of the player's board where the number of officials (governors' and workers' areas together) is "
-            "at least the unrest level":
+            "region-officials-at-least-unrest":
                 lambda run: sum(1 for r in _regions(run) if sum(r["gov"].values()) + sum(r["work"].values()) >= r["unrest"]),
-            "set of 3 cards of different colours on the player's board (any regions)":
+            "set-of-three-colours":
                 lambda run: min(sum(cards_of(r, col) for r in _regions(run)) for col in self.k.colours),
-            "region of the player's board holding 3 cards (any colours)":
+            "region-with-three-cards":
                 lambda run: sum(1 for r in _regions(run) if len(r["cards"]) >= self.k.max_cards_region),
-            "region of the player's board with at least 2 cards of the same colour":
+            "region-with-two-cards-of-a-colour":
                 lambda run: sum(1 for r in _regions(run) if any(cards_of(r, col) >= 2 for col in self.k.colours)),
-            "unrest level in all regions of the player's board (total)": lambda run: sum(r["unrest"] for r in _regions(run)),
+            "total-unrest-level": lambda run: sum(r["unrest"] for r in _regions(run)),
             # a palace built (a court action or a reward)
-            "card on the player's own player board": lambda run: cards_on_board(P(run.state, run.player)),
-            "card on the player's own player board (any colour or region)": lambda run: cards_on_board(P(run.state, run.player)),
+            "board-card": lambda run: cards_on_board(P(run.state, run.player)),
+            "board-card-any": lambda run: cards_on_board(P(run.state, run.player)),
             # card abilities
-            "card of the colour(s) shown (cream, orange, brown) on the player's own player board, in any region":
+            "board-card-of-shown-colours":
                 lambda run: sum(1 for r in _regions(run) for card in r["cards"]
                                 if colour_of[card] in self.k.cards[run.choice["card"]]["colours"]),
             # phase 1: each deck in turn, in the order of the colours
-            "deck (cream, orange, brown)": lambda run: len(self.k.colours),
+            "deck": lambda run: len(self.k.colours),
             # unification
-            "card in that region of your player board, including the card just placed":
+            "card-in-unified-region":
                 lambda run: len(P(run.state, run.player)["regions"][run.choice["region"]]["cards"]),
-            "unification marker that was missing": lambda run: run.gained.get("missing", 0),
+            "missing-unification-marker": lambda run: run.gained.get("missing", 0),
             # court actions
-            "unrest level of the declared region on the player's board (the black cube goes back to the player's "
-            "supply at 0)": lambda run: P(run.state, run.player)["regions"][run.choice["region"]]["unrest"],
+            "declared-region-unrest-level": lambda run: P(run.state, run.player)["regions"][run.choice["region"]]["unrest"],
             WALL_WORKERS: lambda run: run.choice["lines"],
             HIRED: lambda run: sum(P(run.state, run.player)["regions"][run.choice["region"]]["work"].values()),
         }
         # where a piece goes: the region the reward space shows, or the one the player declared
+        # where a piece goes: the region the reward space shows, or the one the player declared
         self.places = {
-            ("official", "the governors' area of the region shown on the reward space, on the player's board"):
-                self._officials_to_reward_region,
-            ("official", "the governors' area of the region shown on the reward space, on the player's board (grey officials)"):
-                self._officials_to_reward_region,
-            ("official", "the governors' area of the region shown on the reward space, on the player's board (red officials)"):
-                self._officials_to_reward_region,
-            ("governor", "an empty bonus space of the declared region on the main board (beside the bonus spaces, "
-             "with no bonus, if none is empty)"): self._governor,
-            ("governor", "one of the {attr.regions_shown.by_round.3} regions of the main board shown on the reward "
-             "(rounds 3 and 4) or any region of the main board (round {attr.any_region_in_round}), removing no officials"):
-                self._governor,
-            ("wall", "an empty space of a wall section on the main board, following the Build 1 Wall rules but removing "
-             "no workers"): self._wall,
-            ("palace", "an empty palace space of a region on the main board, following the Build 1 Palace rules but "
-             "removing no workers and taking no value-{attr.unification_marker_value_not_taken} unification marker"):
-                self._palace,
-            ("official", "the governors' area of a region of your choice on your player board"): self._officials_declared,
-            ("card", "a region of your choice on your player board that holds fewer than {attr.max_cards_per_region} cards"):
-                self._card_to_region,
-            ("official", "the governors' area of the region where the card is, on the player's board (official of the "
-             "colour shown: red, grey or white)"): self._officials_of_card,
-            ("worker", "the workers' area of the region where the card is, on the player's board (unrest does not "
-             "increase)"): self._worker_to_card_region,
-            ("worker", "the workers' area of a region adjacent to the chosen region"): self._worker_moved,
-            ("official", "the governors' area of any region of the player's board"): self._official_decided_later,
-            ("worker", "the workers' area of an adjacent region"): self._worker_moved,
-            ("worker", "the workers' area of the same region whose unrest was just reduced"): self._worker_to_region,
-            ("governor", "an adjacent region of the main board, beside the bonus spaces (no bonus, no unrest "
-             "reduction)"): self._governor_moved,
-            ("wall", "an empty space of the declared wall section on the main board (at most one wall of the player per "
-             "section)"): self._wall,
-            ("palace", "an empty palace space of the declared region on the main board (workers removed: "
-             "{attr.workers_from_region} from that region, {attr.workers_from_other_region} from another region)"):
-                self._palace,
+            ("official", "governors-area-of-reward-region"): self._officials_to_reward_region,
+            ("official", "governors-area-of-reward-region-grey"): self._officials_to_reward_region,
+            ("official", "governors-area-of-reward-region-red"): self._officials_to_reward_region,
+            ("governor", "bonus-space-of-declared-region"): self._governor,
+            ("governor", "reward-region-or-any-region"): self._governor,
+            ("wall", "wall-space-without-workers"): self._wall,
+            ("palace", "palace-space-without-workers"): self._palace,
+            ("official", "governors-area-chosen-region"): self._officials_declared,
+            ("card", "region-with-room-for-card"): self._card_to_region,
+            ("official", "governors-area-of-card-region"): self._officials_of_card,
+            ("worker", "workers-area-of-card-region"): self._worker_to_card_region,
+            ("worker", "workers-area-adjacent-to-chosen"): self._worker_moved,
+            ("official", "governors-area-any-region"): self._official_decided_later,
+            ("worker", "workers-area-adjacent-region"): self._worker_moved,
+            ("worker", "workers-area-calmed-region"): self._worker_to_region,
+            ("governor", "adjacent-region-beside-bonus-spaces"): self._governor_moved,
+            ("wall", "space-of-declared-wall-section"): self._wall,
+            ("palace", "palace-space-of-declared-region"): self._palace,
         }
         for col in k.colours:
-            self.counts[f"region of the player's board with at least 1 {col} card"] = (
+            self.counts[f"region-with-{col}-card"] = (
                 lambda run, col=col: sum(1 for r in _regions(run) if cards_of(r, col)))
         for col in k.official_colours:
-            self.counts[f"region of the player's board with at least 1 {col} official (governors' or workers' area)"] = (
+            self.counts[f"region-with-{col}-official"] = (
                 lambda run, col=col: sum(1 for r in _regions(run) if r["gov"][col] + r["work"][col] > 0))
         def left(run: Run) -> bool:
             """Whether a value-1 marker was left when the effect began (its two conditions are either-or:
@@ -143,33 +118,25 @@ class ZhanGuoVocabulary(Vocabulary):
 
         placed = lambda run: len(P(run.state, run.player)["regions"][run.choice["region"]]["cards"])  # noqa: E731
         self.conditions = {
-            "the general supply has no value-1 unification marker of the card's colour left":
-                lambda run: run.state["supply"]["m1"][run.choice["colour"]] == 0,
-            "the card just placed is the 2nd card in that region": lambda run: placed(run) == 2,
-            "the card just placed is the 3rd card in that region": lambda run: placed(run) == 3,
-            "the governor was placed on a bonus space": lambda run: run.choice["space"] is not None,
-            "a black cube is on the unrest track of the declared region on the player's board":
-                lambda run: P(run.state, run.player)["regions"][run.choice["region"]]["unrest"] > 0,
-            "a value-1 unification marker is left in the general supply": left,
-            "no value-1 unification marker is left": lambda run: not left(run),
-            "a value-1 unification marker is left in the general supply (colour of the player's choice)": left,
-            "no value-1 unification marker is left in the pool": lambda run: not left(run),
-            "the card shows {attr.vp_options.0} VP": lambda run: self._card_vp(run) == run.attrs["vp_options"][0],
-            "the card shows {attr.vp_options.1} VP": lambda run: self._card_vp(run) == run.attrs["vp_options"][1],
-            "a value-{attr.unification_marker_value} unification marker is still on the main board":
-                lambda run: any(n > 0 for n in run.state["supply"]["m3"].values()),
-            "the player has the most governors in the region (if tied, the total is split among the tied players, "
-            "rounded down)": self._governor_majority,
+            "no-value-1-marker-of-card-colour": lambda run: run.state["supply"]["m1"][run.choice["colour"]] == 0,
+            "second-card-in-region": lambda run: placed(run) == 2,
+            "third-card-in-region": lambda run: placed(run) == 3,
+            "governor-on-bonus-space": lambda run: run.choice["space"] is not None,
+            "declared-region-has-unrest": lambda run: P(run.state, run.player)["regions"][run.choice["region"]]["unrest"] > 0,
+            "value-1-marker-left": left,
+            "no-value-1-marker-left": lambda run: not left(run),
+            "value-1-marker-left-any-colour": left,
+            "no-value-1-marker-left-in-pool": lambda run: not left(run),
+            "card-shows-vp": lambda run, vp: self._card_vp(run) == vp,
+            "marker-of-value-on-main-board": lambda run, value: any(
+                n > 0 for n in run.state["supply"]["m3" if value == self.k.m3_value else "m1"].values()),
+            "most-governors-in-region": self._governor_majority,
+            "wall-on-line": self._wall_on,
         }
-        for start in TOOK:  # a B side's ability after the court action(s) its condition names
-            for names in (["Hire Workers"], ["Appoint 1 Governor"], ["Recruit 1 Official"],
-                          ["Build 1 Wall", "Recruit 1 Official"], ["Move Officials", "Build 1 Wall"]):
-                actions = {COURT_ACTION_NAMES[n] for n in names}
-                self.conditions[start + " or ".join(names)] = lambda run, actions=actions: run.choice["action"] in actions
-        for text, aspect in MOST_MARKERS.items():
-            self.conditions[text] = lambda run, aspect=aspect: self._most_markers(run, aspect)
-        for lines in (1, 2, 3):
-            self.conditions[WALL_ON.format(lines=lines)] = lambda run, lines=lines: self._wall_on(run, lines)
+        for name, actions in TOOK.items():
+            self.conditions[name] = lambda run, actions=actions: run.choice["action"] in actions
+        for name, aspect in MOST_MARKERS.items():
+            self.conditions[name] = lambda run, aspect=aspect: self._most_markers(run, aspect)
 
     # ---------------------------------------------------------------- amounts
     def gain(self, run: Run, what: str, n: int) -> None:
@@ -242,10 +209,10 @@ class ZhanGuoVocabulary(Vocabulary):
             steps = court.hire_unrest(self, run.state, p, region)
         raise_unrest(self, p, region, steps, run.events)
 
-    def place(self, run: Run, what: str, count: int, where: str | None) -> None:
+    def place(self, run: Run, what: str, count: int, where: str | None, params: dict[str, int]) -> None:
         place = self.places.get((what, where))
         if place is None:
-            return super().place(run, what, count, where)
+            return super().place(run, what, count, where, params)
         place(run, count)
 
     def lose(self, run: Run, what: str, n: int) -> None:
