@@ -84,11 +84,21 @@ def majority_by_markers(effect):
     return [{"per": dict(per, do=[{"condition": dict(cond, **{"if": other})}])}] + effect[1:]
 
 
+def refill_to(n):
+    """Passing tops the treasury up to n yuan: the parameter of the named count `yuan-short-of` changes
+    (the maximum stays), so Emil, who holds 1 yuan, takes n - 1 and every text says n."""
+    def change(effect):
+        per = effect[0]["per"]
+        return [{"per": dict(per, each={"yuan-short-of": {"yuan": n}})}] + effect[1:]
+    return change
+
+
 # (what is mutated, the entity, the change, the worked example that must notice)
 CASES = [
     ("repeated step", "dragon/event/imperial-tribute", repeat_first_step, "imperial-tribute.yaml"),
     ("changed number", "dragon/action/research", research_scores(2), "research.yaml"),
     ("changed condition", "dragon/event/dragon-festival", festival_ranks_swapped, "dragon-festival.yaml"),
+    ("changed parameter of a named count", "dragon/rule/pass-for-money", refill_to(2), "pass-for-money.yaml"),
     ("gugong repeated step", "gugong/decree/l1-servant", repeat_first_step, "decree-take.yaml"),
     ("gugong changed number", "gugong/port/port-3", cards_drawn(4), "morning-decree-bonus.yaml"),
     ("gugong changed condition", "gugong/decree/l1-ship", ship_condition("your envoy has already entered the palace"),
@@ -122,10 +132,11 @@ def test_a_changed_effect_changes_play_and_every_rendered_text(real_kb, monkeypa
 
 
 def test_a_condition_the_engine_does_not_know_is_a_clear_error(real_kb, monkeypatch):
-    """A condition typed in data that no vocabulary implements stops the example with the entity
-    and the text named, never a silent no-op."""
+    """A condition name that no vocabulary implements (the loader refuses one game.yaml does not
+    declare; this copy skips the loader) stops the example with the entity and the name, never a
+    silent no-op."""
     def unknown(effect):
-        return [{"condition": {"if": "the player wears a red hat", "do": effect[0]["condition"]["do"]}}] + effect[1:]
+        return [{"condition": {"if": "wears-red-hat", "do": effect[0]["condition"]["do"]}}] + effect[1:]
     out = run_example(monkeypatch, changed_effect(real_kb, "dragon/event/dragon-festival", unknown), "dragon-festival.yaml")
     assert out.status == "ERROR"
-    assert "dragon/event/dragon-festival" in out.message and "the player wears a red hat" in out.message
+    assert "dragon/event/dragon-festival" in out.message and "wears-red-hat" in out.message

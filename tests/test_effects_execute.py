@@ -14,7 +14,6 @@ count is printed with the suite's figures.
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from engine.core.game import Rules, get_game
 from engine.core.scenario import load_file
 from engine.gugong import common as gc
 from engine.gugong import locations
+from engine.dragon.vocabulary import EDICT_KINDS
 from engine.zhanguo.vocabulary import TOOK
 from tests.engine_checks import gugong_tokens_a_double_stands_for
 
@@ -186,8 +186,8 @@ def dragon_plan(steps, edition: str) -> dict[str, int] | None:
                 out[what] = out.get(what, 0) + (n if op == "gain" else -n)
         elif op == "move":
             out[args["track"]] = out.get(args["track"], 0) + args["steps"]
-        elif op == "condition" and args["if"].startswith("the ") and args["if"].endswith(" edition is used"):
-            if args["if"] == f"the {edition} edition is used":
+        elif op == "condition" and args["if"].startswith("edition-"):
+            if args["if"] == f"edition-{edition}":
                 inner = dragon_plan(args["do"], edition)
                 if inner is None:
                     return None
@@ -420,8 +420,6 @@ def probe_dragon_event(game, rules, eid):
     return {"ran through the interpreter": eid in game.effects.ran}, {"ran through the interpreter": True}
 
 
-# the kind of person an edict option's `each` names
-EDICT_KINDS = {"farmers": "farmer", "monks": "monk", "scholars": "scholar"}
 
 
 def _dragon_edict(game, rules, eid, k, state, options):
@@ -445,7 +443,7 @@ def _dragon_edict(game, rules, eid, k, state, options):
             (op, args), = option[0].items()
             if op != "per":
                 continue
-            kind = EDICT_KINDS[re.search(r"the player's (\w+)", args["each"]).group(1)]
+            kind = EDICT_KINDS[args["each"]]
             for decision in (d for d in legal if d.get("kind") == kind):
                 name = decision["player"]
                 plan = dragon_effect_change(game, eid, option, after, name)

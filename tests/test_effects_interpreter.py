@@ -14,8 +14,9 @@ class Coins(Vocabulary):
     """A game of one player's coins and points, counting the coins and asking whether it is rich."""
 
     def __init__(self):
-        self.counts = {"coin held": lambda run: run.state["coins"]}
-        self.conditions = {"the player is rich": lambda run: run.state["coins"] >= run.attrs["rich_at"]}
+        self.counts = {"coin-held": lambda run: run.state["coins"]}
+        self.conditions = {"rich": lambda run: run.state["coins"] >= run.attrs["rich_at"],
+                           "holds-at-least": lambda run, coins: run.state["coins"] >= coins}
 
     def gain(self, run: Run, what: str, n: int) -> None:
         run.state[what] += n
@@ -56,17 +57,24 @@ def test_amounts_references_and_repeat():
 def test_per_counts_through_the_vocabulary_with_its_maximum_in_one_step():
     events: list = []
     state = {"coins": 5, "vp": 0}
-    interpreter([{"per": {"each": "coin held", "do": [{"gain": {"vp": 2}}], "max": "attr.cap"}}], {"cap": 4}).run(
+    interpreter([{"per": {"each": "coin-held", "do": [{"gain": {"vp": 2}}], "max": "attr.cap"}}], {"cap": 4}).run(
         "toy/card/x", state, "A", events)
     assert state["vp"] == 8 and events == [("vp", 8)]  # 4 coins counted (the maximum), one gain of 8
 
 
 def test_condition_and_choice():
-    rich = [{"condition": {"if": "the player is rich", "do": [{"gain": {"vp": 1}}]}}]
+    rich = [{"condition": {"if": "rich", "do": [{"gain": {"vp": 1}}]}}]
     assert play(rich, {"rich_at": 5})["vp"] == 1 and play(rich, {"rich_at": 6})["vp"] == 0
     choice = [{"choose": {"options": [[{"gain": {"vp": 1}}], [{"gain": {"vp": 7}}]]}}]
     assert play(choice, choice={"option": 1})["vp"] == 7
     assert play(choice, choice={})["vp"] == 0  # None: the choice waits as a decision of the game
+
+
+def test_a_named_condition_gets_its_parameters_with_references_resolved():
+    """`{holds-at-least: {coins: attr.threshold}}`: the vocabulary's function is called with coins=5."""
+    effect = [{"condition": {"if": {"holds-at-least": {"coins": "attr.threshold"}}, "do": [{"gain": {"vp": 1}}]}}]
+    assert play(effect, {"threshold": 5}, coins=5)["vp"] == 1
+    assert play(effect, {"threshold": 6}, coins=5)["vp"] == 0
 
 
 def test_an_optional_step_runs_when_the_player_takes_it():
@@ -84,9 +92,9 @@ def test_a_trigger_acts_at_its_moment_only():
 
 
 @pytest.mark.parametrize("step,words", [
-    ({"per": {"each": "dragon on the moon", "do": [{"gain": {"vp": 1}}]}}, "no count for 'dragon on the moon'"),
-    ({"condition": {"if": "it rains", "do": []}}, "no condition 'it rains'"),
-    ({"place": {"what": "tower", "count": 1, "where": "on the hill"}}, "cannot place 'tower'"),
+    ({"per": {"each": "dragon-on-the-moon", "do": [{"gain": {"vp": 1}}]}}, "no count for 'dragon-on-the-moon'"),
+    ({"condition": {"if": {"it-rains": {"mm": 3}}, "do": []}}, "no condition 'it-rains'"),
+    ({"place": {"what": "tower", "count": 1, "where": "hill"}}, "cannot place 'tower'"),
 ])
 def test_what_the_vocabulary_does_not_know_is_an_error_naming_the_entity(step, words):
     with pytest.raises(EngineError) as err:

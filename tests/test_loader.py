@@ -79,10 +79,10 @@ def test_an_effect_literal_repeating_a_constant_is_an_error(data):
                for e in errors_of(data))
 
 
-def test_a_number_typed_in_effect_free_text_repeating_a_constant_is_an_error(data):
+def test_a_number_typed_as_a_named_conditions_parameter_repeating_a_constant_is_an_error(data):
     edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
-         '- condition: {if: "you hold 5 servants", do: [{gain: {jade: 1}}]}')
-    assert any("condition.if: 5 in the text repeats attr.market_price; write the placeholder {attr.market_price}" in e
+         "- condition: {if: {holds-servants: {servants: 5}}, do: [{gain: {jade: 1}}]}")
+    assert any("condition.if.servants: 5 repeats attr.market_price; write the reference instead" in e
                for e in errors_of(data))
 
 
@@ -91,10 +91,11 @@ def test_a_reference_to_a_missing_constant_is_an_error(data):
     assert any("effect[0].pay.servant: attr.price: the entity has no attribute 'price'" in e for e in errors_of(data))
 
 
-def test_a_placeholder_in_free_text_naming_a_missing_constant_is_an_error(data):
+def test_a_named_conditions_parameter_naming_a_missing_constant_is_an_error(data):
     edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
-         '- condition: {if: "you hold {attr.price} servants", do: [{gain: {jade: 1}}]}')
-    assert any("condition.if: {attr.price}: attr.price: the entity has no attribute 'price'" in e for e in errors_of(data))
+         "- condition: {if: {holds-servants: {servants: attr.price}}, do: [{gain: {jade: 1}}]}")
+    assert any("condition.if.holds-servants.servants: attr.price: the entity has no attribute 'price'" in e
+               for e in errors_of(data))
 
 
 def test_yaml_syntax_error_names_the_file(data):
@@ -120,3 +121,28 @@ def test_changed_source_file_is_detected(tmp_path, data):
     with pytest.raises(KBError) as exc:
         load(data, sources)
     assert any("sha256 of gugong.pl.txt" in str(i) for i in exc.value.issues)
+
+
+def test_a_named_condition_unknown_to_game_yaml_is_an_error_naming_the_closest(data):
+    """Effects name the conditions, counts and places their game.yaml declares (kb/effects.py TERM_ARGS):
+    a misspelt name is refused with the file, the entity and the nearest declared name."""
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
+         "- condition: {if: {hold-servant: {servants: 2}}, do: [{gain: {jade: 1}}]}")
+    errs = errors_of(data)
+    assert any("gugong/location.yaml" in e and "gugong/location/jade" in e
+               and "'hold-servant' is not one of the conditions of gugong (game.yaml); did you mean 'holds-servants'?" in e
+               for e in errs), errs
+
+
+def test_a_named_conditions_parameters_are_checked_against_game_yaml(data):
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
+         "- condition: {if: {holds-servants: {servant: 2}}, do: [{gain: {jade: 1}}]}")
+    errs = errors_of(data)
+    assert any("holds-servants: 'servant' is not a param of it; did you mean 'servants'?" in e for e in errs), errs
+    assert any("holds-servants: param 'servants' is missing" in e for e in errs), errs
+
+
+def test_free_text_where_a_name_belongs_is_an_error(data):
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
+         '- condition: {if: "you hold 2 servants", do: [{gain: {jade: 1}}]}')
+    assert any("'you hold 2 servants' is not one of the conditions of gugong" in e for e in errors_of(data))

@@ -1,5 +1,5 @@
 """What In the Year of the Dragon's effects act on (engine/core/effects.py): its resources and tracks,
-and the counts and conditions its effects name, keyed by the text the effect says. The numbers come
+and the counts and conditions its effects name, by the names game.yaml declares. The numbers come
 from the effect (its references resolved by the interpreter), so this module holds no rule constant;
 which person type an action card counts is the card's `person_type` attribute.
 
@@ -22,12 +22,12 @@ ROUND = {"up": math.ceil, "down": math.floor}  # a rounding the data names
 PRIVILEGE = "privilege_"  # privilege_small / privilege_large: a privilege tile of that size
 MARKER = "dragon/rule/person-marker"  # the mechanism that moves a new person's marker
 EDICT = "dragon/event/ge-edict"
-WALL_SPACE = "under the first event tile (from left to right) that has no wall tile under it yet, wall side up"
+WALL_SPACE = "first-free-wall-space"
 PERSON_PHASE = "dragon/phase/person"  # a person taken "as in the person phase" (the Sunrise)
 # the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
-EDICT_KINDS = {"rice-sack symbol on the player's farmers": "farmer",
-               "Buddha symbol on the player's monks, counted once per floor of the monk's palace (Buddha symbols × palace floors)": "monk",
-               "book symbol on the player's scholars": "scholar"}
+EDICT_KINDS = {"edict-rice-sacks-of-farmers": "farmer",
+               "edict-buddhas-times-floors": "monk",
+               "edict-books-of-scholars": "scholar"}
 
 
 def _player(run: Run) -> dict:
@@ -39,79 +39,79 @@ class DragonVocabulary(Vocabulary):
     symbols and values, the palace capacity), `decisions` names the pending decision a deferred choice
     of an entity raises."""
 
-    targets = frozenset({"uninhabited palace of the player"})  # each such palace loses its floors
+    targets = frozenset({"uninhabited-palace"})  # each such palace loses its floors
 
     def __init__(self, k, decisions: dict[str, str]):
         self.k, self.decisions = k, decisions
         symbols = self._symbols_of_card
         self.counts = {
             # action cards: the card's own person type (attribute person_type)
-            "coin symbol on the tax collectors in your palaces": symbols,
-            "hammer symbol on the craftsmen in your palaces": symbols,
-            "rice-sack symbol on the farmers in your palaces": symbols,
-            "rocket symbol on the pyrotechnists in your palaces": symbols,
-            "helmet symbol on the warriors in your palaces": symbols,
-            "book symbol on the scholars in your palaces": symbols,
+            "coins-of-tax-collectors": symbols,
+            "hammers-of-craftsmen": symbols,
+            "rice-sacks-of-farmers": symbols,
+            "rockets-of-pyrotechnists": symbols,
+            "helmets-of-warriors": symbols,
+            "books-of-scholars": symbols,
             # events
-            "yuan of the tribute the player cannot pay (all the player's money is paid first)":
+            "unpaid-tribute-yuan":
                 lambda run: run.short.get("yuan", 0),
-            "palace with at least 1 person that the player chooses to supply": self._supplied,
-            "inhabited palace the player cannot supply":
-                lambda run: len(self._inhabited(run)) - run.counted["palace with at least 1 person that the player chooses to supply"],
-            "fireworks tile to return to the bank (half of those the player holds, rounded up)":
+            "supplied-palace": self._supplied,
+            "unsupplied-palace":
+                lambda run: len(self._inhabited(run)) - run.counted["supplied-palace"],
+            "fireworks-to-return":
                 lambda run: ROUND[run.attrs["discard_rounding"]](self._fireworks(run)[run.player] * run.attrs["discard_fraction"]),
-            "helmet symbol on all warriors in your palaces": lambda run: self._helmets(run)[run.player],
-            "person to release ({attr.persons_released} minus the mortar symbols on your healers, not below 0)":
-                lambda run: run.attrs["persons_released"] - self._symbols(run, "healer") * run.attrs["reduction_per_mortar"],
+            "helmets-of-all-warriors": lambda run: self._helmets(run)[run.player],
+            "person-to-release":
+                lambda run, released: released - self._symbols(run, "healer") * run.attrs["reduction_per_mortar"],
             # great events
-            "person tile in the player's palaces": lambda run: len(c.persons(_player(run))),
-            "Buddha symbol on the player's monks, counted once per floor of the palace the monk lives in (Buddha symbols × floors)":
+            "person-in-palaces": lambda run: len(c.persons(_player(run))),
+            "buddhas-times-floors":
                 self._monk_points,
-            "{attr.divisor} of the player's yuan, rice tiles and fireworks tiles counted together (half of the total, rounded down)":
-                lambda run: sum(_player(run)[w] for w in COUNTERS) // run.attrs["divisor"],
-            "own wall tile placed in the Great Wall": lambda run: run.state["wall"].count(run.player),
-            "privilege tile the player has": lambda run: sum(_player(run)["privileges"].values()),
+            "goods-divided":
+                lambda run, divisor: sum(_player(run)[w] for w in COUNTERS) // divisor,
+            "own-wall-tile": lambda run: run.state["wall"].count(run.player),
+            "privilege-tile": lambda run: sum(_player(run)["privileges"].values()),
             # the edict's options (the engine's edict reads its benefits from the unknowns register)
-            "rice-sack symbol on the player's farmers": lambda run: self._symbols(run, "farmer"),
-            "Buddha symbol on the player's monks, counted once per floor of the monk's palace (Buddha symbols × palace floors)":
+            "edict-rice-sacks-of-farmers": lambda run: self._symbols(run, "farmer"),
+            "edict-buddhas-times-floors":
                 self._monk_points,
-            "book symbol on the player's scholars": lambda run: self._symbols(run, "scholar"),
+            "edict-books-of-scholars": lambda run: self._symbols(run, "scholar"),
             # rules and scorings
-            "uninhabited palace of the player": lambda run: sum(1 for pal in _player(run)["palaces"] if not pal["persons"]),
-            "yuan the player is short of {attr.refill_to_yuan}": lambda run: run.attrs["refill_to_yuan"] - _player(run)["yuan"],
-            "point of value printed on the new person tile": lambda run: self.k(run.state).subtypes[run.choice["person"]]["value"],
-            "palace of the player (whatever its height or residents)": lambda run: len(_player(run)["palaces"]),
-            "dragon on the fans of the court ladies in the player's palaces": lambda run: self._symbols(run, "court-lady"),
-            "dragon on the player's privilege tiles":
+            "uninhabited-palace": lambda run: sum(1 for pal in _player(run)["palaces"] if not pal["persons"]),
+            "yuan-short-of": lambda run, yuan: yuan - _player(run)["yuan"],
+            "new-person-value": lambda run: self.k(run.state).subtypes[run.choice["person"]]["value"],
+            "palace": lambda run: len(_player(run)["palaces"]),
+            "dragons-of-court-ladies": lambda run: self._symbols(run, "court-lady"),
+            "dragons-on-privileges":
                 lambda run: sum(n * self.k(run.state).dragons[z] for z, n in _player(run)["privileges"].items()),
-            "Buddha symbol on the monks in the player's palaces, counted once per floor of the monk's palace (Buddha symbols × palace floors)":
+            "monk-buddhas-times-floors":
                 self._monk_points,
         }
         self.conditions = {
-            "the 2007 edition is used": lambda run: run.state["options"]["edition"] == "2007",
-            "the 2017 edition is used": lambda run: run.state["options"]["edition"] == "2017",
-            "the player has the most fireworks tiles (ties: all tied players), at least 1": lambda run: self._festival_rank(run) == 0,
-            "the player has the second most fireworks tiles, at least 1": lambda run: self._festival_rank(run) == 1,
-            "the player scored in this festival": lambda run: bool(run.held),
-            "the player has the fewest helmets (on a tie, including all players equal or all at 0, every such player)":
+            "edition-2007": lambda run: run.state["options"]["edition"] == "2007",
+            "edition-2017": lambda run: run.state["options"]["edition"] == "2017",
+            "most-fireworks": lambda run: self._festival_rank(run) == 0,
+            "second-most-fireworks": lambda run: self._festival_rank(run) == 1,
+            "scored-in-festival": lambda run: bool(run.held),
+            "fewest-helmets":
                 lambda run: self._helmets(run)[run.player] == min(self._helmets(run).values()),
             # the Great Wall scorings: the flow runs the Mongol one only after a Mongol Invasion
-            "the event just resolved is a Mongol Invasion (wall scoring comes after the event's effects)":
+            "after-mongol-invasion":
                 lambda run: run.moment == "event_phase",
             # dragon/unknown/gw-wall-reach: the wall reaches the tile of the round when it is that long
-            "the wall reaches the current Mongol Invasion event tile": lambda run: self._reach(run),
-            "the wall does not reach the current Mongol Invasion event tile, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
+            "wall-reaches-invasion": lambda run: self._reach(run),
+            "wall-short-of-invasion-and-fewest-tiles":
                 lambda run: not self._reach(run) and self._fewest_wall(run),
-            "the wall consists of {attr.complete_wall_tiles} wall tiles":
-                lambda run: len(run.state["wall"]) >= run.attrs["complete_wall_tiles"],
-            "the wall consists of fewer than {attr.complete_wall_tiles} wall tiles, and the player is (one of) the player(s) who placed the fewest wall tiles in the Great Wall (or none)":
-                lambda run: len(run.state["wall"]) < run.attrs["complete_wall_tiles"] and self._fewest_wall(run),
+            "wall-complete":
+                lambda run, tiles: len(run.state["wall"]) >= tiles,
+            "wall-incomplete-and-fewest-tiles":
+                lambda run, tiles: len(run.state["wall"]) < tiles and self._fewest_wall(run),
             # the Sunrise decision is offered only with such a tile (engine/dragon/game.py, _sunrise_tiles)
-            "a younger courtier tile of a kind no other player has chosen during this Sunrise is available":
+            "sunrise-courtier-available":
                 lambda run: run.choice.get("person") is not None,
-            "the player chooses another kind of person from their court (the rulebook does not state its benefit)":
+            "edict-other-kind-chosen":
                 lambda run: run.choice["kind"] not in EDICT_KINDS.values(),
-            "the chosen group already has at least one dragon on it this round":
+            "group-has-dragon":
                 lambda run: bool(run.state["dragons"][run.choice["group"]]),
         }
 
@@ -152,11 +152,11 @@ class DragonVocabulary(Vocabulary):
     def lose(self, run: Run, what: str, n: int) -> None:
         p = _player(run)
         if what == "person":
-            palaces = self._inhabited(run) if run.each == "inhabited palace the player cannot supply" else None
+            palaces = self._inhabited(run) if run.each == "unsupplied-palace" else None
             self._pending(run, "release", n, palaces)
         elif what in COUNTERS:
             self.pay(run, what, n)
-        elif what == "palace_floor" and run.each == "uninhabited palace of the player":
+        elif what == "palace_floor" and run.each == "uninhabited-palace":
             self._decay(run, n)
         elif what == "palace_floor":
             self._pending(run, "floor", n)
