@@ -76,43 +76,7 @@ def extract_effects_template() -> Catalog:
                     notes.append("keep the placeholders " + ", ".join(f"{{{p}}}" for p in entry.params) + " (numbers)")
                 template.add(entry.label, None, [(f"kb/data/{key}/game.yaml", 0)], auto_comments=notes,
                              context=f"{key}:{role}")
-    for rec in sorted(kb.records.values(), key=lambda r: r.id):  # TRANSITION: games still saying terms in words
-        game = kb.games.get(rec.game)
-        if game is None or any(getattr(game, section) for section in TERM_SECTIONS):
-            continue
-        for role, text in _free_texts(getattr(rec.item, "effect", None)):
-            template.add(text, None, [(str(rec.file.relative_to(ROOT)), 0)], auto_comments=[rec.id, OLD_NOTES[role]],
-                         context=f"{rec.game}:{role}")
     return template
-
-
-_FREE_TEXT = {"per": ("each",), "condition": ("if",), "place": ("where", "from"), "modify": ("what",),
-              "take": ("from",)}
-OLD_NOTES = {
-    "each": "what is counted; translate with its 'for each' (za każdy / za každý …), it stands alone before ':'",
-    "if": "a condition clause, after 'if' (jeśli / pokud)",
-    "where": "where pieces are placed (after an arrow; nominative phrase)",
-    "from": "where pieces come from (before an arrow; nominative phrase)",
-    "what": "what a lasting modifier changes (a noun phrase, nominative)",
-    "whom": "the player something is taken from, after 'from' (od … / od …: genitive)",
-}
-
-
-def _free_texts(steps):
-    for step in steps if isinstance(steps, list) else []:
-        if not isinstance(step, dict) or len(step) != 1:
-            continue
-        (op, args), = step.items()
-        if isinstance(args, dict):
-            for key in _FREE_TEXT.get(op, ()):
-                if isinstance(args.get(key), str) and args[key]:
-                    yield ("whom" if op == "take" else key), args[key]
-            for key in ("do", "options"):
-                for inner in (args.get(key) if isinstance(args.get(key), list) else []):
-                    yield from _free_texts(inner if isinstance(inner, list) else [inner])
-        elif isinstance(args, list):
-            for inner in args:
-                yield from _free_texts(inner if isinstance(inner, list) else [inner])
 
 
 ROLE_NOTES = {

@@ -21,14 +21,11 @@ from babel.support import NullTranslations, Translations
 
 from i18n.catalog import CATALOG_LANGS
 from i18n.catalog import t
-from kb.effects import TERM_ROLES, TERM_SECTIONS, fill, resolved, term
+from kb.effects import TERM_ROLES, TERM_SECTIONS, resolved, term
 
 EFFECTS_DOMAIN = "effects"
 NOUNS_FILE = Path(__file__).resolve().parent / "nouns.yaml"
 LOCALES = {"pl": "pl_PL", "cs": "cs_CZ", "en": "en_GB"}
-
-
-_OLD_ROLES = {"conditions": "if", "counts": "each", "others": "whom", "quantities": "what"}
 
 
 class Untranslated(LookupError):
@@ -83,8 +80,7 @@ class Renderer:
         out = self.catalog.pgettext(f"{self.game}:{role}" if role else self.game, text)
         if self.strict and self.lang != "en" and out == text:
             raise Untranslated(f"{self.lang}: no translation for effect text {text!r} ({self.game})")
-        # numbers the text names by placeholder, filled in after translation (kb/effects.py, fill)
-        return fill(out, self._attrs, lambda n: format_decimal(n, locale=LOCALES[self.lang]))
+        return out
 
     def term(self, section: str, value: Any) -> str:
         """A named condition, count, place, player or quantity: its label in the reader's language,
@@ -92,8 +88,6 @@ class Renderer:
         if self._labels is None:
             self._labels = _built_labels(self.game)
         name, params = term(value) or (str(value), {})
-        if not any(self._labels.values()):  # TRANSITION: a game not yet on named terms says them in words
-            return self.msg(name, _OLD_ROLES[section] if section != "places" else self._place_role)
         label = self._labels.get(section, {}).get(name)
         if label is None:
             raise Untranslated(f"{self.game}: {name!r} is not one of the {section} of game.yaml")
@@ -101,10 +95,6 @@ class Renderer:
         for param, number in params.items():
             out = out.replace(f"{{{param}}}", format_decimal(number, locale=LOCALES[self.lang]))
         return out
-
-    def _place(self, role: str, value: Any) -> str:
-        self._place_role = role
-        return self.term("places", value)
 
     def counted(self, resource: str, n: int) -> str:
         forms = self.vocab.get("resources", {}).get(resource)
@@ -131,7 +121,7 @@ class Renderer:
         """The effect as text; `attrs` are the entity's attributes, which its references name
         (the engine resolves the same references: kb/effects.py, ARCHITECTURE.md "Effects"). `entity` is
         the id of the effect's own entity: a `rule:` step naming it is not printed as a reference to itself."""
-        self._attrs = attrs or {}  # free text's placeholders name them too (msg)
+        self._attrs = attrs or {}
         self._entity = entity
         return self._steps(resolved(steps, self._attrs))
 
@@ -172,7 +162,7 @@ class Renderer:
         if op == "place":
             what = self.counted(str(args.get("what", "")), int(args.get("count", 1)))
             return t(L, "place %(what)s: %(source)s → %(target)s", what=what,
-                     source=self._place("from", args.get("from")), target=self._place("where", args.get("where")))
+                     source=self.term("places", args.get("from")), target=self.term("places", args.get("where")))
         if op == "exchange":
             return t(L, "exchange %(give)s for %(get)s", give=self.amounts(args.get("give", {})),
                      get=self.amounts(args.get("get", {})))

@@ -11,7 +11,6 @@ reads the same value; the engines' interpreter (engine/core/effects.py) compiles
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Iterator
 
 REF = "attr."
@@ -110,9 +109,8 @@ def term_args(op: str, args: Any) -> Iterator[tuple[str, str, Any]]:
 
 class EffectVisitor:
     """Walks an effect tree step by step. Subclasses override `step` (called for every step, before
-    its nested effects), `number` (every numeric argument, literal or reference), `term` (every
-    argument that names an entry of the game's vocabulary, with its parameters) and `text` (any other
-    argument in words)."""
+    its nested effects), `number` (every numeric argument, literal or reference) and `term` (every
+    argument that names an entry of the game's vocabulary, with its parameters)."""
 
     def visit(self, steps: Any, path: str = "effect") -> None:
         if not isinstance(steps, list):
@@ -129,8 +127,6 @@ class EffectVisitor:
                 self.number(value, f"{here}.{op}.{key}", op)
             for key, section, value in term_args(op, args):
                 self.term(section, value, f"{here}.{op}.{key}", op)
-            for key, value in text_args(op, args):
-                self.text(value, f"{here}.{op}.{key}", op)
             for sub_path, inner in nested(op, args, here):
                 self.visit(inner, sub_path)
 
@@ -141,9 +137,6 @@ class EffectVisitor:
         pass
 
     def term(self, section: str, value: Any, path: str, op: str) -> None:
-        pass
-
-    def text(self, value: str, path: str, op: str) -> None:
         pass
 
     def malformed(self, path: str, message: str) -> None:
@@ -165,15 +158,6 @@ def numeric_args(op: str, args: Any) -> Iterator[tuple[str, Any]]:
     for key in NUMERIC.get(op, ()):
         if key in args:
             yield key, args[key]
-
-
-def text_args(op: str, args: Any) -> Iterator[tuple[str, str]]:
-    """(key, text) of each argument an effect says in words: not a reference, not an entity id."""
-    if not isinstance(args, dict):
-        return
-    for key, value in args.items():
-        if isinstance(value, str) and not is_ref(value) and key != ID_ARGS.get(op) and (op, key) not in TERM_ARGS:
-            yield key, value
 
 
 def nested(op: str, args: Any, path: str) -> Iterator[tuple[str, Any]]:
@@ -198,28 +182,6 @@ def numbers(steps: Any) -> list[tuple[str, Any]]:
     return out
 
 
-# A number inside free text (a condition, what a modifier changes, what `per` counts) is written as a
-# placeholder naming the attribute, "a gift card of value {attr.min_card_value} or higher", so the
-# text changes with the constant; the renderer fills it in after translating the sentence.
-PLACEHOLDER = re.compile(r"\{(attr\.[A-Za-z0-9_.]+)\}")
-
-
-def fill(text: str, attrs: dict[str, Any], number: Callable[[Any], str] = str) -> str:
-    """Free text with each placeholder replaced by the number it names (formatted by `number`)."""
-    return PLACEHOLDER.sub(lambda m: number(resolve(m.group(1), attrs)), text)
-
-
-def free_text(steps: Any, path: str = "effect") -> list[tuple[str, str]]:
-    """(path, text) of every argument of an effect that is said in words."""
-    out: list[tuple[str, str]] = []
-
-    class Collect(EffectVisitor):
-        def text(self, value, path, op):
-            out.append((path, value))
-    Collect().visit(steps or [], path)
-    return out
-
-
 def _mapped(steps: Any, leaf: Callable[[Any], Any]) -> Any:
     """A copy of the effect tree with `leaf` applied to every value that is not a list or mapping."""
     if isinstance(steps, list):
@@ -232,13 +194,6 @@ def _mapped(steps: Any, leaf: Callable[[Any], Any]) -> Any:
 def resolved(steps: Any, attrs: dict[str, Any]) -> Any:
     """A copy of the effect with every reference replaced by the number it names."""
     return _mapped(steps, lambda v: resolve(v, attrs))
-
-
-def spelled_out(steps: Any, attrs: dict[str, Any]) -> Any:
-    """The effect as the engine reads it: references resolved and the placeholders of free text
-    filled in (in English; the renderer fills them after translating). An id holds no placeholder,
-    so filling every string that is not a reference changes only the free text."""
-    return _mapped(steps, lambda v: fill(v, attrs) if isinstance(v, str) and not is_ref(v) else resolve(v, attrs))
 
 
 def _refs_by_value(attrs: dict[str, Any]) -> dict[Any, list[str]]:
@@ -275,20 +230,6 @@ def attr_keys(attrs: dict[str, Any]) -> set[int]:
             for v in value.values():
                 walk(v)
     walk(attrs)
-    return out
-
-
-def free_text_literals(steps: Any, attrs: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
-    """(path, number, references it could be) for each number typed inside free text that equals one
-    of the entity's attributes (0 and 1 exempt, as for literals): a candidate for a placeholder. A
-    number that names a key of one of the entity's mappings ("the 2-line space", "rounds 3 and 4") is
-    the name of an entry, not a copy of its value: a placeholder can only name values."""
-    by_value, keys = _refs_by_value(attrs), attr_keys(attrs)
-    out = []
-    for path, text in free_text(steps):
-        for number in re.findall(r"(?<![\w.{])\d+(?![\w}])", PLACEHOLDER.sub("", text)):
-            if int(number) > 1 and int(number) in by_value and int(number) not in keys:
-                out.append((path, number, by_value[int(number)]))
     return out
 
 

@@ -15,8 +15,8 @@ import yaml
 from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
-from kb.effects import (ID_ARGS, PLACEHOLDER, TERM_SECTIONS, term, term_literals, EffectVisitor, RefError, duplicated_literals, free_text_literals, is_ref,
-                        resolve)
+from kb.effects import (ID_ARGS, TERM_SECTIONS, EffectVisitor, RefError, duplicated_literals, is_ref, resolve, term,
+                        term_literals)
 from kb.schema import (
     KINDS, TEXT_LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
     TextItem, normalize_spans, text_items,
@@ -429,8 +429,8 @@ class _EffectCheck(EffectVisitor):
         if named is None:
             self.issue(path, f"expected a name of {section} in game.yaml, or {{name: {{param: value}}}}; got {value!r}")
             return
-        if self.game is None or not any(getattr(self.game, s) for s in TERM_SECTIONS):
-            return  # TRANSITION: a game whose game.yaml declares no vocabulary yet still says it in words
+        if self.game is None:
+            return
         name, params = named
         entries = getattr(self.game, section)
         if name not in entries:
@@ -451,13 +451,6 @@ class _EffectCheck(EffectVisitor):
             elif isinstance(value, bool) or not isinstance(value, int):
                 self.issue(path, f"{name}: param {param} must be a number or attr.<name>, not {value!r}")
 
-    def text(self, value: str, path: str, op: str) -> None:
-        for ref in PLACEHOLDER.findall(value):
-            try:
-                resolve(ref, self.rec.item.attrs)
-            except RefError as exc:
-                self.issue(path, f"{{{ref}}}: {exc}")
-
 
 def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, steps: Any, path: str) -> None:
     _EffectCheck(kb, rec, rel, game).visit(steps, path)
@@ -466,6 +459,4 @@ def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, s
         kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))
     for where, value, refs in term_literals(steps, rec.item.attrs):
         kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))
-    for where, number, refs in free_text_literals(steps, rec.item.attrs):
-        kb.issues.append(Issue(rel, rec.id, f"{where}: {number} in the text repeats {' or '.join(refs)}; "
-                                            f"write the placeholder {{{refs[0]}}} instead"))
+

@@ -101,7 +101,7 @@ CASES = [
     ("changed parameter of a named count", "dragon/rule/pass-for-money", refill_to(2), "pass-for-money.yaml"),
     ("gugong repeated step", "gugong/decree/l1-servant", repeat_first_step, "decree-take.yaml"),
     ("gugong changed number", "gugong/port/port-3", cards_drawn(4), "morning-decree-bonus.yaml"),
-    ("gugong changed condition", "gugong/decree/l1-ship", ship_condition("your envoy has already entered the palace"),
+    ("gugong changed condition", "gugong/decree/l1-ship", ship_condition("envoy-already-in-palace"),
      "morning-decree-bonus.yaml"),
     ("zhanguo repeated step", "zhanguo/scoring-rule/governor-majority", repeat_first_step, "governor-majority-region-1.yaml"),
     ("zhanguo changed number", "zhanguo/scoring-rule/governor-majority", majority_points(12), "governor-majority-tie.yaml"),

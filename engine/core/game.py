@@ -23,7 +23,7 @@ from engine.core.gametype import GameType
 from engine.core.rng import Rng
 from kb import ruleset
 from kb.db import database_url
-from kb.effects import spelled_out
+from kb.effects import resolved
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -48,11 +48,10 @@ class Rules:
         return value
 
     def effect(self, entity_id: str) -> list[Any]:
-        """The entity's effect with its references to constants resolved and the numbers its free
-        text names filled in (kb/effects.py), so the engine reads the same numbers the rendered
-        texts show."""
+        """The entity's effect with its references to constants resolved (kb/effects.py), those of
+        its named terms' parameters too, so the engine reads the same numbers the rendered texts show."""
         entity = self.entities[entity_id]
-        return spelled_out(entity.get("effect") or [], entity["attrs"])
+        return resolved(entity.get("effect") or [], entity["attrs"])
 
     def of_kind(self, kind: str) -> list[dict[str, Any]]:
         prefix = f"{self.game}/{kind}/"

@@ -1,6 +1,6 @@
 """What Gugong's effects act on (engine/core/effects.py): servants, VP, gift cards, the double
 servant, the intrigue and palace tracks, ships and the Great Wall, and the counts and conditions its
-effects name, keyed by the text the effect says. The numbers come from the effect (references resolved
+effects name, by the names game.yaml declares. The numbers come from the effect (references resolved
 by the interpreter), so this module holds no rule constant.
 
 What runs from effects: a decree when it is taken (its immediate VP), its morning bonus and its end
@@ -29,15 +29,14 @@ DIE = "gugong/reward/intrigue-destiny-die"
 COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than a house  # a destiny die turned to the side the player chose
 # where a servant goes on the Wall: from the general supply (a travel token, the Great Wall decree),
 # or the pieces a Great Wall option names from the pool
-WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall section, score it as usual)"})
+WALL_SUPPLY = frozenset({"great-wall", "great-wall-scoring-as-usual"})
 # a Grand Canal option's servants from the pool onto ships, each a decision: whether the player may
 # leave it (option A's one servant) or must place it (option B's two)
-CANAL_PLACES = {"one of your ships": True, "one or two of your ships": False}
-ON_DECREE = "the chosen decree"
+CANAL_PLACES = {"own-ship": True, "one-or-two-own-ships": False}
+ON_DECREE = "chosen-decree"
 DECREE_TAKEN = "gugong/rule/decree-immediate-vp"
 CANAL_MOVE = "gugong/rule/canal-moving-ships"  # one ship moved: a decision of which
-SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
-                   "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
+SHIPS = frozenset({"own-or-new-ship-normal-rules", "own-canal-ship-or-new-by-rules"})
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
 
@@ -53,46 +52,43 @@ class GugongVocabulary(Vocabulary):
         self.g = g
         self._modify: dict[tuple, dict] = {}  # decrees held -> what their modify steps add, by target
         self.counts = {
-            "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
-                lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
-            "jade you own (max {attr.max_end_vp} VP = 5 jade)": lambda run: _player(run)["jade"],
-            "of your servants on decrees, including the one on this decree": lambda run: len(_player(run)["decrees"]),
-            "of your servants at port-reward spots on your player board": self._port_servants,
-            "palace step you would move": lambda run: run.choice["steps"],
-            "servant the chosen decree shows as its cost (see “Decree costs in servants”)":
+            "vp-gained-during-game": lambda run, vp, level: _player(run)["vp"] // vp,
+            "own-jade-capped": lambda run, max_vp: _player(run)["jade"],
+            "own-servant-on-decrees-including-this": lambda run: len(_player(run)["decrees"]),
+            "own-servant-on-port-rewards": self._port_servants,
+            "palace-step": lambda run: run.choice["steps"],
+            "decree-cost-servant":
                 lambda run: g.k.decrees[run.choice["decree"]]["servant_cost"],
-            "servant of another player already on the chosen decree":
+            "other-servant-on-decree":
                 lambda run: sum(1 for who in run.state["decrees"][run.choice["decree"]] if who != run.player),
         }
         self.conditions = {
             # the player's act: the card they chose goes to their discard pile
-            "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile":
-                self._discard_high_card,
+            "discards-gift-card-of-value": self._discard_high_card,
             # the player's act: the house's printed cost (less a decree's discount) paid, one jade taken from it
-            "the chosen jade house still holds jade and you pay the servant cost printed on that house (not given in the rulebook)":
+            "jade-house-stocked-and-paid":
                 self._buy_from_house,
-            "every jade house is sold out (see “Jade from the courtyard”)": lambda run: not any(run.state["jade_houses"]),
-            "you are the first player to choose this option this day (round)": lambda run: run.state["medal"] is None,
-            "the next first player medal is available": lambda run: run.state["medal"] is None,
-            "Meng's envoy has not entered the palace": lambda run: not self._in_palace_before(run),
-            "Meng's envoy has already entered the palace": self._in_palace_before,
-            "the wall section is now complete (see “Completing a wall section”)":
+            "jade-houses-sold-out": lambda run: not any(run.state["jade_houses"]),
+            "first-to-choose-option": lambda run: run.state["medal"] is None,
+            "medal-available": lambda run: run.state["medal"] is None,
+            "meng-envoy-outside-palace": lambda run: not self._in_palace_before(run),
+            "meng-envoy-in-palace": self._in_palace_before,
+            "wall-section-completed":
                 lambda run: c.wall_total(run.state) >= g.k.threshold(len(run.state["order"])),
             # "instead": both conditions judge where the envoy stood before the bonus moved it
-            "your envoy has not entered the palace": lambda run: not self._in_palace_before(run),
-            "your envoy has already entered the palace": self._in_palace_before,
-            "your envoy has already entered the palace and an action would move it up the palace track":
+            "envoy-outside-palace": lambda run: not self._in_palace_before(run),
+            "envoy-already-in-palace": self._in_palace_before,
+            "envoy-in-palace-and-would-climb":
                 lambda run: _player(run)["palace"] >= g.k.palace_end,
-            "this is the third servant on that ship": self._ship_full,
+            "third-servant-on-ship": self._ship_full,
             # the morning rolls the dice before the decree bonuses (engine/gugong/morning.py)
-            "the destiny dice have already been rolled": lambda run: run.moment == "morning",
-            "servants remain on the Great Wall (scored as usual, without intrigue rewards) and you have the most "
-            "servants there (ties: intrigue track)":
+            "dice-rolled": lambda run: run.moment == "morning",
+            "servants-remain-and-most-on-wall":
                 lambda run: self._wall_leader(run) == run.player,
-            "you have the most servants on the Great Wall (ties broken by the intrigue track)":
+            "most-servants-on-wall":
                 lambda run: self._wall_leader(run) == run.player,
             # the matches the night counted (Meng's are fixed by the day: engine/gugong/night.py)
-            "you gained the most servants from matching cards (a card matching two dice counts twice; ties: higher on the intrigue track)":
+            "most-servants-from-matches":
                 self._most_matches,
         }
 
@@ -249,9 +245,9 @@ class GugongVocabulary(Vocabulary):
         """Decisions the step raises, in the effect's order (the caller puts them first in line)."""
         run.gained.setdefault("pending", []).extend(dict(item) for _ in range(n))
 
-    def _discard_high_card(self, run: Run) -> bool:
+    def _discard_high_card(self, run: Run, value: int) -> bool:
         p, card = _player(run), run.choice.get("card")
-        if card not in p["hand"] or self.g.k.card_value[card] < run.attrs["min_card_value"]:
+        if card not in p["hand"] or self.g.k.card_value[card] < value:
             raise IllegalAction(run.entity, "discard a gift card of high enough value from your hand")
         own(p, "hand").remove(card)
         own(p, "discard").append(card)
