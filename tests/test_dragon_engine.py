@@ -186,8 +186,6 @@ def test_malformed_actions(game):
         with pytest.raises(MalformedAction):
             game.apply(s, bad)
     with pytest.raises(MalformedAction):
-        game.new_state(["A"], {}, 1)
-    with pytest.raises(MalformedAction):
         game.new_state(["A", "B"], {"colour": "red"}, 1)
 
 

@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 from engine.core import IllegalAction, MalformedAction, Rng
+from engine.core.errors import EngineError
 from engine.core import game as core_game
 from engine.core import scenario
 from engine.core.game import Game, Rules
@@ -253,3 +254,19 @@ def test_an_event_kind_matches_under_either_key():
     assert event_matches({"event": "vp", "player": "A", "vp": 3}, {"type": "vp", "player": "A"})
     assert not event_matches({"event": "vp", "player": "A"}, {"type": "pay"})
     assert not event_matches({"event": "vp", "player": "A"}, {"event": "vp", "player": "B"})
+
+
+@pytest.mark.parametrize("key,players,options", [
+    ("gugong", ["A", "B", "C", "D", "E", "F"], {}), ("dragon", ["A"], {}), ("zhanguo", ["A"], {}),
+    ("zhanguo", ["A", "A"], {}), ("dragon", ["A", "B"], {"others": ["C", "D", "E", "F"]})])
+def test_a_game_outside_its_player_range_is_refused_by_the_game_type_alone(key, players, options):
+    """One player-count check, the game type's (engine/core/gametype.py check_players), with one error
+    and one wording for every game; the others of a worked example count as players."""
+    game = core_game.get_game(key)
+    declared = game.game_type
+    with pytest.raises(EngineError) as err:
+        game.new_state(players, options, 1)
+    assert type(err.value) is EngineError
+    count = len(players) + len(options.get("others", []))
+    assert str(err.value) in (f"{declared.title} is played by {declared.min_players}-{declared.max_players} players, "
+                              f"not {count}", "player names must be distinct")

@@ -49,8 +49,7 @@ def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
     o = options(g, opts, list(players))
     names = list(players) + [n for n in o["others"] if n not in players]
     k = g.K[o["edition"]]
-    if not k.min_players <= len(names) <= k.max_players or len(set(names)) != len(names):
-        raise MalformedAction(f"In the Year of the Dragon is played by {k.min_players} to {k.max_players} distinct players")
+    g.game_type.check_players(names)
     s = {"game": "dragon", "order": names, "options": o, "rng": Rng.seed_state(seed),
          "round": 0, "phase": "draft", "steps": [], "queue": list(names), "pending": [], "stamp": 0,
          "groups": [], "dragons": [], "drafted": [], "wall": [], "great_event": None, "sunrise": [],

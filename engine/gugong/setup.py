@@ -14,15 +14,13 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     # option "others": extra seats after the named players (a worked example that names one player
     # still needs a 2-5 player game around it)
     players = list(players) + [x for x in options.get("others", []) if x not in players]
+    g.game_type.check_players(players)  # the player range and names: the game type's one check
     solo_game = len(players) == 1
     if solo_game:  # gugong/variant/solo: Meng takes the second seat, the player starts
         if options.get("bonus_travel_tokens"):
             raise IllegalAction("gugong/rule/solo-setup-basic-tokens", "the solo game uses only the basic travel tokens")
         players = players + [g.solo.meng]
         options = dict(options, first_player=players[0])
-    lo, hi = g.rules.meta["players"]["min"], g.rules.meta["players"]["max"]
-    if not lo <= len(players) <= hi or len(set(players)) != len(players):
-        raise EngineError(f"gugong is played by {lo}-{hi} players with distinct names")
     s: dict = {"game": "gugong", "order": list(players), "options": dict(options), "rng": Rng.seed_state(seed),
                "day": k.day_start, "phase": "day", "step": None, "stamp": 0,
                "paths": k.paths(len(players)), "pending": [], "medal": None, "palace_spots": [],

@@ -3,7 +3,6 @@ player boards; who starts; with sides "B" each player chooses a board in reverse
 "auction" the boards are bid for in VP."""
 from __future__ import annotations
 
-from engine.core.errors import MalformedAction
 from engine.core.settle import Broken, named, settle_items
 from engine.zhanguo.common import P
 
@@ -13,8 +12,7 @@ def new_state(g, players, options=None, seed=0):
     declared = g.game_type
     options = declared.check_options(options, [str(p) for p in players])
     players = [str(p) for p in players] + [str(p) for p in options.get("others") or []]
-    if not declared.min_players <= len(players) <= declared.max_players or len(set(players)) != len(players):
-        raise MalformedAction(f"ZhanGuo is for {declared.min_players}-{declared.max_players} players with distinct names")
+    declared.check_players(players)
     for option in declared.options:  # the state records every option's value
         if option.default is not None:
             options.setdefault(option.name, option.default)
