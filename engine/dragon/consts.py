@@ -38,7 +38,7 @@ class Consts(RuleConstants):
     track_spaces = Attr("setup-step/event-track", "track_spaces")
     peace_first = Attr("setup-step/event-track", "peace_tiles_first")
     per_event = Attr("component/event-tiles", "per_event")
-    last_dup_ruling = Unknown("event-track-last-duplicate")  # swap spaces 10 and 11 (1-based)
+    last_dup_ruling = Unknown("event-track-last-duplicate")  # {swap_spaces: [10, 11]} (1-based)
 
     # ---- bank (components; the supply never runs out: dragon/rule/supply-shortage)
     total_rice = Attr("component/rice-tiles", "count")
@@ -53,9 +53,6 @@ class Consts(RuleConstants):
     persons_per_floor = Attr("rule/palace-capacity", "persons_per_floor")
     dragons = Unknown("small-privilege-dragons")  # {small, large}
 
-    # ---- phase 3: events (what they do is their effects': engine/dragon/vocabulary.py)
-    peace_rounds = Attr("event/peace", "fixed_rounds")
-
     def derive(self) -> None:
         rules = self.rules
         edition, unk, meta = self.edition, self.unknown, rules.meta
@@ -65,7 +62,7 @@ class Consts(RuleConstants):
 
         self.editions = [e["key"] for e in meta["editions"]]
         self.expansion_editions = {x["key"]: list(x["editions"]) for x in meta["expansions"]}
-        self.min_players, self.max_players = meta["players"]["min"], meta["players"]["max"]
+        self.max_players = meta["players"]["max"]
 
         # ---- persons: types (rulebook order), subtypes (young/elder), values and symbols
         persons = {e["key"]: e for e in rules.of_kind("person")}
@@ -110,8 +107,6 @@ class Consts(RuleConstants):
             per = unk("gw-wall-tile-bonuses")
             self.wall_tiles = [item["key"] for item in tiles for _ in range(per[item["key"]])]
             self.wall_max = a("rule", "gw-wall-placement", "max_wall_tiles")
-            self.wall_exhausted = unk("gw-wall-exhausted")
-            self.gw_floor_bonus = unk("gw-palace-floor-bonus")
 
         # ---- Great Events (2017)
         ge = "great-events" in self.expansion_editions and edition in self.expansion_editions["great-events"]
@@ -125,7 +120,6 @@ class Consts(RuleConstants):
             self.volcano_space = a("event", "ge-volcanic-eruption", "target_space")
             self.sunrise_persons = a("event", "ge-sunrise", "persons_gained")
             self.edict = unk("ge-edict-benefits")
-            self.eclipse = unk("ge-eclipse-repeat")
 
     # ------------------------------------------------------------ helpers
     def tiles(self, n_players: int) -> dict[str, int]:

@@ -39,9 +39,10 @@ def event_track(k, rng: Rng) -> list[str]:
         free = [i for i, x in enumerate(track) if x is None]
         spot = next((i for i in free if track[i - 1] != item and (i + 1 >= len(track) or track[i + 1] != item)), free[-1])
         track[spot] = item
-    # dragon/unknown/event-track-last-duplicate: identical last two tiles -> swap spaces 10 and 11 (1-based)
+    # dragon/unknown/event-track-last-duplicate: identical last two tiles -> swap the two spaces it names (1-based)
     if track[-1] == track[-2]:
-        track[-3], track[-2] = track[-2], track[-3]
+        first, second = (space - 1 for space in k.last_dup_ruling["swap_spaces"])
+        track[first], track[second] = track[second], track[first]
     return track
 
 

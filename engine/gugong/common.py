@@ -25,6 +25,14 @@ def pool_value(g, p: dict) -> int:
     return p["pool"] + (g.k.double_removed if p["double"] == "pool" else 0)
 
 
+def token_piles(g, tokens: list) -> list[list]:
+    """Travel tokens split into the setup's number of face-down draw piles, as equal as they go
+    (gugong/setup-step/travel-tokens); the morning makes new piles the same way."""
+    n = g.k.draw_piles
+    size = -(-len(tokens) // n)
+    return [tokens[i * size:(i + 1) * size] for i in range(n)]
+
+
 def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list) -> None:
     """Remove n servants from the pool to the general supply. The double servant may replace two, or
     one: it "can be used as one or two servants" (gugong-pl 1005-1007, gugong-cs 905-907)."""

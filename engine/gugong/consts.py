@@ -30,15 +30,15 @@ class Consts(RuleConstants):
     draw_piles = Attr("setup-step/travel-tokens", "draw_piles")
     vp_start = Attr("setup-step/vp-marker", "start_value")
     day_start = Attr("setup-step/day-marker", "start_space")
+    # ---- morning
+    morning_decree_level = Attr("step/morning-decree-bonuses", "decree_level")
+    day_advance = Attr("step/morning-new-servants", "day_marker_advance")
     days = Attr("rule/end-game", "days")
-    morning_skipped_day = Attr("phase/morning", "skipped_in_round")
 
     # ---- day: gift exchange
     exchange_servants = Attr("rule/exchange-pay-servants", "servant_cost")
-    exchange_discards = Attr("rule/exchange-discard-card", "cards_discarded")
     low_value = Attr("rule/value-one-exception", "low_value")
     high_value = Attr("rule/value-one-exception", "high_value")
-    same_action_max = Attr("rule/card-and-location-same", "max_times")
 
     # ---- 1 travel
     token_slots = Attr("rule/travel-token-limit", "token_slots")

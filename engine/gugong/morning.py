@@ -30,8 +30,7 @@ def refill_map(g, s, ev):
             pile = s["token_discard"]
             s["token_discard"] = []
             rng.shuffle(pile)
-            half = (len(pile) + 1) // 2
-            s["token_piles"] = [pile[:half], pile[half:]]
+            s["token_piles"] = c.token_piles(g, pile)
         src = next((p for p in s["token_piles"] if p), None)
         if src is None:
             break
@@ -46,7 +45,7 @@ def roll_dice(g, s, ev):
 
 def decree_bonuses(g, s, ev):
     """Players with a servant on a morning decree get its bonus, from the first player clockwise."""
-    level = g.rules.attr("gugong/step/morning-decree-bonuses", "decree_level")
+    level = g.k.morning_decree_level
     items = []
     meng = s["solo"]["meng"] if s.get("solo") else None
     for name in c.order_from(s, s["first"]):
@@ -61,7 +60,7 @@ def decree_bonuses(g, s, ev):
 
 
 def new_servants(g, s, ev):
-    s["day"] += g.rules.attr("gugong/step/morning-new-servants", "day_marker_advance")
+    s["day"] += g.k.day_advance
     for name in s["order"]:
         c.gain_servants(s, name, g.k.day_servants[s["day"]], ev)
     ev.append({"event": "day", "day": s["day"]})

@@ -20,10 +20,6 @@ from engine.gugong.common import P
 S = "gugong/rule/solo-"
 
 
-def rattr(g, key, name):
-    return g.rules.attr(S + key, name)
-
-
 class SoloConsts:
     """The solo variant's constants, from the knowledge base."""
 
@@ -50,6 +46,8 @@ class SoloConsts:
                          "travel-swap-card": a(S + "token-card-exchange", "vp")}
         self.gift_for_jade = a(S + "token-discard-for-jade", "day_jade")
         self.dusk_travel_discount = a(S + "decree-l2-travel", "dusk_travel_cost_reduction")
+        self.wall_day_servants = a(S + "wall-day", "servants_placed")
+        self.canal_day_servants = a(S + "canal-day", "servants_placed")
         self.dusk = {k: g.rules.entities[S + f"{k}-dusk"]["attrs"]
                      for k in ("travel", "wall", "jade", "intrigue", "palace", "decrees", "canal", "special")}
         self.special = {k: g.rules.entities[S + f"special-{k}"]["attrs"]
@@ -324,7 +322,7 @@ def day_action(g, s, loc, ev, special: bool):
         if special:
             wall_servants(g, s, sp["great-wall"]["servants_placed"], "supply", ev, special=True)
         else:
-            wall_servants(g, s, rattr(g, "wall-day", "servants_placed"), "pool", ev)
+            wall_servants(g, s, g.solo.wall_day_servants, "pool", ev)
         if L.has_decree(p, "l2-wall"):
             wall_servants(g, s, g.k.decrees["l2-wall"]["extra_servants"], "supply", ev)
         c.wall_check(g, s, ev)
@@ -348,7 +346,7 @@ def day_action(g, s, loc, ev, special: bool):
         if key:
             take_decree(g, s, key, special, ev)
     elif loc == "grand-canal":
-        n = sp["grand-canal"]["servants_placed"] if special else rattr(g, "canal-day", "servants_placed")
+        n = sp["grand-canal"]["servants_placed"] if special else g.solo.canal_day_servants
         for _ in range(n):
             if not (take_servants(g, s, 1) if special else take_servants(g, s, 1, "pool")):
                 break
@@ -369,7 +367,7 @@ def card_action(g, s, card, ev, special: bool):
     elif ability == "swap-card":
         c.gain_vp(s, name, g.solo.card_exchange_vp, ev)
     else:
-        c.gain_servants(s, name, g.k.card_abilities[ability]["attrs"]["servants"], ev)
+        g.effects.run(f"gugong/card-ability/{ability}", s, name, ev)  # hire servants: its effect
 
 
 def dusk_action(g, s, automa: str, ev):

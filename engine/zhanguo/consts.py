@@ -7,6 +7,7 @@ register's `value_used` (zhanguo/unknown/*). The deck is built only from the car
 from __future__ import annotations
 
 from engine.core.consts import Attr, RuleConstants, Unknown
+from engine.core.errors import EngineError
 
 G = "zhanguo"
 
@@ -44,7 +45,6 @@ class Consts(RuleConstants):
     move_min = Attr("court-action/move-officials", "movement_points_min")
     move_max = Attr("court-action/move-officials", "movement_points_max")
     work_capacity = Attr("rule/worker-area-capacity", "officials_max")
-    shift_cost = Attr("rule/free-official-shift", "movement_point_cost")
     recruit_n = Attr("court-action/recruit-official", "officials_taken")
     bonus_officials = Attr("reward/governor-bonus-official", "officials")
     unrest_per_worker = Attr("variant/unrest-per-worker", "unrest_per_worker_hired")
@@ -54,7 +54,6 @@ class Consts(RuleConstants):
 
     # ---- tasks
     task_types = Attr("setup-step/tasks", "task_types")
-    task_drawn = Attr("setup-step/tasks", "drawn_per_type")
 
     def derive(self) -> None:
         rules = self.rules
@@ -136,7 +135,6 @@ class Consts(RuleConstants):
         self.never = [x.rsplit("/", 1)[1] for x in a(_id("rule", "card-activation"), "never_activates")]
         self.court_actions = [e["key"] for e in sorted(rules.of_kind("court-action"), key=lambda e: e["order"])]
         ab = self.abilities
-        self.ab_marker_vp = ab["unification-marker"]["vp_if_none_left"]
         self.ab_officials = ab["official"]["officials"]
         self.b_extra_workers = ab["b-extra-worker"]["extra_workers"]
         self.b_extra_move = ab["b-extra-worker"]["movement_points"]
@@ -166,6 +164,9 @@ class Consts(RuleConstants):
         self.sel_rounds = a(cs, "draft_rounds")
         self.sel_drawn = a(cs, "cards_drawn_per_deck")
         self.sel_kept = a(cs, "cards_kept_per_deck")
+        if self.sel_drawn - self.sel_kept != 1:  # the select action names the one card discarded
+            raise EngineError(f"{cs}: the engine's selection discards 1 of the cards drawn, "
+                              f"not {self.sel_drawn - self.sel_kept}")
 
     def _bfs(self, r):
         d = {r: 0}
