@@ -38,7 +38,7 @@ def random_games(key: str, game) -> list[dict]:
         return []
     both = {"edition": "2017", "great_wall": True, "great_events": True}
     return ([{"edition": "2007"}, {"edition": "2017"}]
-            + [{**both, "great_event": ge} for ge in game.K["2017"].great_events])
+            + [{**both, "great_event": ge} for ge in game.consts_by_edition["2017"].great_events])
 
 
 def executed(key: str) -> set[str]:

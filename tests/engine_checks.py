@@ -44,7 +44,7 @@ def assert_illegal(game, state: dict, action: dict, rule: str | None = None) -> 
 def gugong_tokens_a_double_stands_for(game, kind: str) -> int:
     """Gugong's double travel token exchanged, with more plain tokens than the price in hand, for one
     reward of the exchange rule: how many tokens it stood for (the price less the plain tokens taken)."""
-    need = game.k.token_rates[kind][0]
+    need = game.consts.token_rates[kind][0]
     s = game.new_state(["A", "B"], {}, 1)
     name = game.legal_actions(s)[0]["player"]  # the player deciding now may exchange
     p = s["players"][name]

@@ -74,7 +74,7 @@ def gugong_cards_for_jade(r: Rules) -> int:
     g = Gugong(r)
     s = g.new_state(["A", "B"], {}, 1)
     by_value = {}
-    for card, value in g.k.card_value.items():
+    for card, value in g.consts.card_value.items():
         by_value.setdefault(value, card)
     s["players"]["A"]["hand"] = [by_value[v] for v in (6, 7, 8, 9)]
     gc.push(s, {"kind": "token_reward", "player": "A", "token": "travel-gift-for-jade"})

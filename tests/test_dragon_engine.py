@@ -36,7 +36,7 @@ def game():
 @pytest.mark.parametrize("combo", sorted(COMBOS))
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_random_games_keep_every_invariant(game, n, combo):
-    great = game.K["2017"].great_events
+    great = game.consts_by_edition["2017"].great_events
     seen_events = set()
     for seed in range(GAMES):
         opts = dict(COMBOS[combo])
@@ -46,7 +46,7 @@ def test_random_games_keep_every_invariant(game, n, combo):
         assert not played.violations, played.violations[:3]
         final = played.final
         assert game.is_terminal(final)
-        assert final["round"] == game.K[opts["edition"]].last_round
+        assert final["round"] == game.consts_by_edition[opts["edition"]].last_round
         assert sorted(r["rank"] for r in played.scores) == list(range(1, n + 1))
         assert all(final["players"][p]["final"] is not None for p in final["order"])
         if opts.get("great_events"):
@@ -79,7 +79,7 @@ def _action_state(game, edition="2017", yuan=6, **players):
 
 def test_setup(game):
     s = game.new_state(["A", "B", "C", "D", "E"], {}, 1)
-    k = game.K["2017"]
+    k = game.consts_by_edition["2017"]
     assert s["phase"] == "draft" and s["queue"] == ["A", "B", "C", "D", "E"]
     assert s["events"][:2] == ["peace", "peace"]
     assert sorted(s["events"]) == sorted(e for e in k.events for _ in range(2))

@@ -57,7 +57,7 @@ def probe_gugong_token(game, rules, eid):
     """A travel token taken on the map: its reward decision answered with the first `use` the
     engine offers (one card moved to the discard pile, for the token that takes one back)."""
     key = eid.rsplit("/", 1)[1]
-    if key not in game.k.token_mix:
+    if key not in game.consts.token_mix:
         return None
     s = game.new_state(["A", "B"], {}, 1)
     p = s["players"]["A"]
@@ -120,7 +120,7 @@ def probe_gugong_double_token(game, rules, eid):
     steps = rules.effect(eid)
     if len(steps) != 1 or "modify" not in steps[0] or steps[0]["modify"]["target"] != "gugong/rule/travel-token-exchange":
         return None
-    observed = {kind: gugong_tokens_a_double_stands_for(game, kind) for kind in game.k.token_rates}
+    observed = {kind: gugong_tokens_a_double_stands_for(game, kind) for kind in game.consts.token_rates}
     return observed, dict.fromkeys(observed, steps[0]["modify"]["to"])
 
 
@@ -162,7 +162,7 @@ def probe_gugong_card_ability(game, rules, eid):
         while not game.is_terminal(state):
             legal = game.legal_actions(state)
             taken = next((a for a in legal if a["type"] == "card_action"), None)
-            if taken is not None and game.k.card_ability[state["acts"]["card"]] == key:
+            if taken is not None and game.consts.card_ability[state["acts"]["card"]] == key:
                 return ran(game, eid, lambda: game.apply(state, taken))
             state, _ = game.apply(state, chooser.choice(legal))
     return None
@@ -364,7 +364,7 @@ def _dragon_event_position(game, options: dict, seed: int):
     state, chooser = game.new_state(["A", "B", "C"], options, seed), random.Random(seed)
     for _ in range(60):
         state, _ = game.apply(state, chooser.choice(game.legal_actions(state)))
-    k = game.k(state)
+    k = game.consts(state)
     state = st.copy(state)
     state["pending"] = []
     for name, (yuan, rice, fireworks) in zip(state["players"], ((0, 0, 0), (2, 1, 3), (6, 5, 1))):

@@ -58,13 +58,13 @@ def test_illegal_actions_are_rejected_with_the_state_unchanged(game):
     # paying servants you do not have
     poor = st.copy(state)
     poor["players"]["A"]["pool"] = 1
-    low = min(hand_a, key=lambda c: game.k.card_value[c])
-    loc = max(poor["board"], key=lambda l: game.k.card_value[poor["board"][l]])
-    assert game.k.card_value[low] <= game.k.card_value[poor["board"][loc]]
+    low = min(hand_a, key=lambda c: game.consts.card_value[c])
+    loc = max(poor["board"], key=lambda l: game.consts.card_value[poor["board"][l]])
+    assert game.consts.card_value[low] <= game.consts.card_value[poor["board"][loc]]
     _illegal(game, poor, {"type": "exchange", "player": "A", "card": low, "location": loc, "payment": "servants"},
              "gugong/rule/exchange-pay-servants")
     # a free exchange with a lower gift
-    if not (game.k.card_value[low] == 1 and game.k.card_value[poor["board"][loc]] == 9):
+    if not (game.consts.card_value[low] == 1 and game.consts.card_value[poor["board"][loc]] == 9):
         _illegal(game, state, {"type": "exchange", "player": "A", "card": low, "location": loc, "payment": "free"},
                  "gugong/rule/gift-exchange-lower")
     # actions before the gift exchange
@@ -178,10 +178,10 @@ def test_variants_play_to_the_end(game, options):
 def test_advanced_setup_deals_the_shared_deck(game):
     state = game.new_state(["A", "B"], {"advanced": True}, 3)
     board = set(state["board"].values())
-    assert len(board) == game.k.advanced_board_cards
+    assert len(board) == game.consts.advanced_board_cards
     assert not state["box"]  # the unused starting sets join the shared deck
     plain = game.new_state(["A", "B"], {}, 3)
-    assert all(game.k.card_setup[c] == "board" for c in plain["board"].values())
+    assert all(game.consts.card_setup[c] == "board" for c in plain["board"].values())
 
 
 def test_bonus_gift_value_token_raises_gift_values(game):
@@ -246,7 +246,7 @@ def _act(state, location, card="1a"):
 
 def test_final_scoring_order_disqualification_and_ties(game):
     state = _turn(game, ["A", "B", "C"], "A")
-    k = game.k
+    k = game.consts
     pa, pb, pc = (state["players"][n] for n in "ABC")
     # A: in the palace first, 2 jade, l3-vp-ratio + l3-eight-vp; B: in the palace second, same VP as A
     # after scoring but higher on the intrigue track; C: most VP but outside the palace
@@ -269,7 +269,7 @@ def test_final_scoring_order_disqualification_and_ties(game):
 
 def test_end_wall_scoring_can_bring_an_envoy_into_the_palace(game):
     state = _turn(game, ["A", "B"], "A")
-    state["players"]["A"].update(palace=game.k.palace_end - 1, pool=5)
+    state["players"]["A"].update(palace=game.consts.palace_end - 1, pool=5)
     state["wall"] = [["A", 1]]
     state, _ = game.run(state, "final_scoring")
     assert state["palace_spots"] == ["A"] and not state["players"]["A"]["disqualified"]
@@ -279,7 +279,7 @@ def test_wall_completion_threshold_follows_player_count(game):
     for n in (2, 3, 4, 5):
         names = [f"P{i}" for i in range(n)]
         state = _act(_turn(game, names, "P0"), "great-wall")
-        need = game.k.threshold(n)
+        need = game.consts.threshold(n)
         state["wall"] = [["P1", 1]] * (need - 2)
         state["players"]["P1"]["pool"] -= need - 2
         action = {"type": "location_action", "player": "P0", "option": "A", "pieces": ["n"], "extra": False}
@@ -292,18 +292,18 @@ def test_wall_completion_threshold_follows_player_count(game):
 
 def test_palace_steps_after_entering_give_vp(game):
     state = _act(_turn(game, ["A", "B"], "A"), "palace")
-    state["players"]["A"].update(palace=game.k.palace_end - 1, vp=0)
+    state["players"]["A"].update(palace=game.consts.palace_end - 1, vp=0)
     state, _ = game.apply(state, {"type": "location_action", "player": "A", "option": "B"})
-    assert state["players"]["A"]["palace"] == game.k.palace_end
-    assert state["players"]["A"]["vp"] == game.k.palace_b[1] - 1
+    assert state["players"]["A"]["palace"] == game.consts.palace_end
+    assert state["players"]["A"]["vp"] == game.consts.palace_b[1] - 1
     assert state["palace_spots"] == ["A"]
 
 
 def test_palace_decree_bonus_enters_the_palace_or_gives_vp_instead(game):
     """gugong/decree/l1-palace: the step that brings the envoy into the palace gives no VP as well;
     an envoy already inside gets the VP instead of the step."""
-    bonus_vp = game.k.decrees["l1-palace"]["vp_if_in_palace"]
-    for start, palace, vp in ((game.k.palace_end - 1, game.k.palace_end, 0), (game.k.palace_end, game.k.palace_end, bonus_vp)):
+    bonus_vp = game.consts.decrees["l1-palace"]["vp_if_in_palace"]
+    for start, palace, vp in ((game.consts.palace_end - 1, game.consts.palace_end, 0), (game.consts.palace_end, game.consts.palace_end, bonus_vp)):
         state = _turn(game, ["A", "B"], "A")
         state["players"]["A"].update(palace=start, vp=0, decrees=["l1-palace"])
         state["pending"].insert(0, {"kind": "decree_bonus", "player": "A", "decree": "l1-palace"})
@@ -317,7 +317,7 @@ def test_level_2_decrees_lower_costs(game):
     a["decrees"] = ["l2-jade"]
     state["decrees"]["l2-jade"] = ["A"]
     a["pool"], a["supply"] = 5, 6
-    cost = game.k.jade_houses[0]["cost"] - game.k.decrees["l2-jade"]["servant_discount"]
+    cost = game.consts.jade_houses[0]["cost"] - game.consts.decrees["l2-jade"]["servant_discount"]
     after, _ = game.apply(state, {"type": "location_action", "player": "A", "house": 0})
     assert after["players"]["A"]["pool"] == 5 - cost
 
@@ -325,7 +325,7 @@ def test_level_2_decrees_lower_costs(game):
 def test_token_limit_forces_an_exchange(game):
     state = _act(_turn(game, ["A", "B"], "A"), "travel")
     a = state["players"]["A"]
-    a["tokens"] = ["travel-vp"] * game.k.token_slots
+    a["tokens"] = ["travel-vp"] * game.consts.token_slots
     state, _ = game.apply(state, {"type": "location_action", "player": "A", "option": "A"})
     city = game.legal_actions(state)[0]["city"]
     state, _ = game.apply(state, {"type": "travel", "player": "A", "city": city})
@@ -334,7 +334,7 @@ def test_token_limit_forces_an_exchange(game):
     assert {x["type"] for x in game.legal_actions(state)} == {"tokens"}
     _illegal(game, state, {"type": "end_turn", "player": "A"}, "gugong/rule/travel-token-limit")
     state, _ = game.apply(state, {"type": "tokens", "player": "A", "for": "vp", "doubles": 0})
-    assert not state["pending"] and len(state["players"]["A"]["tokens"]) == game.k.token_slots - game.k.token_rates["vp"][0] + 1
+    assert not state["pending"] and len(state["players"]["A"]["tokens"]) == game.consts.token_slots - game.consts.token_rates["vp"][0] + 1
 
 
 def test_port_reward_limits(game):
@@ -344,6 +344,6 @@ def test_port_reward_limits(game):
     a["pool"] -= 3
     from engine.gugong import common as c  # port 2: 4 VP while the player board has a free spot
     assert c.claimable(game, state, "A", 0) == ["vp4"]
-    a["ports"]["vp4"] = game.k.port_limits["vp4"]
-    a["pool"] -= game.k.port_limits["vp4"]
+    a["ports"]["vp4"] = game.consts.port_limits["vp4"]
+    a["pool"] -= game.consts.port_limits["vp4"]
     assert c.claimable(game, state, "A", 0) == []

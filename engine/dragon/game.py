@@ -42,16 +42,17 @@ class Dragon(PhasedGame):
     def __init__(self, rules=None):
         super().__init__(rules)
         eds = [e["key"] for e in self.rules.meta["editions"]]
-        self.K = {ed: Consts(self.rules, ed) for ed in eds}
+        self.consts_by_edition = {ed: Consts(self.rules, ed) for ed in eds}
         # the effects of events, actions, person tiles and scorings run through the one interpreter;
         # a choice an event leaves to each player waits as that decision
-        self.effects = Interpreter(self.rules, DragonVocabulary(self.k, {"dragon/event/ge-flood": "flood"}))
-        for k in self.K.values():
+        self.effects = Interpreter(self.rules, DragonVocabulary(self.consts, {"dragon/event/ge-flood": "flood"}))
+        for k in self.consts_by_edition.values():
             k.effects = self.effects
         self.default_edition = max(eds, key=lambda e: [x for x in self.rules.meta["editions"] if x["key"] == e][0]["year"])
 
-    def k(self, s: dict) -> Consts:
-        return self.K[s["options"]["edition"]]
+    def consts(self, state: dict) -> Consts:
+        """The constants of the state's edition (In the Year of the Dragon's values differ by edition)."""
+        return self.consts_by_edition[state["options"]["edition"]]
 
     # ------------------------------------------------------------ states
     def new_state(self, players, options=None, seed=0):
@@ -70,7 +71,7 @@ class Dragon(PhasedGame):
 
     # ------------------------------------------------------------ flow
     def _round_steps(self, s: dict) -> list[str]:
-        k, o, r = self.k(s), s["options"], s["round"]
+        k, o, r = self.consts(s), s["options"], s["round"]
         steps = ["action"]
         if r != k.no_person_round:
             steps.append("person")
@@ -107,7 +108,7 @@ class Dragon(PhasedGame):
         s["pending"] = keep
 
     def _advance(self, s: dict, ev: list) -> None:
-        k = self.k(s)
+        k = self.consts(s)
         while True:
             self._clean_pending(s)
             if s["phase"] == "end" or s["pending"] or s["queue"]:
@@ -158,7 +159,7 @@ class Dragon(PhasedGame):
         """Scenario steps: an event key (dragon/event/*) resolves that event now; action and person start
         that phase (cards laid out, person-track order); decay, scoring, wall, wall_final, great and
         end_scoring run that engine step."""
-        k = self.k(state)
+        k = self.consts(state)
         s = st.copy(state)
         ev: list = []
         if step in k.events or step in getattr(k, "great_events", []):
@@ -181,7 +182,7 @@ class Dragon(PhasedGame):
             raise IllegalAction(R + "rounds", "no decision is waiting now")
         if name != self.current_player(s):
             raise IllegalAction(R + "turn-order", f"it is {self.current_player(s)}'s decision, not {name}'s")
-        k = self.k(s)
+        k = self.consts(s)
         if s["pending"]:
             item = s["pending"][0]
             if kind != DECISIONS[item["kind"]]:
@@ -207,7 +208,7 @@ class Dragon(PhasedGame):
         self._advance(s, ev)
 
     def _sunrise_tiles(self, s: dict) -> list[str]:
-        k = self.k(s)
+        k = self.consts(s)
         return [x for x in k.young if s["supply"][x] > 0 and k.subtypes[x]["type"] not in s["sunrise"]]
 
     def _decide(self, k, s, item, name, a, ev):
@@ -269,7 +270,7 @@ class Dragon(PhasedGame):
     def legal_actions(self, s):
         if self.is_terminal(s):
             return []
-        k = self.k(s)
+        k = self.consts(s)
         name = self.current_player(s)
         if name is None:
             return []
@@ -323,7 +324,7 @@ class Dragon(PhasedGame):
 
     # ------------------------------------------------------------ invariants
     def check_invariants(self, s):
-        k = self.k(s)
+        k = self.consts(s)
         bad = []
         P = s["players"]
         for what, total in (("yuan", k.total_yuan), ("rice", k.total_rice), ("fireworks", k.total_fireworks)):

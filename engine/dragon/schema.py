@@ -5,7 +5,7 @@ from engine.core.schema import action_schema, closed
 
 
 def state_schema(g) -> dict:
-    k = g.K[g.default_edition]
+    k = g.consts_by_edition[g.default_edition]
     subs = sorted(k.subtypes)
     sub = {"type": "string", "enum": subs, "description": "person tile: type, or type-young/type-elder"}
     card = {"type": "string", "enum": list(k.types) + ["joker"], "description": "person card (joker = question mark)"}
@@ -32,8 +32,8 @@ def state_schema(g) -> dict:
         "properties": {
             "game": {"const": "dragon"}, "order": {"type": "array", "items": name, "description": "seats, clockwise; the first is the oldest"},
             "options": {"type": "object", "properties": {
-                "edition": {"enum": sorted(g.K)}, "great_wall": {"type": "boolean"}, "great_events": {"type": "boolean"},
-                "great_event": {"oneOf": [{"type": "null"}, {"enum": getattr(g.K[g.default_edition], "great_events", [])}]},
+                "edition": {"enum": sorted(g.consts_by_edition)}, "great_wall": {"type": "boolean"}, "great_events": {"type": "boolean"},
+                "great_event": {"oneOf": [{"type": "null"}, {"enum": getattr(g.consts_by_edition[g.default_edition], "great_events", [])}]},
                 "others": {"type": "array", "items": name, "description": "extra seats after the named players"}}},
             "rng": {"type": "string", "description": "the generator state KEY:COUNT (engine/core/rng.py)"},
             "round": {"type": "integer", "minimum": 0, "maximum": k.rounds},

@@ -11,9 +11,9 @@ from engine.core.rng import Rng
 def options(g, opts: dict, players: list[str]) -> dict:
     opts = g.game_type.check_options(opts, players)
     ed = str(opts.get("edition", g.default_edition))
-    if ed not in g.K:
-        raise MalformedAction(f"edition must be one of {sorted(g.K)}")
-    k = g.K[ed]
+    if ed not in g.consts_by_edition:
+        raise MalformedAction(f"edition must be one of {sorted(g.consts_by_edition)}")
+    k = g.consts_by_edition[ed]
     out = {"edition": ed, "great_wall": bool(opts.get("great_wall", False)),
            "great_events": bool(opts.get("great_events", False)), "great_event": opts.get("great_event"),
            "others": list(opts.get("others") or [])}
@@ -49,7 +49,7 @@ def event_track(k, rng: Rng) -> list[str]:
 def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
     o = options(g, opts, list(players))
     names = list(players) + [n for n in o["others"] if n not in players]
-    k = g.K[o["edition"]]
+    k = g.consts_by_edition[o["edition"]]
     g.game_type.check_players(names)
     s = {"game": "dragon", "order": names, "options": o, "rng": Rng.seed_state(seed),
          "round": 0, "phase": "draft", "steps": [], "queue": list(names), "pending": [], "stamp": 0,
@@ -84,7 +84,7 @@ def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
 def settle(g, s: dict, setup: dict) -> None:
     """What a scenario's setup hands a player comes out of the bank and the person tile supply,
     unless the setup names those itself."""
-    k = g.k(s)
+    k = g.consts(s)
     P = s["players"]
     for what, total in (("yuan", k.total_yuan), ("rice", k.total_rice), ("fireworks", k.total_fireworks)):
         if not named(setup, "bank", what):
@@ -105,7 +105,7 @@ def composition(g, s: dict) -> list[str]:
     by their count, never two identical tiles side by side after the peace tiles), the action cards
     in the groups, person tiles of the kinds printed (craftsmen, court ladies and tax collectors only
     young), each player's person cards."""
-    k = g.k(s)
+    k = g.consts(s)
     bad: list[str] = []  # the bank may run short: other markers stand in (dragon/rule/supply-shortage)
     track = s["events"]
     rule = "dragon/setup-step/event-track"

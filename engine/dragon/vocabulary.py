@@ -35,14 +35,14 @@ def _player(run: Run) -> dict:
 
 
 class DragonVocabulary(Vocabulary):
-    """One per engine: `k(state)` gives the edition's constants the counts need (person tiles'
+    """One per engine: `consts(state)` gives the edition's constants the counts need (person tiles'
     symbols and values, the palace capacity), `decisions` names the pending decision a deferred choice
     of an entity raises."""
 
     targets = frozenset({"uninhabited-palace"})  # each such palace loses its floors
 
-    def __init__(self, k, decisions: dict[str, str]):
-        self.k, self.decisions = k, decisions
+    def __init__(self, consts, decisions: dict[str, str]):
+        self.consts, self.decisions = consts, decisions
         symbols = self._symbols_of_card
         self.counts = {
             # action cards: the card's own person type (attribute person_type)
@@ -79,11 +79,11 @@ class DragonVocabulary(Vocabulary):
             # rules and scorings
             "uninhabited-palace": lambda run: sum(1 for pal in _player(run)["palaces"] if not pal["persons"]),
             "yuan-short-of": lambda run, yuan: yuan - _player(run)["yuan"],
-            "new-person-value": lambda run: self.k(run.state).subtypes[run.choice["person"]]["value"],
+            "new-person-value": lambda run: self.consts(run.state).subtypes[run.choice["person"]]["value"],
             "palace": lambda run: len(_player(run)["palaces"]),
             "dragons-of-court-ladies": lambda run: self._symbols(run, "court-lady"),
             "dragons-on-privileges":
-                lambda run: sum(n * self.k(run.state).dragons[z] for z, n in _player(run)["privileges"].items()),
+                lambda run: sum(n * self.consts(run.state).dragons[z] for z, n in _player(run)["privileges"].items()),
             "monk-buddhas-times-floors":
                 self._monk_points,
         }
@@ -202,7 +202,7 @@ class DragonVocabulary(Vocabulary):
 
     def _edict_benefit(self, run: Run) -> None:
         """dragon/unknown/ge-edict-benefits: 1 of what the kind's action gives per symbol."""
-        what, n = edict_value(self.k(run.state), _player(run), run.choice["kind"])
+        what, n = edict_value(self.consts(run.state), _player(run), run.choice["kind"])
         if what == "palace_floors":
             self.gain(run, "palace_floor", n)
         elif what == "person_track":
@@ -216,7 +216,7 @@ class DragonVocabulary(Vocabulary):
             return
         s["supply"][x] -= 1
         run.events.append({"event": "person", "player": run.player, "person": x})
-        if c.place_person(self.k(s), s, run.player, x, run.choice.get("palace"), run.choice.get("slot"), run.entity, run.events):
+        if c.place_person(self.consts(s), s, run.player, x, run.choice.get("palace"), run.choice.get("slot"), run.entity, run.events):
             run.gained["placed"] = x
 
     def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
@@ -276,13 +276,13 @@ class DragonVocabulary(Vocabulary):
         return min(len(self._inhabited(run)), self.affordable(run))
 
     def _symbols(self, run: Run, person_type: str) -> int:
-        return self.k(run.state).symbols(_player(run), person_type)
+        return self.consts(run.state).symbols(_player(run), person_type)
 
     def _symbols_of_card(self, run: Run) -> int:
         return self._symbols(run, run.attrs["person_type"])
 
     def _monk_points(self, run: Run) -> int:
-        sub = self.k(run.state).subtypes
+        sub = self.consts(run.state).subtypes
         return sum(sub[x]["symbols"] * pal["floors"] for pal in _player(run)["palaces"] for x in pal["persons"]
                    if sub[x]["type"] == "monk")
 
@@ -300,7 +300,7 @@ class DragonVocabulary(Vocabulary):
 
     def _helmets(self, run: Run) -> dict[str, int]:
         if "helmets" not in run.shared:
-            k = self.k(run.state)
+            k = self.consts(run.state)
             run.shared["helmets"] = {n: k.symbols(p, "warrior") for n, p in run.state["players"].items()}
         return run.shared["helmets"]
 

@@ -22,13 +22,13 @@ def order_from(s: dict, start: int) -> list[str]:
 # ---------------------------------------------------------------- servants
 def pool_value(g, p: dict) -> int:
     """What the servant pool can pay: the double servant counts as two (gugong/rule/double-servant-remove)."""
-    return p["pool"] + (g.k.double_removed if p["double"] == "pool" else 0)
+    return p["pool"] + (g.consts.double_removed if p["double"] == "pool" else 0)
 
 
 def token_piles(g, tokens: list) -> list[list]:
     """Travel tokens split into the setup's number of face-down draw piles, as equal as they go
     (gugong/setup-step/travel-tokens); the morning makes new piles the same way."""
-    n = g.k.draw_piles
+    n = g.consts.draw_piles
     size = -(-len(tokens) // n)
     return [tokens[i * size:(i + 1) * size] for i in range(n)]
 
@@ -58,7 +58,7 @@ def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list
 
 def double_covers(g, n: int) -> int:
     """How many servants of a payment of n the double servant stands for: two, or one when one is due."""
-    return min(n, g.k.double_removed)
+    return min(n, g.consts.double_removed)
 
 
 def can_pay(g, p: dict, n: int, use_double: bool) -> bool:
@@ -137,7 +137,7 @@ def gain_vp(s: dict, name: str, n: int, events: list) -> None:
 def move_intrigue(g, s: dict, name: str, steps: int, events: list) -> None:
     """Move on the intrigue track (at most its last space); landing puts the marker on top of a stack."""
     p = P(s, name)
-    new = max(0, min(g.k.intrigue_max, p["intrigue"] + steps))
+    new = max(0, min(g.consts.intrigue_max, p["intrigue"] + steps))
     if new != p["intrigue"]:
         p["intrigue"] = new
         s["stamp"] += 1
@@ -164,11 +164,11 @@ def move_palace(g, s: dict, name: str, steps: int, events: list) -> None:
     that give 1 VP each instead (gugong/rule/palace-entry, gugong/rule/palace-extra-steps)."""
     p = P(s, name)
     for _ in range(steps):
-        if p["palace"] >= g.k.palace_end:  # one step beyond: the rule's effect, for that step
+        if p["palace"] >= g.consts.palace_end:  # one step beyond: the rule's effect, for that step
             g.effects.run(R + "palace-extra-steps", s, name, events, choice=ONE_STEP)
             continue
         p["palace"] += 1
-        if p["palace"] == g.k.palace_end:
+        if p["palace"] == g.consts.palace_end:
             s["palace_spots"].append(name)
             events.append({"event": "enter_palace", "player": name, "spot": len(s["palace_spots"])})
 
@@ -194,7 +194,7 @@ def wall_place(g, s: dict, name: str, piece: str, source: str, events: list) -> 
         if p["double"] != source:
             raise IllegalAction(R + "double-servant-placement", f"{name}'s double servant is not in the {source}")
         p["double"] = "wall"
-        s["wall"].append([name, g.k.double_counts])
+        s["wall"].append([name, g.consts.double_counts])
     else:
         if p[source] < 1:
             raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
@@ -205,7 +205,7 @@ def wall_place(g, s: dict, name: str, piece: str, source: str, events: list) -> 
 
 def wall_check(g, s: dict, events: list) -> None:
     """After an action: a complete section is scored at once, then the intrigue rewards are offered."""
-    if wall_total(s) < g.k.threshold(len(s["order"])):
+    if wall_total(s) < g.consts.threshold(len(s["order"])):
         return
     present = [n for n in s["order"] if wall_count(s, n) > 0]
     winner = best(s, present, lambda n: wall_count(s, n))
@@ -216,7 +216,7 @@ def wall_check(g, s: dict, events: list) -> None:
     wall_remove(s, winner)
     # gugong/rule/intrigue-rewards: lowest marker first (bottom of a stack counts lowest)
     push_many(s, [{"kind": "intrigue_reward", "player": n}
-                  for n in sorted(present, key=lambda n: rank_key(s, n)) for _ in range(g.k.rewards_per_player)])
+                  for n in sorted(present, key=lambda n: rank_key(s, n)) for _ in range(g.consts.rewards_per_player)])
 
 
 def wall_remove(s: dict, name: str) -> None:
@@ -240,7 +240,7 @@ def occupied(s: dict) -> set[tuple[int, int]]:
 
 def first_free(g, s: dict, path: int, after: int) -> int | None:
     occ = occupied(s)
-    for port in range(after + 1, g.k.last_port + 1):
+    for port in range(after + 1, g.consts.last_port + 1):
         if (path, port) not in occ:
             return port
     return None
@@ -258,12 +258,12 @@ def ship_targets(g, s: dict, name: str, size: int) -> list[tuple[int, int | None
     new_done = False
     for i, sh in enumerate(p["ships"]):
         if sh:
-            if ship_load(sh) + size <= g.k.ship_capacity:
+            if ship_load(sh) + size <= g.consts.ship_capacity:
                 out.append((i, None))
         elif not new_done:
             new_done = True  # the ships beside the board are alike: offer the first one
             for path in range(s["paths"]):
-                if first_free(g, s, path, g.k.first_port - 1) is not None:
+                if first_free(g, s, path, g.consts.first_port - 1) is not None:
                     out.append((i, path))
     return out
 
@@ -272,17 +272,17 @@ def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, s
     p = P(s, name)
     if not isinstance(ship, int) or not 0 <= ship < len(p["ships"]):
         raise IllegalAction(R + "canal-adding-servants", "no such ship")
-    size = g.k.double_counts if piece == "d" else 1
+    size = g.consts.double_counts if piece == "d" else 1
     sh = p["ships"][ship]
     if sh is None:
         if path not in range(s["paths"]):
             raise IllegalAction(R + "canal-paths", "a new ship needs a path of the canal")
-        port = first_free(g, s, path, g.k.first_port - 1)
+        port = first_free(g, s, path, g.consts.first_port - 1)
         if port is None:
             raise IllegalAction(R + "canal-new-ship", "no free port on that path")
         sh = own(p, "ships")[ship] = {"path": path, "port": port, "load": []}
         events.append({"event": "new_ship", "player": name, "ship": ship, "path": path, "port": port})
-    if ship_load(sh) + size > g.k.ship_capacity:
+    if ship_load(sh) + size > g.consts.ship_capacity:
         raise IllegalAction(R + "canal-adding-servants", "the ship has no free spot")
     if piece == "d":
         if p["double"] != source:
@@ -322,14 +322,14 @@ def claimable(g, s: dict, name: str, ship: int) -> list[str]:
     """Rewards the ship may claim now (full, in a reward port, free spot on the player board)."""
     p = P(s, name)
     sh = p["ships"][ship]
-    if not sh or ship_load(sh) < g.k.ship_capacity or 1 not in sh["load"]:
+    if not sh or ship_load(sh) < g.consts.ship_capacity or 1 not in sh["load"]:
         return []
-    port = g.k.ports[sh["port"]]
+    port = g.consts.ports[sh["port"]]
     kinds = {"vp": ["vp4"], "gift_card": ["gift_card"], "double_servant": ["double_servant"],
              "choice": ["vp4", "gift_card", "double_servant"]}.get(port["reward"], [])
     out = []
     for kind in kinds:
-        if p["ports"][kind] >= g.k.port_limits[kind]:
+        if p["ports"][kind] >= g.consts.port_limits[kind]:
             continue
         if kind == "double_servant" and p["double"] != "locked":
             continue

@@ -15,7 +15,7 @@ PAYMENTS = ("free", "servants", "discard", "no_action")
 def exchange_is_free(g, p: dict, mine: int, theirs: int) -> bool:
     """A higher gift is exchanged freely; so is a 1 for a 9 (gugong/rule/value-one-exception), and an
     equal gift for the holder of the equal-value decree (gugong/decree/l2-same-value)."""
-    return (mine > theirs or (mine == g.k.low_value and theirs == g.k.high_value)
+    return (mine > theirs or (mine == g.consts.low_value and theirs == g.consts.high_value)
             or (mine == theirs and L.has_decree(p, "l2-same-value")))
 
 
@@ -27,14 +27,14 @@ def do_exchange(g, s, name, a, ev):
     if card not in p["hand"]:
         raise IllegalAction(R + "gift-exchange", f"{card!r} is not in {name}'s hand")
     theirs = s["board"][loc]
-    free = exchange_is_free(g, p, g.k.card_value[card] + L.gift_value_bonus(g, p), g.k.card_value[theirs])
+    free = exchange_is_free(g, p, g.consts.card_value[card] + L.gift_value_bonus(g, p), g.consts.card_value[theirs])
     if payment == "free":
         if not free:
             raise IllegalAction(R + "gift-exchange-lower", "your gift is not higher than the official's: pay, discard or take no action")
     elif free:
         raise IllegalAction(R + "gift-exchange-higher", "your gift is higher: exchange it freely")
     elif payment == "servants":
-        c.pay(g, s, name, g.k.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
+        c.pay(g, s, name, g.consts.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
     elif payment == "discard":
         other = a.get("discard")
         if other == card or other not in p["hand"]:
@@ -47,7 +47,7 @@ def do_exchange(g, s, name, a, ev):
     acting = payment != "no_action"
     s["stage"] = "act"
     s["acts"] = {"card": card, "location": loc,
-                 "card_action": acting and g.k.card_ability[card] is not None, "location_action": acting}
+                 "card_action": acting and g.consts.card_ability[card] is not None, "location_action": acting}
     ev.append({"event": "exchange", "player": name, "card": card, "location": loc, "took": theirs, "payment": payment})
 
 
@@ -57,12 +57,12 @@ def exchange_opts(g, s, name):
     p = P(s, name)
     out = []
     plus = L.gift_value_bonus(g, p)
-    doubles = c.pay_options(g, p, g.k.exchange_servants)
-    value = g.k.card_value
+    doubles = c.pay_options(g, p, g.consts.exchange_servants)
+    value = g.consts.card_value
     for card in p["hand"]:
         mine = value[card] + plus
         others = [x for x in p["hand"] if x != card]
-        for loc in g.k.locations:
+        for loc in g.consts.locations:
             base = {"type": "exchange", "player": name, "card": card, "location": loc}
             if exchange_is_free(g, p, mine, value[s["board"][loc]]):
                 out.append({**base, "payment": "free"})
@@ -78,7 +78,7 @@ def do_card_action(g, s, name, a, ev):
     if s["stage"] != "act" or not acts.get("card_action"):
         raise IllegalAction(R + "perform-actions", "no card action available (it comes before the location action)")
     acts["card_action"] = False
-    L.do_card_action(g, s, name, g.k.card_ability[acts["card"]], a, ev)
+    L.do_card_action(g, s, name, g.consts.card_ability[acts["card"]], a, ev)
 
 
 def do_location_action(g, s, name, a, ev):
@@ -96,7 +96,7 @@ def act_opts(g, s, name):
     acts = s["acts"]
     out = [{"type": "end_turn"}]
     if acts.get("card_action"):
-        out += [{"type": "card_action", **o} for o in L.card_action_opts(g, s, name, g.k.card_ability[acts["card"]])]
+        out += [{"type": "card_action", **o} for o in L.card_action_opts(g, s, name, g.consts.card_ability[acts["card"]])]
     if acts.get("location_action"):
         out += [{"type": "location_action", **o} for o in L.OPTS[acts["location"]](g, s, name)]
     return out
@@ -126,8 +126,8 @@ def end_of_day(g, s, ev):
     for name in s["order"]:
         p = P(s, name)
         for b in p["bonus"]:
-            p["supply"] += g.k.token_attrs[b["token"]]["servant_cost"]
-            if len(p["tokens"]) >= g.k.token_slots:
+            p["supply"] += g.consts.token_attrs[b["token"]]["servant_cost"]
+            if len(p["tokens"]) >= g.consts.token_slots:
                 c.push(s, {"kind": "make_room", "player": name, "token": b["token"]}, last=True)
             else:
                 own(p, "tokens").append(b["token"])

@@ -47,7 +47,7 @@ class Gugong(PhasedGame):
 
     def __init__(self, rules=None):
         super().__init__(rules)
-        self.k = Consts(self.rules)
+        self.consts = Consts(self.rules)
         self.solo = solo.SoloConsts(self)
         # decrees, port rewards and scorings run from their effects through the one interpreter
         self.effects = Interpreter(self.rules, GugongVocabulary(self))
@@ -155,7 +155,7 @@ class Gugong(PhasedGame):
                 return
             if s["phase"] == "night":
                 if s["step"] == "end_of_day":
-                    if s["day"] >= self.k.days:
+                    if s["day"] >= self.consts.days:
                         scoring.run(self, s, ev)
                     else:
                         s["phase"], s["step"] = "morning", "first_player"
@@ -241,7 +241,7 @@ class Gugong(PhasedGame):
 
     # ------------------------------------------------------------ invariants
     def check_invariants(self, s) -> list[str]:
-        k = self.k
+        k = self.consts
         bad = []
         for name in s["order"]:
             p = s["players"][name]

@@ -18,7 +18,7 @@ def declare(g) -> GameType:
             Option("solo_sets", "int", "solo: which pair of card sets the player and Meng get", 0,
                    values=tuple(range(len(g.solo.pairs))), entity="gugong/unknown/solo-card-set-pairs"),
             Option("focus", "choice", "solo: the location Meng focuses on (random when not given)",
-                   values=tuple(g.k.locations)),
+                   values=tuple(g.consts.locations)),
             Option("first_player", "player", "who starts (random when not given, gugong/setup-step/first-player)"),
             Option("others", "players", "extra seats after the named players, so that a worked example that names "
                    "one player has a full game around it", scenarios_only=True),

@@ -42,7 +42,7 @@ def _option(a: dict) -> str:
 
 # ================================================================ 1. travel
 def travel_cost(g, p: dict, option: str) -> int:
-    return max(0, g.k.travel[option][0] - discount(g, p, LOC + "travel"))
+    return max(0, g.consts.travel[option][0] - discount(g, p, LOC + "travel"))
 
 
 def do_travel(g, s, name, a, ev):
@@ -67,7 +67,7 @@ def travel_destinations(g, s, name) -> list[int]:
     seen, stack, out = {here}, [here], []
     while stack:
         x = stack.pop()
-        for y in g.k.roads[x]:
+        for y in g.consts.roads[x]:
             if y in seen:
                 continue
             seen.add(y)
@@ -93,12 +93,12 @@ def decide_travel_move(g, s, name, a, ev):
 # ---- travel token rewards (gugong/rule/travel-token-list)
 def token_reward_opts(g, s, name, token):
     p = P(s, name)
-    at = g.k.token_attrs[token]
+    at = g.consts.token_attrs[token]
     out = [{"use": False}]
     if plain_token(g, token):
         out.append({"use": True})
     elif token == "travel-gift-for-jade":
-        out += [{"use": True, "card": x} for x in p["hand"] if g.k.card_value[x] >= at["min_card_value"]]
+        out += [{"use": True, "card": x} for x in p["hand"] if g.consts.card_value[x] >= at["min_card_value"]]
     elif token == "travel-swap-card":
         out += [dict(use=True, **o) for o in swap_opts(g, s, name)]
     elif token == "travel-retrieve-card":
@@ -110,11 +110,11 @@ def token_reward_opts(g, s, name, token):
         out += [{"use": True, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")]
     elif token == "travel-servants-for-jade":
         out += [{"use": True, "double": d} for d in c.pay_options(g, p, at["servants"])]
-    elif token in g.k.bonus_mix and p["pool"] >= at["servant_cost"]:
+    elif token in g.consts.bonus_mix and p["pool"] >= at["servant_cost"]:
         if token == "bonus-gift-value":
             out.append({"use": True})
         else:
-            out += [{"use": True, "location": loc} for loc in g.k.locations]
+            out += [{"use": True, "location": loc} for loc in g.consts.locations]
     return out
 
 
@@ -123,7 +123,7 @@ def _has(p, piece, source):
 
 
 def _size(g, piece):
-    return g.k.double_counts if piece == "d" else 1
+    return g.consts.double_counts if piece == "d" else 1
 
 
 PLAIN_OPS = frozenset({"gain", "move"})
@@ -147,17 +147,17 @@ def decide_token_reward(g, s, name, a, ev):
     item = s["pending"][0]
     token = item["token"]
     p = P(s, name)
-    at = g.k.token_attrs[token]
+    at = g.consts.token_attrs[token]
     rule = TOKEN + token
     gained: dict = {}
     if a.get("use"):
         if token == "travel-double":
             raise IllegalAction(rule, "the double token has no reward of its own")
-        if token in g.k.bonus_mix:
+        if token in g.consts.bonus_mix:
             # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
             # board (or by an action space) for the rest of the day; see day.end_of_day
             loc = a.get("location") if token != "bonus-gift-value" else None
-            if token != "bonus-gift-value" and loc not in g.k.locations:
+            if token != "bonus-gift-value" and loc not in g.consts.locations:
                 raise IllegalAction(rule, "mark one of the action spaces")
             if p["pool"] < at["servant_cost"]:
                 raise IllegalAction(rule, "a servant from your pool goes with the token")
@@ -169,7 +169,7 @@ def decide_token_reward(g, s, name, a, ev):
         gained = g.effects.run(rule, s, name, ev, choice=a).gained  # the token's reward, from its effect
     s["pending"].pop(0)
     # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
-    if len(p["tokens"]) >= g.k.token_slots:
+    if len(p["tokens"]) >= g.consts.token_slots:
         c.push(s, {"kind": "make_room", "player": name, "token": token})
     else:
         own(p, "tokens").append(token)
@@ -186,12 +186,12 @@ def tokens_opts(g, s, name):
     doubles = p["tokens"].count("travel-double")
     singles = len(p["tokens"]) - doubles
     out = []
-    for kind, (need, (res, _)) in g.k.token_rates.items():
+    for kind, (need, (res, _)) in g.consts.token_rates.items():
         if kind == "servant" and p["supply"] == 0 and p["double"] != "supply":
             continue
         for d in range(0, doubles + 1):
-            rest = max(0, need - d * g.k.double_token_counts)
-            if rest <= singles and (d == 0 or d * g.k.double_token_counts - g.k.double_token_counts < need):
+            rest = max(0, need - d * g.consts.double_token_counts)
+            if rest <= singles and (d == 0 or d * g.consts.double_token_counts - g.consts.double_token_counts < need):
                 out.append({"for": kind, "doubles": d})
     return out
 
@@ -204,7 +204,7 @@ def _tokens_named(g, p, handed, need) -> list[str]:
     missing = Counter(handed) - Counter(p["tokens"])
     if missing:
         raise IllegalAction(R + "travel-token-exchange", f"tokens not held: {sorted(missing.elements())}")
-    worth = [g.k.double_token_counts if x == "travel-double" else 1 for x in handed]
+    worth = [g.consts.double_token_counts if x == "travel-double" else 1 for x in handed]
     if sum(worth) < need:
         raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed, not {sum(worth)}")
     if any(sum(worth) - w >= need for w in worth):
@@ -215,19 +215,19 @@ def _tokens_named(g, p, handed, need) -> list[str]:
 def do_tokens(g, s, name, a, ev):
     p = P(s, name)
     kind = a.get("for")
-    if kind not in g.k.token_rates:
+    if kind not in g.consts.token_rates:
         raise MalformedAction("tokens: 'for' is servant, vp or jade")
     d = a.get("doubles", 0)
     if not isinstance(d, int) or d < 0:
         raise MalformedAction("tokens: 'doubles' is a count")
-    need, (res, amount) = g.k.token_rates[kind]
+    need, (res, amount) = g.consts.token_rates[kind]
     handed = a.get("hand_in")
     if handed is not None:  # the player names the tokens handed in (which ones matters for the rest)
         handed = _tokens_named(g, p, handed, need)
     else:
         if d > p["tokens"].count("travel-double"):
             raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
-        rest = max(0, need - d * g.k.double_token_counts)
+        rest = max(0, need - d * g.consts.double_token_counts)
         singles = [item for item in p["tokens"] if item != "travel-double"]
         if rest > len(singles):
             raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
@@ -245,7 +245,7 @@ def do_tokens(g, s, name, a, ev):
         c.gain_jade(s, name, amount, ev)
     # a token waiting for a free slot is placed as soon as there is room
     if s["pending"] and s["pending"][0]["kind"] == "make_room" and s["pending"][0]["player"] == name \
-            and len(p["tokens"]) < g.k.token_slots:
+            and len(p["tokens"]) < g.consts.token_slots:
         own(p, "tokens").append(s["pending"].pop(0)["token"])
 
 
@@ -257,10 +257,10 @@ def do_great_wall(g, s, name, a, ev):
     if not isinstance(pieces, list) or not all(x in ("n", "d") for x in pieces):
         raise MalformedAction("pieces: a list of 'n' (servant) and 'd' (double servant)")
     if option == "A":
-        if len(pieces) != g.k.wall_a_place:
-            raise IllegalAction(AO + "great-wall-a", f"option A places {g.k.wall_a_place} servant")
-    elif not 1 <= len(pieces) <= g.k.wall_b_max:
-        raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.k.wall_b_max} servants")
+        if len(pieces) != g.consts.wall_a_place:
+            raise IllegalAction(AO + "great-wall-a", f"option A places {g.consts.wall_a_place} servant")
+    elif not 1 <= len(pieces) <= g.consts.wall_b_max:
+        raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.consts.wall_b_max} servants")
     if pieces.count("d") > 1:
         raise IllegalAction(R + "double-servant", "there is one double servant")
     # the option's payment (never with the double servant) and its pieces from the pool, from its effect
@@ -280,8 +280,8 @@ def opts_great_wall(g, s, name):
     extras = [False, True] if has_decree(p, "l2-wall") and p["supply"] > 0 else [False]
     a_sets = [["n"]] * (p["pool"] >= 1) + [["d"]] * dbl
     b_sets = []
-    if p["pool"] >= g.k.wall_b_cost:
-        left = p["pool"] - g.k.wall_b_cost
+    if p["pool"] >= g.consts.wall_b_cost:
+        left = p["pool"] - g.consts.wall_b_cost
         b_sets = [["n"]] * (left >= 1) + [["n", "n"]] * (left >= 2) + [["d"]] * dbl + [["n", "d"]] * (dbl and left >= 1)
     for opt, sets in (("A", a_sets), ("B", b_sets)):
         for pcs in sets:
@@ -294,7 +294,7 @@ def decide_intrigue_reward(g, s, name, a, ev):
     key = a.get("reward")
     p = P(s, name)
     if key is not None:
-        at = g.k.intrigue_rewards.get(key)
+        at = g.consts.intrigue_rewards.get(key)
         if at is None:
             raise MalformedAction(f"unknown intrigue reward {key!r}")
         if p["intrigue"] < at["intrigue_cost"]:
@@ -307,11 +307,11 @@ def decide_intrigue_reward(g, s, name, a, ev):
 def intrigue_reward_opts(g, s, name):
     p = P(s, name)
     out = [{"reward": None}]
-    for key, at in sorted(g.k.intrigue_rewards.items()):
+    for key, at in sorted(g.consts.intrigue_rewards.items()):
         if p["intrigue"] < at["intrigue_cost"]:
             continue
         if "dice_turned" in at:
-            out += [{"reward": key, "die": d, "face": f} for d in range(len(s["dice"])) for f in range(1, g.k.die_faces + 1)
+            out += [{"reward": key, "die": d, "face": f} for d in range(len(s["dice"])) for f in range(1, g.consts.die_faces + 1)
                     if s["dice"][d] != f]
         else:
             out.append({"reward": key})
@@ -323,9 +323,9 @@ def jade_cost(g, s, p, house) -> int | None:
     if house == "courtyard":
         if any(s["jade_houses"]):
             return None  # the courtyard sells only when every house is sold out
-        cost = g.k.jade_courtyard
+        cost = g.consts.jade_courtyard
     elif isinstance(house, int) and 0 <= house < len(s["jade_houses"]) and s["jade_houses"][house] > 0:
-        cost = g.k.jade_houses[house]["cost"]
+        cost = g.consts.jade_houses[house]["cost"]
     else:
         return None
     return max(0, cost - discount(g, p, LOC + "jade"))
@@ -363,7 +363,7 @@ def do_intrigue(g, s, name, a, ev):
 
 def opts_intrigue(g, s, name):
     p = P(s, name)
-    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(g, p, g.k.intrigue["B"][0])]
+    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(g, p, g.consts.intrigue["B"][0])]
 
 
 # ================================================================ 5. palace
@@ -373,7 +373,7 @@ def do_palace(g, s, name, a, ev):
 
 def opts_palace(g, s, name):
     p = P(s, name)
-    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(g, p, g.k.palace_b[0])]
+    return [{"option": "A"}] + [{"option": "B", "double": d} for d in c.pay_options(g, p, g.consts.palace_b[0])]
 
 
 # ================================================================ 6. decrees
@@ -389,9 +389,9 @@ def place_on_decree(g, s, name, key, n: int) -> None:
 
 
 def decree_cost(g, s, p, name, key) -> int:
-    at = g.k.decrees[key]
+    at = g.consts.decrees[key]
     others = sum(1 for who in s["decrees"][key] if who != name)
-    return max(0, at["servant_cost"] + g.k.decree_extra * others - discount(g, p, AO + "decrees-action"))
+    return max(0, at["servant_cost"] + g.consts.decree_extra * others - discount(g, p, AO + "decrees-action"))
 
 
 def do_decrees(g, s, name, a, ev):
@@ -416,7 +416,7 @@ def opts_decrees(g, s, name):
         cost = decree_cost(g, s, p, name, key)
         for d in c.pay_options(g, p, cost):
             left = p["pool"] - (cost - c.double_covers(g, cost) if d else cost)
-            if left >= g.k.decree_placed:
+            if left >= g.consts.decree_placed:
                 out.append({"decree": key, "double": d})
     return out
 
@@ -425,8 +425,8 @@ def opts_decrees(g, s, name):
 def do_grand_canal(g, s, name, a, ev):
     option = _option(a)
     if option == "B" and not canal_b_possible(g, P(s, name)):
-        raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.k.canal_b_cost} servant from the pool to "
-                            f"place {g.k.canal_b_place} others: {name}'s pool cannot")
+        raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.consts.canal_b_cost} servant from the pool to "
+                            f"place {g.consts.canal_b_place} others: {name}'s pool cannot")
     # the option's payment (never with the double servant) and the placements and moves it raises, from its effect
     run = g.effects.run(f"{AO}grand-canal-{option.lower()}", s, name, ev,
                         choice={k: v for k, v in a.items() if k != "double"})
@@ -437,7 +437,7 @@ def do_grand_canal(g, s, name, a, ev):
 
 def canal_b_possible(g, p) -> bool:
     """Option B removes one servant to place two others (gugong-pl 919-924): the pool must hold all three."""
-    return p["pool"] >= g.k.canal_b_cost and c.pool_value(g, p) - g.k.canal_b_cost >= g.k.canal_b_place
+    return p["pool"] >= g.consts.canal_b_cost and c.pool_value(g, p) - g.consts.canal_b_cost >= g.consts.canal_b_place
 
 
 def opts_grand_canal(g, s, name):
@@ -488,9 +488,9 @@ def decide_claim(g, s, name, a, ev):
         if kind not in c.claimable(g, s, name, ship):
             raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
         p = P(s, name)
-        port = g.k.port_ids[p["ships"][ship]["port"]]
+        port = g.consts.port_ids[p["ships"][ship]["port"]]
         own(own(p, "ships"), ship)["load"].remove(1)
-        own(p, "ports")[kind] += g.k.claim_to_board  # one servant marks the reward on the player board
+        own(p, "ports")[kind] += g.consts.claim_to_board  # one servant marks the reward on the player board
         c.ship_clear(g, s, name, ship)
         g.effects.run(port, s, name, ev, choice=a)  # the port's reward (its choice: the one claimed)
         ev.append({"event": "port_reward", "player": name, "reward": kind})
@@ -505,7 +505,7 @@ def claim_opts(g, s, name, item):
 def swap_opts(g, s, name):
     p = P(s, name)
     return [{"from": src, "card": x, "location": loc} for src in ("hand", "discard") for x in sorted(set(p[src]))
-            for loc in g.k.locations]
+            for loc in g.consts.locations]
 
 
 def swap_card(g, s, name, a, rule, ev):
@@ -531,7 +531,7 @@ PARAMS = ("option", "double", "pieces", "extra", "house", "decree")
 
 def ability_location(g, ability: str) -> str | None:
     """Card actions that repeat a location action name it in their effect (do_action)."""
-    eff = g.k.card_abilities[ability]["effect"]
+    eff = g.consts.card_abilities[ability]["effect"]
     if eff and "do_action" in eff[0]:
         return eff[0]["do_action"]["action"].rsplit("/", 1)[1]
     return None
@@ -559,7 +559,7 @@ def after_location_action(g, s, name, loc, ev):
         for b in P(s, other)["bonus"]:
             if b["location"] != loc:
                 continue
-            at = g.k.token_attrs[b["token"]]
+            at = g.consts.token_attrs[b["token"]]
             if b["token"] == "bonus-tax":
                 taken = min(at["vp_taken_per_use"], P(s, name)["vp"])
                 c.gain_vp(s, name, -taken, ev)
@@ -580,4 +580,4 @@ def decide_follow(g, s, name, a, ev):
 
 
 def gift_value_bonus(g, p: dict) -> int:
-    return sum(g.k.token_attrs[b["token"]]["gift_value_bonus"] for b in p["bonus"] if b["token"] == "bonus-gift-value")
+    return sum(g.consts.token_attrs[b["token"]]["gift_value_bonus"] for b in p["bonus"] if b["token"] == "bonus-gift-value")

@@ -39,18 +39,18 @@ def refill_map(g, s, ev):
 
 def roll_dice(g, s, ev):
     rng = Rng(s)
-    s["dice"] = [rng.die(g.k.die_faces) for _ in s["dice"]]
+    s["dice"] = [rng.die(g.consts.die_faces) for _ in s["dice"]]
     ev.append({"event": "dice", "dice": list(s["dice"])})
 
 
 def decree_bonuses(g, s, ev):
     """Players with a servant on a morning decree get its bonus, from the first player clockwise."""
-    level = g.k.morning_decree_level
+    level = g.consts.morning_decree_level
     items = []
     meng = s["solo"]["meng"] if s.get("solo") else None
     for name in c.order_from(s, s["first"]):
         for key in P(s, name)["decrees"]:
-            if g.k.decrees[key]["level"] == level:
+            if g.consts.decrees[key]["level"] == level:
                 if name == meng:
                     from engine.gugong import solo
                     solo.morning_bonus(g, s, key, ev)
@@ -60,9 +60,9 @@ def decree_bonuses(g, s, ev):
 
 
 def new_servants(g, s, ev):
-    s["day"] += g.k.day_advance
+    s["day"] += g.consts.day_advance
     for name in s["order"]:
-        c.gain_servants(s, name, g.k.day_servants[s["day"]], ev)
+        c.gain_servants(s, name, g.consts.day_servants[s["day"]], ev)
     ev.append({"event": "day", "day": s["day"]})
 
 
@@ -88,7 +88,7 @@ def bonus_opts(g, s, name, key):
         out += [{"use": True, "ship": i, "path": path, "piece": pc} for pc in ("n", "d") if L._has(p, pc, "supply")
                 for i, path in c.ship_targets(g, s, name, L._size(g, pc))]
     elif key == "l1-card-exchange":
-        out += [{"use": True, "card": x, "location": loc} for x in p["hand"] for loc in g.k.locations]
+        out += [{"use": True, "card": x, "location": loc} for x in p["hand"] for loc in g.consts.locations]
     elif key == "l1-servant":
         if p["supply"] or p["double"] == "supply":
             out.append({"use": True})

@@ -19,8 +19,8 @@ def destiny_dice(g, s, ev):
         if name == meng:  # gugong/rule/solo-night: Meng's matches are fixed by the day
             matches[name] = g.solo.matches[s["day"]]
         else:
-            matches[name] = sum(s["dice"].count(g.k.card_value[x]) for x in p["discard"])
-        c.gain_servants(s, name, matches[name] * g.k.night_per_match, ev)
+            matches[name] = sum(s["dice"].count(g.consts.card_value[x]) for x in p["discard"])
+        c.gain_servants(s, name, matches[name] * g.consts.night_per_match, ev)
     ev.append({"event": "destiny_dice", "dice": list(s["dice"]), "matches": matches})
     shared = {"matches": matches}  # gugong/rule/night-most-matches, run from its effect
     for name in s["order"]:
@@ -42,12 +42,12 @@ def move_ships(g, s, ev):
     meng = s["solo"]["meng"] if s.get("solo") else None
     ships = [(sh["port"], name, i) for name in s["order"] for i, sh in enumerate(P(s, name)["ships"]) if sh]
     for port, name, i in ships:
-        if port == g.k.last_port:
+        if port == g.consts.last_port:
             c.ship_clear(g, s, name, i)
             ev.append({"event": "ship_lost", "player": name, "ship": i})
     for port, name, i in sorted(ships, key=lambda item: -item[0]):
-        if port != g.k.last_port:
-            for _ in range(g.k.night_ship_steps):
+        if port != g.consts.last_port:
+            for _ in range(g.consts.night_ship_steps):
                 c.ship_move(g, s, name, i, ev)
     claims = [{"kind": "claim", "player": name, "ship": i} for name in c.order_from(s, s["first"])
               for i in range(len(P(s, name)["ships"])) if name != meng and c.claimable(g, s, name, i)]

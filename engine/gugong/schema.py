@@ -5,7 +5,7 @@ from engine.core.schema import action_schema, closed
 
 
 def state_schema(g) -> dict:
-    k = g.k
+    k = g.consts
     locs = list(k.locations)
     card = {"type": "string", "enum": list(k.cards), "description": "gift card id (gugong/unknown/gift-card-deck)"}
     piece = {"enum": ["n", "d"], "description": "n = a servant, d = the double servant"}

@@ -25,7 +25,7 @@ def end_decrees_l3(g, s, ev):
     before the player's other level 3 decrees."""
     for name in s["order"]:
         p = P(s, name)
-        keys = [k for k in p["decrees"] if g.k.decrees[k]["level"] == 3]
+        keys = [k for k in p["decrees"] if g.consts.decrees[k]["level"] == 3]
         keys.sort(key=lambda k: k != "l3-vp-ratio")
         for key in keys:
             run = g.effects.triggered(DECREE + key, END_GAME, s, name, ev)
@@ -34,14 +34,14 @@ def end_decrees_l3(g, s, ev):
 
 def end_palace_order(g, s, ev):
     for i, name in enumerate(s["palace_spots"]):
-        vp = g.k.palace_spots[i] if i < len(g.k.palace_spots) else 0
+        vp = g.consts.palace_spots[i] if i < len(g.consts.palace_spots) else 0
         c.gain_vp(s, name, vp, ev)
         _note(s, name, "palace", vp)
 
 
 def end_jade(g, s, ev):
     for name in s["order"]:
-        vp = g.k.jade_points(P(s, name)["jade"])
+        vp = g.consts.jade_points(P(s, name)["jade"])
         c.gain_vp(s, name, vp, ev)
         _note(s, name, "jade", vp)
 
@@ -51,9 +51,9 @@ def end_disqualification(g, s, ev):
     for name in s["order"]:
         p = P(s, name)
         # gugong/rule/solo-end-scoring: Meng can win without entering the palace
-        p["disqualified"] = p["palace"] < g.k.palace_end and not (s.get("solo") and name == s["solo"]["meng"])
+        p["disqualified"] = p["palace"] < g.consts.palace_end and not (s.get("solo") and name == s["solo"]["meng"])
         if p["disqualified"]:
-            p["final_vp"] = g.k.disq_score
+            p["final_vp"] = g.consts.disq_score
             ev.append({"event": "disqualified", "player": name})
         else:
             p["final_vp"] = p["vp"]
@@ -77,6 +77,6 @@ STEPS = {"end-wall": end_wall, "end-decrees-l3": end_decrees_l3, "end-palace-ord
 
 
 def run(g, s, ev):
-    for key in g.k.scoring_order:
+    for key in g.consts.scoring_order:
         STEPS[key](g, s, ev)
     s["phase"], s["step"] = "end", None

@@ -11,7 +11,7 @@ SOLO_OPTIONS = ("solo", "solo_sets", "focus")
 
 
 def new_state(g, players: list[str], options: dict, seed: int) -> dict:
-    k = g.k
+    k = g.consts
     # option "others": extra seats after the named players (a worked example that names one player
     # still needs a 2-5 player game around it)
     players = list(players) + [x for x in options.get("others", []) if x not in players]
@@ -103,7 +103,7 @@ def settle(g, s: dict, setup: dict) -> None:
     and the box (cards no longer anywhere go to the box; a player's dealt card the setup gives another
     is replaced from the draw pile), travel tokens out of their draw piles, decree tiles it names onto the
     board (in place of an unheld tile of the same level), servants out of the player's own supply."""
-    k = g.k
+    k = g.consts
     fixed, dealt, supplies = [s["board"]], [], []
     for n in s["order"]:
         for x in ("hand", "discard"):
@@ -143,7 +143,7 @@ def settle(g, s: dict, setup: dict) -> None:
 
 def servants_placed(g, s: dict, name: str) -> int:
     """A player's servants wherever they are (the double servant apart): the conservation count."""
-    k, p = g.k, s["players"][name]
+    k, p = g.consts, s["players"][name]
     on_wall = sum(1 for who, size in s["wall"] if who == name and size == 1)
     on_ships = sum(sh["load"].count(1) for sh in p["ships"] if sh)
     on_decrees = sum(1 for holders in s["decrees"].values() for who in holders if who == name)
@@ -155,7 +155,7 @@ def composition(g, s: dict) -> list[str]:
     """The component lists and the setup chapter: two decree tiles of each level, one gift card on
     each location, the destiny dice, the jade on the houses' roofs, each player's ships, the solo
     game's automa only in a one-player game."""
-    k = g.k
+    k = g.consts
     bad: list[str] = []
     levels: dict[int, int] = {}
     for d in s["decrees"]:

@@ -70,11 +70,11 @@ def setup(g, s, human: str, options: dict, rng: Rng) -> None:
     if level not in sk.levels:
         raise ValueError(f"solo level is one of {sorted(sk.levels)}")
     # the focus: one of the seven board cards chosen at random, marked by Meng's double servant
-    focus = options.get("focus") if options.get("focus") in g.k.locations else g.k.locations[rng.below(len(g.k.locations))]
+    focus = options.get("focus") if options.get("focus") in g.consts.locations else g.consts.locations[rng.below(len(g.consts.locations))]
     pair = sk.pairs[int(options.get("solo_sets", 0)) % len(sk.pairs)]
     name = sk.meng
-    cards = {human: [x for x in g.k.cards if g.k.card_setup[x] == pair[0]],
-             name: [x for x in g.k.cards if g.k.card_setup[x] == pair[1]]}
+    cards = {human: [x for x in g.consts.cards if g.consts.card_setup[x] == pair[0]],
+             name: [x for x in g.consts.cards if g.consts.card_setup[x] == pair[1]]}
     neutral = {"gift_card": 0, "vp4": 0}
     if level == "hard":  # a fifth random gift card, marked on a port reward space
         for _ in range(sk.hard_cards):
@@ -99,8 +99,8 @@ def afford(g, s, n: int) -> bool:
     p = P(s, name)
     if p["pool"] >= n:
         return True
-    need, (_, per) = g.k.token_rates["servant"]
-    value = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    need, (_, per) = g.consts.token_rates["servant"]
+    value = sum(g.consts.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
     trades = (n - p["pool"] + per - 1) // per
     if trades * need > value or p["supply"] < n - p["pool"]:
         return False
@@ -112,9 +112,9 @@ def afford(g, s, n: int) -> bool:
 def _trade(g, s, kind, ev) -> bool:
     p = P(s, meng(s))
     doubles = p["tokens"].count("travel-double")
-    need = g.k.token_rates[kind][0]
+    need = g.consts.token_rates[kind][0]
     for d in range(0, doubles + 1):
-        rest = max(0, need - d * g.k.double_token_counts)
+        rest = max(0, need - d * g.consts.double_token_counts)
         if rest <= len(p["tokens"]) - doubles:
             if kind == "servant" and p["supply"] == 0:
                 return False
@@ -149,13 +149,13 @@ def ship_servant(g, s, ev, phase: str) -> bool:
     to a new ship; three servants on a ship earn a port reward at once, wherever it is."""
     name = meng(s)
     p = P(s, name)
-    target = next((i for i, sh in enumerate(p["ships"]) if sh and c.ship_load(sh) < g.k.ship_capacity), None)
+    target = next((i for i, sh in enumerate(p["ships"]) if sh and c.ship_load(sh) < g.consts.ship_capacity), None)
     if target is None:
         targets = [item for item in c.ship_targets(g, s, name, 1) if item[1] is not None]
         if not targets:
             return False
         i, path = targets[0]
-        port = c.first_free(g, s, path, g.k.first_port - 1)
+        port = c.first_free(g, s, path, g.consts.first_port - 1)
         own(p, "ships")[i] = {"path": path, "port": port, "load": []}
         target = i
     own(own(p, "ships"), target)["load"].append(1)
@@ -213,7 +213,7 @@ def route_city(g, s) -> int | None:
     while frontier:
         nxt = []
         for x in frontier:
-            for y in g.k.roads[x]:
+            for y in g.consts.roads[x]:
                 if y not in dist:
                     dist[y] = dist[x] + 1
                     nxt.append(y)
@@ -232,7 +232,7 @@ def travel(g, s, ev, phase):
     s["map"][city] = None
     p["traveller"] = city
     ev.append({"event": "travel", "player": name, "city": city, "token": token})
-    at = g.k.token_attrs[token]
+    at = g.consts.token_attrs[token]
     if token in g.solo.token_vp and (phase == "dusk" or token == "travel-swap-card"):
         c.gain_vp(s, name, g.solo.token_vp[token], ev)
     elif token == "travel-retrieve-card":
@@ -255,7 +255,7 @@ def travel(g, s, ev, phase):
     else:
         L.plain_token_reward(g, s, name, token, ev)
     # keep the token; a full row forces a trade (jade, else VP, else a servant)
-    while len(p["tokens"]) >= g.k.token_slots:
+    while len(p["tokens"]) >= g.consts.token_slots:
         if not any(_trade(g, s, kind, ev) for kind in ("jade", "vp", "servant")):
             break
     own(p, "tokens").append(token)
@@ -265,8 +265,8 @@ def travel(g, s, ev, phase):
 
 def _trade_jade_possible(g, s) -> bool:
     p = P(s, meng(s))
-    value = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
-    return value >= g.k.token_rates["jade"][0]
+    value = sum(g.consts.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    return value >= g.consts.token_rates["jade"][0]
 
 
 # ---------------------------------------------------------------- decrees
@@ -276,9 +276,9 @@ def choose_decree(g, s, free: bool) -> str | None:
     name = meng(s)
     p = P(s, name)
     target = g.solo.decree_level[s["day"]]
-    levels = [target] + list(range(target - 1, 0, -1)) + list(range(target + 1, g.k.decree_levels + 1))
+    levels = [target] + list(range(target - 1, 0, -1)) + list(range(target + 1, g.consts.decree_levels + 1))
     for level in levels:
-        cands = [k for k in s["decrees"] if g.k.decrees[k]["level"] == level and k not in p["decrees"]]
+        cands = [k for k in s["decrees"] if g.consts.decrees[k]["level"] == level and k not in p["decrees"]]
         costs = {k: L.decree_cost(g, s, p, name, k) for k in cands}
         if not free:
             cands = [k for k in cands if _decree_affordable(g, s, costs[k])]
@@ -289,20 +289,20 @@ def choose_decree(g, s, free: bool) -> str | None:
 
 def _decree_affordable(g, s, cost) -> bool:
     p = P(s, meng(s))
-    tokens = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
-    need, (_, per) = g.k.token_rates["servant"]
+    tokens = sum(g.consts.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    need, (_, per) = g.consts.token_rates["servant"]
     extra = min(p["supply"], tokens // need * per)
-    return p["pool"] + extra >= cost + g.k.decree_placed
+    return p["pool"] + extra >= cost + g.consts.decree_placed
 
 
 def take_decree(g, s, key, free, ev):
     name = meng(s)
     p = P(s, name)
     if not free:
-        if not pay(g, s, L.decree_cost(g, s, p, name, key) + g.k.decree_placed, ev):
+        if not pay(g, s, L.decree_cost(g, s, p, name, key) + g.consts.decree_placed, ev):
             return
-        p["supply"] -= g.k.decree_placed  # the last paid servant goes on the decree instead
-    elif not take_servants(g, s, g.k.decree_placed):
+        p["supply"] -= g.consts.decree_placed  # the last paid servant goes on the decree instead
+    elif not take_servants(g, s, g.consts.decree_placed):
         return
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
@@ -316,7 +316,7 @@ def day_action(g, s, loc, ev, special: bool):
     p = P(s, name)
     sp = g.solo.special
     if loc == "travel":
-        for _ in range(sp["travel"]["moves"] if special else g.k.travel["A"][1]):
+        for _ in range(sp["travel"]["moves"] if special else g.consts.travel["A"][1]):
             travel(g, s, ev, "day")
     elif loc == "great-wall":
         if special:
@@ -324,10 +324,10 @@ def day_action(g, s, loc, ev, special: bool):
         else:
             wall_servants(g, s, g.solo.wall_day_servants, "pool", ev)
         if L.has_decree(p, "l2-wall"):
-            wall_servants(g, s, g.k.decrees["l2-wall"]["extra_servants"], "supply", ev)
+            wall_servants(g, s, g.consts.decrees["l2-wall"]["extra_servants"], "supply", ev)
         c.wall_check(g, s, ev)
     elif loc == "jade":
-        houses = [(g.k.jade_houses[i]["cost"], i) for i, left in enumerate(s["jade_houses"]) if left]
+        houses = [(g.consts.jade_houses[i]["cost"], i) for i, left in enumerate(s["jade_houses"]) if left]
         house = min(houses)[1] if houses else "courtyard"
         if special:
             if house != "courtyard":
@@ -338,7 +338,7 @@ def day_action(g, s, loc, ev, special: bool):
             if pay(g, s, cost, ev):
                 if house != "courtyard":
                     s["jade_houses"][house] -= 1
-                c.gain_jade(s, name, g.k.jade_gained, ev)
+                c.gain_jade(s, name, g.consts.jade_gained, ev)
     elif loc in ("intrigue", "palace"):  # Meng's rule for the location, run from its effect
         g.effects.run(S + (f"special-{loc}" if special else f"{loc}-day"), s, name, ev)
     elif loc == "decrees":
@@ -358,7 +358,7 @@ def day_action(g, s, loc, ev, special: bool):
 
 def card_action(g, s, card, ev, special: bool):
     name = meng(s)
-    ability = g.k.card_ability[card]
+    ability = g.consts.card_ability[card]
     if ability is None:
         return
     loc = L.ability_location(g, ability)
@@ -459,8 +459,8 @@ def auto_decide(g, s, item, ev):
     p = P(s, name)
     key = None
     if item["kind"] == "intrigue_reward":
-        jade = next(k for k, at in g.k.intrigue_rewards.items() if "jade" in at)
-        servant = next(k for k, at in g.k.intrigue_rewards.items() if at.get("servants") == 1)
+        jade = next(k for k, at in g.consts.intrigue_rewards.items() if "jade" in at)
+        servant = next(k for k, at in g.consts.intrigue_rewards.items() if at.get("servants") == 1)
         if p["intrigue"] >= g.solo.wall_jade_min:
             key = jade
         elif p["intrigue"] >= g.solo.wall_servant_min and p["supply"] > 0:
@@ -474,7 +474,7 @@ def morning_bonus(g, s, key, ev):
     """Meng takes every morning decree bonus; the card-exchange decree gives him 1 VP instead."""
     name = meng(s)
     p = P(s, name)
-    at = g.k.decrees[key]
+    at = g.consts.decrees[key]
     if key == "l1-ship":
         for _ in range(at["servants_placed"]):
             if take_servants(g, s, 1, fallback=False) and not ship_servant(g, s, ev, "morning"):

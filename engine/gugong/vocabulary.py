@@ -46,7 +46,7 @@ def _player(run: Run) -> dict:
 
 
 class GugongVocabulary(Vocabulary):
-    """One per engine (`g`: its constants `g.k` and solo constants `g.solo`)."""
+    """One per engine (`g`: its constants `g.consts` and solo constants `g.solo`)."""
 
     def __init__(self, g):
         self.g = g
@@ -58,7 +58,7 @@ class GugongVocabulary(Vocabulary):
             "own-servant-on-port-rewards": self._port_servants,
             "palace-step": lambda run: run.choice["steps"],
             "decree-cost-servant":
-                lambda run: g.k.decrees[run.choice["decree"]]["servant_cost"],
+                lambda run: g.consts.decrees[run.choice["decree"]]["servant_cost"],
             "other-servant-on-decree":
                 lambda run: sum(1 for who in run.state["decrees"][run.choice["decree"]] if who != run.player),
         }
@@ -74,12 +74,12 @@ class GugongVocabulary(Vocabulary):
             "meng-envoy-outside-palace": lambda run: not self._in_palace_before(run),
             "meng-envoy-in-palace": self._in_palace_before,
             "wall-section-completed":
-                lambda run: c.wall_total(run.state) >= g.k.threshold(len(run.state["order"])),
+                lambda run: c.wall_total(run.state) >= g.consts.threshold(len(run.state["order"])),
             # "instead": both conditions judge where the envoy stood before the bonus moved it
             "envoy-outside-palace": lambda run: not self._in_palace_before(run),
             "envoy-already-in-palace": self._in_palace_before,
             "envoy-in-palace-and-would-climb":
-                lambda run: _player(run)["palace"] >= g.k.palace_end,
+                lambda run: _player(run)["palace"] >= g.consts.palace_end,
             "third-servant-on-ship": self._ship_full,
             # the morning rolls the dice before the decree bonuses (engine/gugong/morning.py)
             "dice-rolled": lambda run: run.moment == "morning",
@@ -223,7 +223,7 @@ class GugongVocabulary(Vocabulary):
             L.swap_card(self.g, s, run.player, a, run.entity, run.events)
         elif rule_id == DIE:
             die, face = a.get("die"), a.get("face")
-            if die not in range(len(s["dice"])) or face not in range(1, self.g.k.die_faces + 1):
+            if die not in range(len(s["dice"])) or face not in range(1, self.g.consts.die_faces + 1):
                 raise IllegalAction(run.entity, "choose a die and the side to turn it to")
             s["dice"][die] = face
         elif rule_id == RETRIEVE:  # a card of the discard pile back to the hand
@@ -247,7 +247,7 @@ class GugongVocabulary(Vocabulary):
 
     def _discard_high_card(self, run: Run, value: int) -> bool:
         p, card = _player(run), run.choice.get("card")
-        if card not in p["hand"] or self.g.k.card_value[card] < value:
+        if card not in p["hand"] or self.g.consts.card_value[card] < value:
             raise IllegalAction(run.entity, "discard a gift card of high enough value from your hand")
         own(p, "hand").remove(card)
         own(p, "discard").append(card)
@@ -255,7 +255,7 @@ class GugongVocabulary(Vocabulary):
 
     def _ship_full(self, run: Run) -> bool:
         sh = _player(run)["ships"][run.choice.get("ship")]
-        return bool(sh) and c.ship_load(sh) >= self.g.k.ship_capacity
+        return bool(sh) and c.ship_load(sh) >= self.g.consts.ship_capacity
 
     def _port_servants(self, run: Run) -> int:
         """Meng (solo) counts his neutral markers instead, at most a few at the 4 VP reward."""
@@ -276,7 +276,7 @@ class GugongVocabulary(Vocabulary):
         """Whether the envoy was in the palace when the run began (read at its first condition)."""
         key = ("in palace", run.player)
         if key not in run.shared:
-            run.shared[key] = _player(run)["palace"] >= self.g.k.palace_end
+            run.shared[key] = _player(run)["palace"] >= self.g.consts.palace_end
         return run.shared[key]
 
     @staticmethod

@@ -35,12 +35,13 @@ def _regions(run: Run):
 
 
 class ZhanGuoVocabulary(Vocabulary):
-    """One per engine; `k` is the game's constants (regions, colours, task layout)."""
+    """One per engine; `consts` is the game's constants (regions, colours, task layout). It stands in
+    for the game object where the helpers of engine/zhanguo want one (`consts`, `effects`)."""
 
     targets = frozenset({"main-board-region", "deck", "task-section"})
 
-    def __init__(self, k):
-        self.k = k
+    def __init__(self, consts):
+        self.consts = k = consts
         colour_of = {card: d["colour"] for card, d in k.cards.items()}
 
         def cards_of(reg, colour):
@@ -48,20 +49,20 @@ class ZhanGuoVocabulary(Vocabulary):
 
         self.counts = {
             # final scoring
-            "main-board-region": lambda run: len(self.k.regions),
+            "main-board-region": lambda run: len(self.consts.regions),
             "own-governor-in-region": lambda run: self._governors(run)[run.player],
-            "task-section": lambda run, sections, discs: len(self.k.task_sections),
+            "task-section": lambda run, sections, discs: len(self.consts.task_sections),
             # wall tokens
             "region-without-unrest":
                 lambda run: sum(1 for r in _regions(run) if r["unrest"] == 0),
             "region-officials-at-least-unrest":
                 lambda run: sum(1 for r in _regions(run) if sum(r["gov"].values()) + sum(r["work"].values()) >= r["unrest"]),
             "set-of-three-colours":
-                lambda run: min(sum(cards_of(r, col) for r in _regions(run)) for col in self.k.colours),
+                lambda run: min(sum(cards_of(r, col) for r in _regions(run)) for col in self.consts.colours),
             "region-with-three-cards":
-                lambda run: sum(1 for r in _regions(run) if len(r["cards"]) >= self.k.max_cards_region),
+                lambda run: sum(1 for r in _regions(run) if len(r["cards"]) >= self.consts.max_cards_region),
             "region-with-two-cards-of-a-colour":
-                lambda run: sum(1 for r in _regions(run) if any(cards_of(r, col) >= 2 for col in self.k.colours)),
+                lambda run: sum(1 for r in _regions(run) if any(cards_of(r, col) >= 2 for col in self.consts.colours)),
             "total-unrest-level": lambda run: sum(r["unrest"] for r in _regions(run)),
             # a palace built (a court action or a reward)
             "board-card": lambda run: cards_on_board(P(run.state, run.player)),
@@ -69,9 +70,9 @@ class ZhanGuoVocabulary(Vocabulary):
             # card abilities
             "board-card-of-shown-colours":
                 lambda run: sum(1 for r in _regions(run) for card in r["cards"]
-                                if colour_of[card] in self.k.cards[run.choice["card"]]["colours"]),
+                                if colour_of[card] in self.consts.cards[run.choice["card"]]["colours"]),
             # phase 1: each deck in turn, in the order of the colours
-            "deck": lambda run: len(self.k.colours),
+            "deck": lambda run: len(self.consts.colours),
             # unification
             "card-in-unified-region":
                 lambda run: len(P(run.state, run.player)["regions"][run.choice["region"]]["cards"]),
@@ -129,7 +130,7 @@ class ZhanGuoVocabulary(Vocabulary):
             "no-value-1-marker-left-in-pool": lambda run: not left(run),
             "card-shows-vp": lambda run, vp: self._card_vp(run) == vp,
             "marker-of-value-on-main-board": lambda run, value: any(
-                n > 0 for n in run.state["supply"]["m3" if value == self.k.m3_value else "m1"].values()),
+                n > 0 for n in run.state["supply"]["m3" if value == self.consts.m3_value else "m1"].values()),
             "most-governors-in-region": self._governor_majority,
             "wall-on-line": self._wall_on,
         }
@@ -158,7 +159,7 @@ class ZhanGuoVocabulary(Vocabulary):
         elif what == "worker":  # into the declared region, else the one the reward space shows
             pieces.add_workers(self, run.state, p, self._region(run), n)
         elif what == "card":  # from the deck the running `per` is at, as many as it holds
-            deck = run.state["decks"][self.k.colours[run.nth]]
+            deck = run.state["decks"][self.consts.colours[run.nth]]
             for _ in range(min(n, len(deck))):
                 p["hand"].append(deck.pop())
         elif what == "unification_marker" and "marker" in run.choice:  # a palace: the value-3 marker chosen
@@ -263,7 +264,7 @@ class ZhanGuoVocabulary(Vocabulary):
 
     def _officials_of_card(self, run: Run, count: int) -> None:
         p = P(run.state, run.player)
-        colour = self.k.cards[run.choice["card"]]["official_colour"]
+        colour = self.consts.cards[run.choice["card"]]["official_colour"]
         p["supply"][colour] -= count
         own(p["regions"], run.choice["card_region"])["gov"][colour] += count
 
@@ -291,7 +292,7 @@ class ZhanGuoVocabulary(Vocabulary):
             own(governors, run.choice["to"]).append({"player": run.player, "space": None})
 
     def _card_vp(self, run: Run) -> int:
-        return self.k.cards[run.choice["card"]]["vp"]
+        return self.consts.cards[run.choice["card"]]["vp"]
 
     def _governor(self, run: Run, count: int) -> None:
         """A governor on the chosen space (what the space gives is the placing effect's next steps)."""
@@ -303,7 +304,7 @@ class ZhanGuoVocabulary(Vocabulary):
         "as Appoint 1 Governor": the space's bonus, and the region's unrest cube back."""
         p = P(run.state, run.player)
         if run.choice["space"] is not None:
-            self._bonus(run, pieces.REWARD + self.k.bonus_spaces[run.choice["space"]])
+            self._bonus(run, pieces.REWARD + self.consts.bonus_spaces[run.choice["space"]])
         lower_unrest(p, run.choice["region"], p["regions"][run.choice["region"]]["unrest"], run.events)
 
     def _bonus(self, run: Run, reward: str) -> None:
@@ -317,7 +318,7 @@ class ZhanGuoVocabulary(Vocabulary):
 
     def choose(self, run: Run, options: tuple) -> int | None:
         """Appoint 1 Governor: the bonus of the space the governor was placed on."""
-        bonus = pieces.REWARD + self.k.bonus_spaces[run.choice["space"]]
+        bonus = pieces.REWARD + self.consts.bonus_spaces[run.choice["space"]]
         for i, option in enumerate(options):
             if any(op == "do_action" and args["action"] == bonus for op, args, _ in option):
                 return i
@@ -333,7 +334,7 @@ class ZhanGuoVocabulary(Vocabulary):
 
     # ---------------------------------------------------------------- final scoring
     def _governors(self, run: Run) -> Counter:
-        region = self.k.regions[run.nth]
+        region = self.consts.regions[run.nth]
         return Counter(gv["player"] for gv in run.state["board"]["governors"][region])
 
     def _governor_majority(self, run: Run) -> bool:
@@ -345,7 +346,7 @@ class ZhanGuoVocabulary(Vocabulary):
         return True
 
     def _most_markers(self, run: Run, aspect: str) -> bool:
-        colour = self.k.colour_of_aspect[aspect]
+        colour = self.consts.colour_of_aspect[aspect]
         values = {n: marker_value(self, P(run.state, n), colour) for n in run.state["seats"]}
         top = max(values.values())
         return top > 0 and next(n for n in run.state["track"] if values[n] == top) == run.player
@@ -353,7 +354,7 @@ class ZhanGuoVocabulary(Vocabulary):
     def _task_section(self, run: Run) -> None:
         """zhanguo/scoring-rule/task-discs: the VP below each own disc in the section, times the
         multiplier for the number of own discs there."""
-        k, section = self.k, self.k.task_sections[run.nth]
+        k, section = self.consts, self.consts.task_sections[run.nth]
         vps = []
         for item in k.task_types:
             discs = run.state["board"]["tasks"][section][item]["discs"]
@@ -367,10 +368,6 @@ class ZhanGuoVocabulary(Vocabulary):
     def _wall_on(run: Run, lines: int) -> bool:
         spaces = run.state["board"]["walls"][run.choice["section"]]
         return spaces[lines - 1] == run.player
-
-    @property
-    def consts(self):  # the helpers of engine/zhanguo read the constants and effects of a game object
-        return self.k
 
     @property
     def effects(self):
