@@ -93,12 +93,25 @@ def refill_to(n):
     return change
 
 
-# (what is mutated, the entity, the change, the worked example that must notice)
+def complete_wall_at(n):
+    """The final wall scoring's named condition `wall-complete` gets another parameter: the wall must
+    hold n tiles to count as complete, so a wall of 12 no longer scores (and every text says n)."""
+    def change(effect):
+        trigger = effect[0]["trigger"]
+        complete, incomplete = trigger["do"]
+        complete = {"condition": dict(complete["condition"], **{"if": {"wall-complete": {"tiles": n}}})}
+        return [{"trigger": dict(trigger, do=[complete, incomplete])}] + effect[1:]
+    return change
+
+
+# (what is mutated, the entity, the change, the worked example or scenario that must notice)
 CASES = [
     ("repeated step", "dragon/event/imperial-tribute", repeat_first_step, "imperial-tribute.yaml"),
     ("changed number", "dragon/action/research", research_scores(2), "research.yaml"),
     ("changed condition", "dragon/event/dragon-festival", festival_ranks_swapped, "dragon-festival.yaml"),
     ("changed parameter of a named count", "dragon/rule/pass-for-money", refill_to(2), "pass-for-money.yaml"),
+    ("changed parameter of a named condition", "dragon/scoring-rule/gw-final-scoring", complete_wall_at(13),
+     "../scenarios/great-wall-final-complete.yaml"),
     ("gugong repeated step", "gugong/decree/l1-servant", repeat_first_step, "decree-take.yaml"),
     ("gugong changed number", "gugong/port/port-3", cards_drawn(4), "morning-decree-bonus.yaml"),
     ("gugong changed condition", "gugong/decree/l1-ship", ship_condition("envoy-already-in-palace"),
