@@ -106,3 +106,24 @@ def test_a_rule_step_reads_as_an_instruction_and_never_names_its_own_rule(real_k
     assert rendered_effects(real_kb, real_kb.records["gugong/rule/solo-ports"])["en"].endswith("; proceed as this rule describes)")
     assert "“Travel, option A”" in Renderer("gugong", "en", __import__("i18n.derived").derived.reference_name(real_kb)).step(
         {"do_action": {"action": "gugong/action-option/travel-a"}})
+
+
+def test_a_named_terms_label_renders_its_parameters_in_every_language(real_kb, name):
+    """A label is one catalog message whatever its parameters: `wall-on-line` with lines 1, 2 and 3
+    reads three different numbers in pl, cs and en, and every translation keeps each {param}."""
+    from i18n.render import term_labels
+    from kb.effects import TERM_ROLES, TERM_SECTIONS
+
+    labels = term_labels(real_kb.games["zhanguo"].model_dump())
+    for lang in ("pl", "cs", "en"):
+        renderer = Renderer("zhanguo", lang, name, strict=True, labels=labels)
+        texts = [renderer.term("conditions", {"wall-on-line": {"lines": n}}) for n in (1, 2, 3)]
+        assert all(str(n) in text and "{" not in text for n, text in zip((1, 2, 3), texts)), texts
+    for game in real_kb.games.values():
+        for section in TERM_SECTIONS:
+            for entry_name, entry in getattr(game, section).items():
+                for lang in ("pl", "cs"):
+                    renderer = Renderer(game.key, lang, name, strict=True, labels=term_labels(game.model_dump()))
+                    translated = renderer.msg(entry.label, TERM_ROLES[section])
+                    missing = [p for p in entry.params if f"{{{p}}}" not in translated]
+                    assert not missing, (game.key, section, entry_name, lang, missing)
