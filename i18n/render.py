@@ -4,7 +4,8 @@ Sentence patterns are interface strings of the `rulekb` catalog; everything that
 is a message of the `effects` catalog: counted nouns for each game's resources ("%(n)d servant" with
 its CLDR plural forms: 1 Służącego / 2 Służących / 5 Służących, 1 služebníka / 2 služebníky /
 5 služebníků), track and moment phrases, and the labels of the game's named conditions, counts,
-places, players and quantities (game.yaml), whose `{param}` placeholders are filled after translation. Numbers and lists are formatted for the locale by babel. A missing translation is an
+places, players and quantities (game.yaml), whose `{param}` placeholders are filled after
+translation. Numbers and lists are formatted for the locale by babel. A missing translation is an
 error in strict mode (the tests) and falls back to English otherwise.
 """
 from __future__ import annotations
@@ -76,7 +77,7 @@ class Renderer:
 
     # -- data messages (effects catalog; the game is the context, so games may word things differently)
     def msg(self, text: str, role: str | None = None) -> str:
-        """A data message; its context is the game and, for free text, its role in the effect."""
+        """A data message; its context is the game and, for a term's label, its role in the effect."""
         out = self.catalog.pgettext(f"{self.game}:{role}" if role else self.game, text)
         if self.strict and self.lang != "en" and out == text:
             raise Untranslated(f"{self.lang}: no translation for effect text {text!r} ({self.game})")
