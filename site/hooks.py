@@ -75,7 +75,8 @@ KIND_NAMES = {
     "example": N_("Worked examples"), "unknown": N_("Unknowns register"),
 }
 FIELD_NAMES = {"note": N_("Note"), "summary": N_("Summary"), "difference": N_("Edition difference"),
-               "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title")}
+               "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title"),
+               "ability": N_("What it does"), "also": N_("Also")}
 # the text fields a finding may compare, besides FIELD_NAMES and attribute names (labels.yaml)
 FINDING_FIELDS = {"body": N_("Text"), "name": N_("Name"), "*": N_("Whole entry"), "facts": N_("Facts"),
                   "continued": N_("Continuation")}
@@ -95,6 +96,8 @@ HOW = {"equals": N_("equals"), "delta": N_("changes by"), "contains": N_("contai
 ENTITY_REF = re.compile(r"\b(gugong|dragon|zhanguo)/[a-z][a-z-]*/[a-z0-9][a-z0-9-]*")
 CODE_NAME = re.compile(r"\$this->\w+|\b[a-z]+_[a-z0-9_]+\b|\b[\w-]+\.(?:inc\.)?php\b")
 TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
+# Text fields that say what an entry does (a person's role), shown in its kind's table when it has no effect
+ABILITY_FIELDS = ("ability", "also")
 PART_SIZE = 36  # at most this many entities on one page of a kind (a chapter bigger than that is cut)
 SMALL_CHAPTER = 10  # chapters smaller than this share a page with their small neighbours
 FINDINGS_PER_PAGE = 60  # the checker's findings, quoting both texts each, split likewise
@@ -334,6 +337,11 @@ def rel_html(from_page: str, to_page: str) -> str:
     return "../" * served(from_page).count("/") + served(to_page)
 
 
+def source_lines(items) -> set[tuple[str, int]]:
+    """The (source, line) pairs the rulebook texts among `items` cite."""
+    return {(i["source"], n) for i in items if i["origin"] == "source" for a, b in i["lines"] for n in range(a, b + 1)}
+
+
 def first_text(texts: dict, field: str, lang: str) -> str:
     items = (texts.get(field) or {})
     chosen = items.get(lang) or items.get("en") or items.get("pl") or items.get("cs") or []
@@ -435,7 +443,41 @@ class Site:
                 "parent": self.entity_md(path, e["parent"]) if e["parent"] else "",
                 "refs": [self.entity_md(path, r) for r in refs],
                 "referenced_by": [self.entity_md(path, r) for r in dict.fromkeys(e["referenced_by"])],
-                "children": [self.entity_md(path, c) for c in e["children"]]}
+                "children": [self.entity_md(path, c) for c in e["children"]],
+                "abilities": self.abilities(e, lang, path),
+                # a young or elder version does what its type does
+                "ability_of": self.entity_md(path, e["parent"]) if e["parent"] and any(
+                    (self.full.get(e["parent"]) or {"texts": {}})["texts"].get(f) for f in ABILITY_FIELDS) else ""}
+
+    def abilities(self, e: dict, lang: str, path: str) -> list[dict]:
+        """What an entry does in words (its ABILITY_FIELDS), each in the page's language with the rulebook
+        passage it comes from and the entry that passage belongs to (the action, event or scoring rule)."""
+        out = []
+        for field in ABILITY_FIELDS:
+            texts = e["texts"].get(field) or {}
+            shown = texts.get(lang) or texts.get("en") or []
+            quoted = [i for items in texts.values() for i in items if i["origin"] == "source"]
+            if not shown:
+                continue
+            cited = quoted[0] if quoted else None
+            where = self.passage_owner(e, cited) if cited else None
+            out.append({"text": shown[0], "cited": cited, "where": self.entity_md(path, where) if where else ""})
+        return out
+
+    def passage_owner(self, e: dict, item: dict) -> str | None:
+        """The referenced entry whose own rulebook texts share the most lines with a quoted passage: a
+        person's role is quoted from the action or event that counts its symbol, so no link is typed twice."""
+        wanted = source_lines([item])
+        best, most = None, 0
+        for ref in e["refs"]:
+            other = self.full.get(ref)
+            if other is None:
+                continue
+            shared = len(wanted & source_lines(i for langs in other["texts"].values() for items in langs.values()
+                                               for i in items))
+            if shared > most:
+                best, most = ref, shared
+        return best
 
     def text_md(self, text: str, path: str) -> str:
         """A text of an entry: the entries it names by id ("see gugong/unknown/decree-costs") linked by name."""

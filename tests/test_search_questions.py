@@ -119,8 +119,10 @@ def test_the_base_game_comes_before_a_variant_unless_the_query_names_it(engine):
 def test_an_example_answers_through_the_rule_it_illustrates(engine):
     # the worked example holds more of the question's words; the action it illustrates is the answer
     res = search(engine, "kolik peněz dostanu za výběrčí daní", game="dragon", lang="cs", explain=True)
-    assert ids(res, 2) == ["dragon/action/taxes", "dragon/example/taxes"]
-    assert res.hits[0].explain["family"] == "dragon/example/taxes"
+    # the tax collector's own entry, which says what its coins bring in the Taxes action, may answer first
+    top = [i for i in ids(res, 3) if i != "dragon/person/tax-collector"]
+    assert top == ["dragon/action/taxes", "dragon/example/taxes"]
+    assert next(h for h in res.hits if h.id == "dragon/action/taxes").explain["family"] == "dragon/example/taxes"
 
 
 def test_a_text_printed_twice_takes_one_of_the_first_places(engine):

@@ -223,3 +223,45 @@ def test_findings_speak_the_pages_language_and_print_one_line_as_one_number(real
     assert "tylko tekst cs ma to zdanie" in pl and "only the cs text says this sentence" not in pl
     assert "only the cs text says this sentence" not in cs
     assert not re.search(r"\b(\d+)–\1\b", pl)
+
+
+# What each Dragon person type does, as a reader of the person table finds it: the entry that counts its
+# symbol, and a phrase of the rulebook text (pl) or of its translation (cs).
+PERSON_ROLES = {
+    "craftsman": ("action/#build", "za każdy młot", "za každé kladivo"),
+    "court-lady": ("scoring-rule/#round-court-ladies", "każdego smoka na wachlarzach dwórek", "draka na vějířích dvorních dam"),
+    "pyrotechnist": ("action/#fireworks", "za każdą racę", "za každou raketu"),
+    "tax-collector": ("action/#taxes", "za każdą monetę", "za každou minci"),
+    "warrior": ("action/#military-parade", "na każdy hełm", "za každou helmu"),
+    "monk": ("scoring-rule/#end-monks", "ikony Buddy", "symbolů Buddhy"),
+    "healer": ("event/#plague", "Za każdy moździerz", "Za každý hmoždíř"),
+    "farmer": ("action/#harvest", "za każdy worek ryżu", "za každý pytel rýže"),
+    "scholar": ("action/#research", "na każdą księgę", "za každou knihu"),
+}
+
+
+def test_the_dragon_person_table_says_what_each_person_does_in_the_pages_language_with_its_rulebook_lines(real_site):
+    """pl and cs person pages: each of the 9 types' row links the action, event or scoring rule that counts
+    its symbol, says what it does in the page's language and cites the rulebook lines (quoted on pl,
+    translated on cs); young and elder rows point to their type; no English in the table."""
+    import re
+
+    for lang, column, citation in (("pl", 1, '<span class="origin source">instrukcja <a href="../../../sources/dragon-2007-pl/#L'),
+                                   ("cs", 2, '<span class="origin translated">překlad: <a href="../../../sources/dragon-2007-pl/#L')):
+        page = (real_site / lang / "dragon" / "person" / "index.html").read_text(encoding="utf-8")
+        table = page[page.index('<div class="rk-table rk-stack">'):]
+        table = table[:table.index("</table>")]
+        rows = {m.group(1): m.group(0) for m in re.finditer(r'<tr>\s*<td><a href="#([a-z-]+)">.*?</tr>', table, re.S)}
+        assert ("<th>Co robi</th>" if lang == "pl" else "<th>Co dělá</th>") in table
+        for key, (used_by, *phrases) in PERSON_ROLES.items():
+            row = rows[key]
+            assert f'href="../{used_by}"' in row, (lang, key)
+            assert phrases[column - 1] in row, (lang, key)
+            assert citation in row, (lang, key)
+        assert 'href="../event/#mongol-invasion"' in rows["warrior"]  # a second role: helmets in the invasion
+        assert ("zob." if lang == "pl" else "viz") + ' <a href="./#warrior">' in rows["warrior-elder"]
+        assert "rk-en" not in table and 'lang="en"' not in table
+        # symbol values are words of the page's language, not the data's English
+        assert ("wachlarz ze smokiem" if lang == "pl" else "vějíř s drakem") in rows["court-lady"]
+        own_language = re.sub(r"<details.*?</details>", "", page, flags=re.S)  # the other languages' texts aside
+        assert "fan with a dragon" not in own_language and "rice bag" not in own_language
