@@ -280,3 +280,20 @@ def note(lang: str, text: str) -> str | None:
     if lang not in CATALOG_LANGS:
         return text
     return _note_catalog(lang).get(text)
+
+
+def with_note_translations(entity: dict, lang: str) -> dict:
+    """An entity document (kb.queries) with its English notes also in `lang`, beside them: a provenance
+    entry's `reference_translated` and `note_translated`, a text's `repair_translated` (absent where the
+    notes catalog has no translation). Additive: every key the document had keeps its value."""
+    if lang not in CATALOG_LANGS:
+        return entity
+
+    def extra(item: dict, keys: tuple[str, ...]) -> dict:
+        found = {f"{k}_translated": note(lang, item[k]) for k in keys if item.get(k)}
+        return {**item, **{k: v for k, v in found.items() if v}}
+
+    texts = {field: ({l: [extra(i, ("repair",)) for i in items] for l, items in by_lang.items()}
+                     if isinstance(by_lang, dict) else [extra(i, ("repair",)) for i in by_lang])
+             for field, by_lang in entity["texts"].items()}
+    return {**entity, "texts": texts, "provenance": [extra(p, ("reference", "note")) for p in entity["provenance"]]}
