@@ -197,8 +197,7 @@ def _update_domain(domain: str, template: Catalog) -> dict[str, int]:
         catalog.msgid_bugs_address = ""
         catalog.last_translator = "the rulekb project"
         catalog.language_team = f"rulekb {lang}"
-        catalog.header_comment = (f"# {lang} {HEADERS.get(domain, 'interface strings')} of rulekb. Extracted with"
-                                  " `rulekb i18n update`;\n# compiled to .mo by `rulekb build`.")
+        catalog.header_comment = HEADERS.get(domain, HEADERS[DOMAIN]).format(lang=lang)
         with path.open("wb") as fh:
             write_po(fh, catalog, width=100, omit_header=False, sort_output=True, ignore_obsolete=True)
         missing[lang] = sum(1 for m in catalog if m.id and not _translated(m))
@@ -263,7 +262,11 @@ def nt(lang: str, singular: str, plural: str, n: int, /, **params) -> str:
 
 
 TEMPLATES = {DOMAIN: extract_template, EFFECTS_DOMAIN: extract_effects_template, NOTES_DOMAIN: extract_notes_template}
-HEADERS = {NOTES_DOMAIN: "notes of kb/data"}
+HEADERS = {
+    DOMAIN: "# {lang} interface strings of rulekb. Extracted with `rulekb i18n update`;\n# compiled to .mo by `rulekb build`.",
+    NOTES_DOMAIN: "# {lang} translations of the English notes of kb/data. Extracted with `rulekb i18n update`;\n"
+                  "# read by i18n.catalog.note (a translation must be told from a missing one: no .mo).",
+}
 
 
 @lru_cache(maxsize=None)
