@@ -112,7 +112,8 @@ def lang_name(code: str, in_lang: str) -> str:
     return Locale.parse(LOCALES[in_lang]).languages.get(code, code)
 
 
-TEMPLATES.globals.update(t=t, kb_note=note, TRANSLATED_HINT=TRANSLATED_HINT, lang_name=lang_name, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
+TEMPLATES.globals.update(t=t, kb_note=note, TRANSLATED_HINT=TRANSLATED_HINT,
+                         lang_name=lang_name, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
                          TABLE_KINDS=TABLE_KINDS, plural=plural, number=number)
 # Text from the knowledge base goes into Markdown once, escaped once (never inside code spans).
 TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).replace("|", "&#124;").replace("\n", " ")
