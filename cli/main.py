@@ -516,12 +516,14 @@ def show(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     from kb import models as m
+    from i18n.catalog import with_note_translations
     from kb.queries import NotFound, get_entity
 
     _check_choice("lang", lang, LANGS)
     engine = _engine(database_url)
     try:
         ent = get_entity(engine, entity_id, lang)
+        ent = with_note_translations(ent, lang) if lang else ent  # its English notes in that language too
     except NotFound as exc:
         _unknown("unknown_entity", tr("There is no entry with the id %(id)s; try `rulekb search`.", id=exc.ident),
                  entity_id, _names(engine, m.Entity.id))
@@ -539,7 +541,7 @@ def show(
             typer.echo(f"\n{fld} [{item['lang']}, {origin}]")
             typer.echo(f"  {item['text']}")
             if item.get("repair"):
-                typer.echo("  " + tr("(repaired: %(repair)s)", repair=item["repair"]))
+                typer.echo("  " + tr("(repaired: %(repair)s)", repair=item.get("repair_translated") or item["repair"]))
         if lang and fld in ent["fallbacks"]:
             typer.echo("  " + tr("(no %(lang)s text for %(field)s: shown in %(shown)s)", lang=lang, field=fld,
                                  shown=ent["fallbacks"][fld]))
@@ -552,7 +554,8 @@ def show(
     if ent["provenance"]:
         typer.echo("\n" + tr("provenance:"))
     for p in ent["provenance"]:
-        where = _cited(p["source"], p["lines"]) if p.get("source") else p.get("example") or p.get("reference")
+        where = (_cited(p["source"], p["lines"]) if p.get("source") else
+                 p.get("example") or p.get("reference_translated") or p.get("reference"))
         basis = tr(BASES[p["basis"]]) if p["basis"] in BASES else p["basis"]
         typer.echo(f"  {p['attr']}{'@' + p['edition'] if p.get('edition') else ''}: {basis}: {where}")
     for key, label in (("children", N_("children: %(ids)s")), ("refs", N_("references: %(ids)s")),

@@ -40,7 +40,7 @@ from i18n.align import Change, Document, Sentence, align, join, paragraph_senten
 from i18n.lexicon import (CONDITIONS, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
                           alternatives, analyse, lemmas, numbers, per_kind, places_or_moves, puts, ranks, supply_covered,
                           supply_rule, time_units)
-from i18n.catalog import N_, t
+from i18n.catalog import N_, note, t
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -151,6 +151,8 @@ def message_text(lang: str, msgid: str, params: dict) -> str:
     """A finding's message in the reader's language from its msgid and parameters, as the build stores
     them (the CLI, the API and the site all read a finding through this)."""
     params = dict(params)
+    if params.get("fact") and note(lang, params["fact"]):  # what a worked example states: a note of kb/data
+        params["what"] = f"{params.get('who', '')} {note(lang, params['fact'])}".strip()
     if "says" in params:  # what a sentence marker means (SENTENCE_MARKERS), in the reader's words
         params["says"] = t(lang, params["says"])
     for side in ("ua", "ub"):  # time units (i18n/lexicon.py TIME_UNITS), in the reader's words
@@ -893,7 +895,8 @@ class Checker:
             triage = "wording"
             out.append(Finding(self.game, rec.id, "facts", "example", triage,
                                msg(N_("only the %(has)s version of the example states: %(what)s = %(value)s"), has=has,
-                                   what=f"{fact.who or ''} {fact.what}".strip(), value=fact.value),
+                                   what=f"{fact.who or ''} {fact.what}".strip(), value=fact.value,
+                                   who=fact.who or "", fact=fact.what),  # a reader's language: see message_text
                                side if has == a else None, None if has == a else side, detail=f"{n}:{fact.what}"))
         return out
 

@@ -131,6 +131,9 @@ def test_a_crawl_from_the_root_finds_no_broken_link_no_markup_no_id_and_no_engli
     assert figures["pages"] > 200  # every language's pages, the sources and the developers' guide
     assert report["broken"][:5] == [] and report["markup"][:5] == []
     assert report["ids"][:5] == [] and report["english"][:5] == []
+    # the knowledge base's English notes are shown in the page's language (tests/test_i18n.py: every one has
+    # a translation), none kept in English
+    assert report["english_marked"][:5] == []
     # no link a reader cannot tell from the next one ("A", "B": an action's options out of context)
     import re
     bare = {p.relative_to(real_site).as_posix() for p in real_site.rglob("*.html")
@@ -149,7 +152,8 @@ def test_the_crawler_finds_what_a_reader_would(tmp_path):
     (tmp_path / "pl" / "index.html").write_text(
         '<html lang="pl"><body><h1 id="top">Zasady</h1><p>Koszt {: .rk-meta }</p><p>zobacz gugong/unknown/decree-costs'
         ' i large_price</p><p>Each player takes one card from the supply.</p>'
-        '<p lang="en">Each player takes one card from the supply.</p><pre>players.Anna.vp</pre></body></html>',
+        '<p lang="en">Each player takes one card from the supply.</p><pre>players.Anna.vp</pre>'
+        '<p><span lang="en" class="rk-en">the rulebook never says how many sides the dice have</span></p></body></html>',
         encoding="utf-8")
     report = crawl(tmp_path)
     assert report["pages"] == 2
@@ -157,6 +161,29 @@ def test_the_crawler_finds_what_a_reader_would(tmp_path):
     assert [m for _, m in report["markup"]] == ["{: .rk-meta }"]
     assert [i for _, i in report["ids"]] == ["gugong/unknown/decree-costs", "large_price"]
     assert [r for _, r in report["english"]] == ["Each player takes one card from the supply"]
+    assert [r for _, r in report["english_marked"]] == ["the rulebook never says how many sides the dice have"]
+
+
+def test_kb_notes_show_in_the_page_language_marked_as_translations_with_their_ids_linked(real_site):
+    """An English note of kb/data (an assumption naming the unknowns entry it relies on, an OCR repair, a
+    free-text value) reads in Polish and Czech on their pages, marked as a translation; the entity id inside
+    the translated note is a link named in the page's language."""
+    import re
+
+    expected = {"pl": ("zob.", "Koszt Dekretów w Służących", "przetłumaczone z angielskiego",
+                       "OCR połączyło liczbę ze słowem"),
+                "cs": ("viz", "Cena dekretů ve služebnících", "přeloženo z angličtiny", "OCR spojilo číslo se slovem")}
+    for lang, (see, name, hint, repair) in expected.items():
+        page = (real_site / lang / "gugong" / "decree" / "index.html").read_text(encoding="utf-8")
+        notes = re.findall(r'<span class="rk-tr" title="([^"]*)">(.*?)</span>', page)
+        assert notes and {title for title, _ in notes} == {hint}
+        assert any(f'{see} <a href="../unknowns/#decree-costs">{name}</a>' in body for _, body in notes)
+        assert "gugong/unknown/decree-costs" not in page and 'class="rk-en"' not in page
+        assert re.search(f'<abbr class="rk-tr" title="{repair}[^"]*">', page)  # the OCR repair's note
+    court_lady = (real_site / "cs" / "dragon" / "person" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="rk-tr" title="přeloženo z angličtiny">vějíř s drakem</span>' in court_lady
+    english = (real_site / "en" / "gugong" / "decree" / "index.html").read_text(encoding="utf-8")
+    assert 'see <a href="../unknowns/#decree-costs">Decree costs in servants</a>' in english and "rk-tr" not in english
 
 
 def test_each_home_links_to_the_changelog_in_its_language(real_site):
