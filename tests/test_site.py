@@ -180,8 +180,8 @@ def test_kb_notes_show_in_the_page_language_marked_as_translations_with_their_id
         assert any(f'{see} <a href="../unknowns/#decree-costs">{name}</a>' in body for _, body in notes)
         assert "gugong/unknown/decree-costs" not in page and 'class="rk-en"' not in page
         assert re.search(f'<abbr class="rk-tr" title="{repair}[^"]*">', page)  # the OCR repair's note
-    court_lady = (real_site / "cs" / "dragon" / "person" / "index.html").read_text(encoding="utf-8")
-    assert '<span class="rk-tr" title="přeloženo z angličtiny">vějíř s drakem</span>' in court_lady
+    solo = (real_site / "cs" / "gugong" / "rule-6" / "index.html").read_text(encoding="utf-8")  # a free-text value
+    assert '<span class="rk-tr" title="přeloženo z angličtiny">dolní část karty Automy</span>' in solo
     english = (real_site / "en" / "gugong" / "decree" / "index.html").read_text(encoding="utf-8")
     assert 'see <a href="../unknowns/#decree-costs">Decree costs in servants</a>' in english and "rk-tr" not in english
 
