@@ -250,6 +250,8 @@ def test_findings_speak_the_pages_language_and_print_one_line_as_one_number(real
     assert "tylko tekst cs ma to zdanie" in pl and "only the cs text says this sentence" not in pl
     assert "only the cs text says this sentence" not in cs
     assert not re.search(r"\b(\d+)–\1\b", pl)
+    # a value stated by a worked example's fact, by its word on the page, not its code
+    assert "gracza (tekst polski) = fioletowy" in pl and "= purple" not in pl and "= fialová" in cs
 
 
 # What each Dragon person type does, as a reader of the person table finds it: the entry that counts its
