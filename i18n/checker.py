@@ -945,10 +945,16 @@ def _lines(item: TextItem) -> list[list[int]]:
 
 def default_comparisons(kb: KnowledgeBase) -> list[tuple[str, str, str, str]]:
     """(game, mode, a, b) for every game with two sources: languages or editions."""
+    return comparisons(kb.games, [s.meta for s in kb.sources.values()])
+
+
+def comparisons(games, sources) -> list[tuple[str, str, str, str]]:
+    """default_comparisons over source descriptions (anything with game, lang and edition): the build
+    stores these, and `rulekb compare` reads them back without loading kb/data."""
     out = []
     lang_order = {"pl": 0, "cs": 1, "en": 2}
-    for game in sorted(kb.games):
-        metas = [s.meta for s in kb.sources.values() if s.meta.game == game]
+    for game in sorted(games):
+        metas = [m for m in sources if m.game == game]
         for m1, m2 in combinations(sorted(metas, key=lambda m: (lang_order[m.lang], m.edition)), 2):
             if m1.lang != m2.lang:
                 out.append((game, "langs", m1.lang, m2.lang))
