@@ -339,6 +339,15 @@ class Comparer:
                                    and len(terms & named) >= MOVED_SHARE * len(terms)
                                    for s, named in self._related_sentences(other))
 
+    def said_in_paragraph(self, text: str, lang: str, other: Para, marker: str) -> bool:
+        """Whether another sentence of the other text's own paragraph carries the marker for a game object
+        this text names: "shuffle the seven gift cards … place the seven cards on the board" against
+        "… place these 7 cards at random": cards shuffled first are placed at random either way."""
+        terms = self.terms(text, lang)
+        return bool(terms) and any(marker in self.read(s.text, other.lang).markers
+                                   and terms & self.terms(s.text, other.lang)
+                                   for s in paragraph_sentences(other.text, None))
+
     def said_nearby_term(self, pieces: set[str], place: str, other: Para) -> bool:
         """Whether the other source names a place in a related sentence that also names most of these
         pieces."""
@@ -568,7 +577,8 @@ class Comparer:
                 mine = xa if has is p.pa else xb
                 # "random" ("free") where the other text leaves the same things to chance (makes the same
                 # move free) in a related text (the event tiles drawn at setup): both are random anyway
-                same = check in ("random", "free") and self.said_nearby(mine.text, has.lang, lacks, check)
+                same = check in ("random", "free") and (self.said_nearby(mine.text, has.lang, lacks, check)
+                                                        or self.said_in_paragraph(mine.text, has.lang, lacks, check))
                 p.add(check, "wording" if same else "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
                                           has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
