@@ -491,8 +491,10 @@ class Comparer:
             ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
             for x, mx, my in ((p.pa, ma, mb), (p.pb, mb, ma)):
                 if "then" in mx and "and-also" in my and "then" not in my:
+                    # both list the two steps in one order, and a player does what "A and B" tells in the
+                    # order it is told: "and then" spells out that order, it changes no play
                     y = p.pb if x is p.pa else p.pa
-                    p.add("sequence", "rule", msg(N_("sequence: the %(x)s text says “and then”, the %(y)s text “and” (no order)"),
+                    p.add("sequence", "wording", msg(N_("sequence: the %(x)s text says “and then”, the %(y)s text “and” (no order)"),
                                                   x=x.label, y=y.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=x.label)
         for x, y, rx, ry in ((p.pa, p.pb, p.ra, p.rb), (p.pb, p.pa, p.rb, p.ra)):
             if "and-or" in rx.markers and "or" in ry.markers:
