@@ -701,12 +701,16 @@ def compare(
                     _fail(tr("%(game)s has a single source: nothing to compare", game=game), 1,
                           error="nothing_to_compare")
                 _, mode, a, b = defaults[0]
-            findings = stored_findings(engine, game, mode, a, b) if engine is not None else None
+            findings, why = stored_findings(engine, game, mode, a, b) if engine is not None else (None, "")
             if findings is None:
                 if engine is None:
                     typer.echo(tr("note: %(warning)s", warning=tr(
                         "the knowledge base has not been built: comparing from kb/data, which takes longer "
                         "(`rulekb build` stores the comparisons)")), err=True)
+                elif why == "stale":
+                    typer.echo(tr("note: %(warning)s", warning=tr(
+                        "kb/data or the checker changed since the last build: comparing from kb/data, which "
+                        "takes longer (`rulekb build` stores the comparisons again)")), err=True)
                 kb = kb or from_data()
                 try:
                     findings = Checker(kb, game).run(mode, a, b)
