@@ -267,12 +267,10 @@ DB_HELP = N_("database URL (default: RULEKB_DATABASE_URL or the SQLite file var/
 
 
 def _engine(url: Optional[str]):
-    from kb.db import open_engine
-
-    try:
-        return open_engine(url, readonly=True)
-    except FileNotFoundError:
+    engine = _built(url)
+    if engine is None:
         _fail(tr("The knowledge base has not been built yet: run `rulekb build`."), error="not_built")
+    return engine
 
 
 def _names(engine, column, game: Optional[str] = None) -> list[str]:
@@ -628,11 +626,14 @@ def compare(
     fmt: str = typer.Option("text", "--format", help=N_("text or html (a side-by-side review page)")),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help=N_("write the report here instead of stdout")),
     as_json: bool = typer.Option(False, "--json", help=N_("every finding with its class, whatever the filters")),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
 ) -> None:
     from collections import Counter
 
-    from i18n.checker import CHECKS, CLASSES, Checker, check_text, default_comparisons
+    from i18n.checker import CHECKS, CLASSES, Checker, check_text, comparisons
+    from i18n.derived import stored_findings
     from i18n.review import page
+    from kb import models as m
     from kb.loader import KBError, load
 
     _check_choice("format", fmt, ("text", "html"))
@@ -652,12 +653,16 @@ def compare(
     if (lang or against) and not text:
         _fail(tr("--lang and --against go with --text FILE"), 2, error="usage")
     _check_choice("lang", lang, LANGS)
-    try:
-        kb = load()
-    except KBError as exc:
-        _fail(str(exc), error="invalid_data")
+
+    def from_data():
+        try:
+            return load()
+        except KBError as exc:
+            _fail(str(exc), error="invalid_data")
+
     with _progress(tr("Comparing"), as_json=as_json):
         if text:
+            kb = from_data()
             if against not in kb.sources:
                 _unknown("unknown_source", tr("There is no source %(source)s.", source=repr(against)), against,
                          kb.sources)
@@ -678,23 +683,42 @@ def compare(
             if game is None:
                 _fail(tr("name a game (gugong, dragon, zhanguo), or give --text FILE --lang L --against SOURCE"), 2,
                       error="usage")
-            _check_game(game, kb.games)
+            # The build holds the default comparisons' findings: reading them takes milliseconds, loading
+            # kb/data and running the checker seconds. Without a build, or for another pair, the checker runs.
+            engine, kb = _built(database_url), None
+            if engine is None:
+                kb = from_data()
+                games, sources = kb.games, [s.meta for s in kb.sources.values()]
+            else:
+                games, sources = _names(engine, m.Game.id), _source_metas(engine)
+            _check_game(game, games)
             if langs or editions:
                 pair = (langs or editions).split(",")
                 if len(pair) != 2:
                     _fail(tr("name exactly two, e.g. --langs pl,cs or --editions 2007,2017"), 2, error="usage")
                 mode, (a, b) = ("langs" if langs else "editions"), pair
-                _check_pair(kb, game, mode, a, b)
+                _check_pair(sources, game, mode, a, b)
             else:
-                defaults = [c for c in default_comparisons(kb) if c[0] == game]
+                defaults = [c for c in comparisons(games, sources) if c[0] == game]
                 if not defaults:
                     _fail(tr("%(game)s has a single source: nothing to compare", game=game), 1,
                           error="nothing_to_compare")
                 _, mode, a, b = defaults[0]
-            try:
-                findings = Checker(kb, game).run(mode, a, b)
-            except ValueError as exc:
-                _fail(str(exc), 2, error="usage")
+            findings, why = stored_findings(engine, game, mode, a, b) if engine is not None else (None, "")
+            if findings is None:
+                if engine is None:
+                    typer.echo(tr("note: %(warning)s", warning=tr(
+                        "the knowledge base has not been built: comparing from kb/data, which takes longer "
+                        "(`rulekb build` stores the comparisons)")), err=True)
+                elif why == "stale":
+                    typer.echo(tr("note: %(warning)s", warning=tr(
+                        "kb/data or the checker changed since the last build: comparing from kb/data, which "
+                        "takes longer (`rulekb build` stores the comparisons again)")), err=True)
+                kb = kb or from_data()
+                try:
+                    findings = Checker(kb, game).run(mode, a, b)
+                except ValueError as exc:
+                    _fail(str(exc), 2, error="usage")
     shown = [f for f in findings if f.triage in wanted and (not check_names or f.check in check_names)]
     reader = ui_lang()
     for f in findings:  # the reader's language (RULEKB_LANG); quoted words stay as the source writes them
@@ -731,10 +755,32 @@ def compare(
         typer.echo(report, nl=False)
 
 
-def _check_pair(kb, game: str, mode: str, a: str, b: str) -> None:
+def _built(url: Optional[str]):
+    """An engine on the built knowledge base, or None when there is none yet."""
+    from kb.db import open_engine
+
+    try:
+        return open_engine(url, readonly=True)
+    except FileNotFoundError:
+        return None
+
+
+def _source_metas(engine) -> list:
+    """The built sources described as the checker's comparisons need them (game, lang, edition)."""
+    from types import SimpleNamespace
+
+    from sqlmodel import Session, select
+
+    from kb import models as m
+
+    with Session(engine) as db:
+        return [SimpleNamespace(game=s.game_id, lang=s.lang, edition=s.edition_key) for s in db.exec(select(m.Source))]
+
+
+def _check_pair(sources, game: str, mode: str, a: str, b: str) -> None:
     """Two languages or editions the game has sources for, and not one twice."""
     key = "lang" if mode == "langs" else "edition"
-    have = sorted({getattr(s.meta, key) for s in kb.sources.values() if s.meta.game == game})
+    have = sorted({getattr(s, key) for s in sources if s.game == game})
     for value in (a, b):
         if value not in have:
             message = (tr("%(game)s has no source in language %(value)s (it has: %(have)s)", game=game,
