@@ -62,7 +62,9 @@ MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
 CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
-COVER_ALL = 3.0  # what a text holding every content word of a query of several adds
+# what holding every content word of a query of several adds to the text's relevance (TEXT): a text
+# holding every word of a question answers it better than a name holding one
+COVER_ALL = 3.0
 SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: per share of the query, of the name
 # A question ("kolik pater může mít palác") names its subject, which the answer's text holds; the entry
 # named by those words (the term "patro paláce") is rarely the answer: in a question the kinds that
@@ -349,6 +351,16 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
     # "Rozwiązywanie remisu" settles the "Nagrody za Zjednoczenie"; its name counts as the rule's words
     parent = dict(conn.execute(text("SELECT id, parent_id FROM entity WHERE parent_id IS NOT NULL")).fetchall())
     titles = {(d.entity_id, d.lang): d.name for d in docs}
+    # what the entry is known by beyond its own text, which may be thin (the project's Czech texts of the
+    # games without a Czech rulebook are half the Polish ones): its names in the other languages, each
+    # read in its own language, and the glossary forms of the terms it refers to, in its language
+    names_by_lang: dict[str, list[tuple[str, str]]] = {}
+    for d in docs:
+        names_by_lang.setdefault(d.entity_id, []).append((d.lang, d.name))
+    glossary: dict[str, list[str]] = {}
+    for eid, target in conn.execute(text("SELECT r.entity_id, r.target_id FROM entityref r JOIN entity t "
+                                         "ON t.id = r.target_id WHERE t.kind = 'term' ORDER BY r.id")):
+        glossary.setdefault(eid, []).append(target)
     vocab: dict[str, list] = {}
     word_df: Counter = Counter()
     lemma_df: Counter = Counter()
@@ -362,6 +374,10 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
         named = f"{_lex(d.name, d.lang, seen, lex)} {_lex(' '.join(fs), d.lang, seen, lex)}"
         row = dict(id=d.id, names=" ".join(sorted(set(named.split()))), phrases=_phrases(d.name, fs))
         context = _lex(titles.get((parent.get(d.entity_id), d.lang), ""), d.lang, seen, lex)
+        context += " " + " ".join(_lex(n, lang_, {}, lex) for lang_, n in names_by_lang.get(d.entity_id, ())
+                                      if lang_ != d.lang)
+        context += " " + " ".join(_lex(f"{titles.get((t, d.lang), '')} {' '.join(forms.get((t, d.lang), ()))}",
+                                           d.lang, {}, lex) for t in glossary.get(d.entity_id, ()))
         row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen, lex)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
@@ -656,15 +672,19 @@ def _new_term(raw: str, v: Vocab) -> Term:
     if not w.isdigit():
         for lang in LANGS:  # the query's language is unknown: every lemmatizer may add a dictionary form
             exact |= {l for l in lemmas(raw, lang) if l in v.lemma_df}
-    # a word is known when the knowledge base has it or a dictionary form of it; a stem alone ("sluzaci"
-    # shares one with "służący") finds its family but still gets a did-you-mean
-    known = w in v.df or bool(exact - {w})
-    if not w.isdigit():
-        exact |= {s for s in v.lexicon.stems(w) if s in v.lemma_df}  # and every language's stem
-    for key in [w, *exact]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
-        exact |= {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
+    # a word is known when the knowledge base has it, a dictionary form of it or a synonym; a stem alone
+    # ("sluzaci" shares one with "służący") finds its family but still gets a did-you-mean
+    known = w in v.df or bool(exact)
+    stems = {s for s in v.lexicon.stems(w) if s in v.lemma_df} if not w.isdigit() else set()
+    for key in [w, *exact, *stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+        found = {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
+        if key in stems:  # a stem's synonyms are stems too: a form, not the word
+            found = {s for s in found if s.endswith(STEM_MARK)}
+        elif found:
+            known = True  # a synonym's word is a word the knowledge base knows
+        exact |= found
+    exact |= stems
     exact.discard(w)
-    known = known or any(not s.endswith(STEM_MARK) for s in exact)
     fuzzy: set[str] = set()
     correction = None
     k = max_edits(w)
@@ -854,13 +874,11 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if asked else r.kind_weight
         lookup = len(terms) == 1 or name >= NAME_LEVEL_SCORE[FUZZY]
         text_, share, missing = _relevance(r, match, sets, lookup)
-        # a text holding every content word of a question answers it better than a name holding one
-        whole = COVER_ALL if len(terms) > 1 and not missing else 0.0
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
-        parts.update(name=name, text=text_, coverage=share, every_word=whole, question=hint, kind=kind,
+        parts.update(name=name, text=text_, coverage=share, every_word=not missing, question=hint, kind=kind,
                      length=-r.length, variant=variant)
-        score = name + text_ + whole + hint + kind - r.length + variant
+        score = name + text_ + hint + kind - r.length + variant
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
@@ -875,8 +893,11 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         if e not in best or s["score"] > best[e]["score"]:
             best[e] = s
     _families(best, match)
-    ranked = sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
-                                                  -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+    # equal scores go to the text more about the query, then the closer words, then the kind a player
+    # looks up and the shorter name; the id last, so the order is the same every time
+    ranked = sorted(best.values(), key=lambda s: (-round(s["score"], 6), -round(s["explain"]["text"], 6),
+                                                  -s["explain"].get("proximity", 0.0), -s["row"].kind_weight,
+                                                  len(s["row"].name), s["row"].entity_id))
     return _diverse(ranked)
 
 
@@ -917,26 +938,30 @@ def _relevance(doc: Doc, match: "_Matcher", sets: list, lookup: bool) -> tuple[f
     TEXT_FLOOR plus the rest by BM25's saturation of how often the text says it for its length: a word
     in the name or the parent's title only earns TEXT_FLOOR of it, a text that keeps coming back to it
     all of it. A name lookup (one word, or the whole name) earns the full weight on holding the word:
-    the entry of that name answers it, not the texts that repeat it. Returns the points (TEXT at most),
-    the share of the query's weight held, and how many query words the entry lacks."""
-    tf = [0] * len(match.terms)
-    for w in doc.body_words & match.which.keys():
-        for k in match.which[w]:
+    the entry of that name answers it, not the texts that repeat it. Holding every word of a query of
+    several adds COVER_ALL. Returns the points (TEXT + COVER_ALL at most), the share of the query's
+    weight held, and how many query words the entry lacks."""
+    weights, missing = [], 0
+    for item, exact, fuzzy in sets:
+        if not exact.isdisjoint(doc.words):
+            weights.append(item.idf)
+        elif not fuzzy.isdisjoint(doc.words):
+            weights.append(item.idf / 2)
+        else:
+            weights.append(0.0)
+            missing += 1
+    held = sum(weights)
+    whole = COVER_ALL if len(weights) > 1 and not missing else 0.0
+    if lookup or not held:
+        return TEXT * held / match.total_idf + whole, held / match.total_idf, missing
+    tf = [0] * len(weights)
+    which = match.which
+    for w in doc.body_words & which.keys():
+        for k in which[w]:
             tf[k] += doc.tf[w]
     norm = BM25_K1 * (1 - BM25_B + BM25_B * len(doc.tokens) / match.avg_length)
-    got, held, missing = 0.0, 0.0, 0
-    for (item, exact, fuzzy), n in zip(sets, tf):
-        if not exact.isdisjoint(doc.words):
-            weight = item.idf
-        elif not fuzzy.isdisjoint(doc.words):
-            weight = item.idf / 2
-        else:
-            missing += 1
-            continue
-        held += weight
-        saturation = 1.0 if lookup else n / (n + norm)
-        got += weight * (TEXT_FLOOR + (1 - TEXT_FLOOR) * saturation)
-    return TEXT * got / match.total_idf, held / match.total_idf, missing
+    got = sum(weight * (TEXT_FLOOR + (1 - TEXT_FLOOR) * n / (n + norm)) for weight, n in zip(weights, tf))
+    return TEXT * got / match.total_idf + whole, held / match.total_idf, missing
 
 
 def _hint(doc: Doc, asked: list[dict]) -> float:

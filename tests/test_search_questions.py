@@ -168,3 +168,16 @@ def test_a_derived_czech_word_finds_the_noun_it_comes_from(engine):
     # "noční" (of the night) and "noci" (the night's) meet "Noc" through the stem "noc"
     for q in ["noci", "noční"]:
         assert "gugong/phase/night" in ids(search(engine, q, game="gugong", lang="cs"), 3), q
+
+
+def test_a_czech_query_finds_an_entry_by_its_name_in_another_language(engine):
+    # the Czech Dragon texts say "Výběrčí daní"; a player who learnt the game in English types its name
+    assert ids(search(engine, "tax collector", game="dragon", lang="cs"), 1) == ["dragon/person/tax-collector"]
+
+
+def test_an_entry_is_found_by_the_glossary_terms_it_refers_to(engine):
+    # the monk's Czech text never says "destička osoby", but it is one of the person tiles it refers to
+    found = ids(search(engine, "destička osoby", game="dragon", lang="cs", limit=40), 40)
+    assert "dragon/person/monk" in found
+    # ... and the word it holds so counts as the entry's, not its text's: the tile's own entry comes first
+    assert found[0] == "dragon/term/person-tile" or found[0] == "dragon/component/person-tiles"
