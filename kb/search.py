@@ -6,8 +6,12 @@ and PostgreSQL:
 1. Candidates from an inverted index of the build's search documents (read once per process and
    build: a few MB). Each word of an entry is indexed folded (kb.fold: case, accents, ł) together
    with its dictionary forms (kb.lemmas), so "mnichów", "mnichy" and "monks" meet the lemma of the
-   entry's word. A query word becomes: itself as a prefix (typing "sluz" already finds "Służący"), its
-   lemmas, and, when the knowledge base has no such word, the words one edit away (two for 9+
+   entry's word, and with its Polish or Czech stem (the endings of kb/data/search.yaml cut from the
+   folded word), so "sluzebniku" typed without diacritics and "noční" meet "služebník" and "noc" where
+   the lemmatizers miss. An entry is also known by its names in the other languages and by the
+   glossary forms of the terms it refers to: a thin Czech text still answers. A query word becomes:
+   itself as a prefix (typing "sluz" already finds "Służący"), its lemmas and stems, and, when the
+   knowledge base has no such word, the words one edit away (two for 9+
    letters) — typo tolerance. The database's own full-text search is not used: it ordered the
    matches by a score of its own before the ranking saw them, differently on each database, and its
    queries were half of a search's time (two thirds on PostgreSQL).
@@ -17,16 +21,17 @@ and PostgreSQL:
 2. A ranking computed here: an entity
    whose name or glossary form *is* the query comes first (exact > prefix > fuzzy), then names that
    contain the query, then texts that merely mention it; kinds a player looks up before long prose
-   and the unknowns register; words close together count, and a text holding every content word.
-   Each query word weighs by its rarity (idf), less when it merely completes a stock phrase with the
-   word before it ("end of game"). A question (an interrogative or question word) ranks the kinds
-   that state rules before the glossary, and its question word favours the kind of answer it asks
-   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo"); so does a description
-   of three content words or more that is no entry's name. Texts that come back to the query's words
-   for their length rank higher (BM25); an example, a tip or an open question answers through the
-   rule it is about (its references or parent); a variant's rules (solo) yield to the base game's
-   unless the query names the variant; of the first results, a text the rulebooks print twice
-   takes one place.
+   and the unknowns register; words close together count. The text's relevance is one score
+   (_relevance): each query word the entry holds earns its rarity (idf), less when it merely completes
+   a stock phrase with the word before it ("end of game"), most of it for being held and the rest as
+   the text comes back to it for its length (BM25), and a text holding every content word earns a
+   little more. A question (an interrogative or question word) ranks the kinds that state rules
+   before the glossary, and its question word favours the kind of answer it asks for: a number
+   ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo"); so does a description of three
+   content words or more that is no entry's name. An example, a tip or an open question answers
+   through the rule it is about (its references or parent); a variant's rules (solo) yield to the
+   base game's unless the query names the variant; of the first results, a text the rulebooks print
+   twice takes one place; equal scores go to the text more about the query.
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
