@@ -92,8 +92,10 @@ HINT = 4.0  # what a text with the kind of answer a question word asks for adds 
 VARIANT_PRIOR = 6.0
 # The text's relevance (see _relevance): TEXT points at most, TEXT_FLOOR of a word's share for holding it
 # at all, the rest by BM25's saturation: a text that keeps coming back to the query's words, for its
-# length, is about them; one that mentions them once in passing is not. K1 and B as usual
-TEXT, TEXT_FLOOR, BM25_K1, BM25_B = 33.0, 0.9, 1.2, 0.75
+# length, is about them; one that mentions them once in passing is not. 30 for holding every word and 6
+# for saying them again and again, the balance of the coverage, BM25 and repeats it replaces (30, 3, 3);
+# K1 and B as usual
+TEXT, TEXT_FLOOR, BM25_K1, BM25_B = 36.0, 30 / 36, 1.2, 0.75
 # An example retells the rule it illustrates with a case ("Klara has 2 yuan…"), a tip or an open
 # question of the unknowns register speaks of a rule in a player's words: they hold a player's words
 # more often than the rule, but a question one of them answers is answered by that rule, which gets
