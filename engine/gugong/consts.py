@@ -35,7 +35,6 @@ class Consts(RuleConstants):
 
     # ---- day: gift exchange
     exchange_servants = Attr("rule/exchange-pay-servants", "servant_cost")
-    exchange_discards = Attr("rule/exchange-discard-card", "cards_discarded")
     low_value = Attr("rule/value-one-exception", "low_value")
     high_value = Attr("rule/value-one-exception", "high_value")
     same_action_max = Attr("rule/card-and-location-same", "max_times")
@@ -81,7 +80,6 @@ class Consts(RuleConstants):
 
     # ---- morning / night
     day_servants = Unknown("day-track-servants")
-    night_per_match = Attr("rule/night-destiny-dice", "servants_per_matching_card")
     night_ship_steps = Attr("step/night-move-ships", "ship_steps")
 
     # ---- end of game

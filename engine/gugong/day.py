@@ -10,6 +10,7 @@ from engine.gugong.common import P
 
 R = "gugong/rule/"
 PAYMENTS = ("free", "servants", "discard", "no_action")
+PAY_SERVANTS, PAY_CARD = R + "exchange-pay-servants", R + "exchange-discard-card"  # a lower gift's payments
 
 
 def exchange_is_free(g, p: dict, mine: int, theirs: int) -> bool:
@@ -33,14 +34,13 @@ def do_exchange(g, s, name, a, ev):
             raise IllegalAction(R + "gift-exchange-lower", "your gift is not higher than the official's: pay, discard or take no action")
     elif free:
         raise IllegalAction(R + "gift-exchange-higher", "your gift is higher: exchange it freely")
-    elif payment == "servants":
-        c.pay(g, s, name, g.k.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
+    elif payment == "servants":  # the payment, from its rule's effect
+        g.effects.run(PAY_SERVANTS, s, name, ev, choice={"double": bool(a.get("double"))})
     elif payment == "discard":
         other = a.get("discard")
         if other == card or other not in p["hand"]:
-            raise IllegalAction(R + "exchange-discard-card", "discard another gift card from your hand")
-        own(p, "hand").remove(other)
-        own(p, "discard").append(other)
+            raise IllegalAction(PAY_CARD, "discard another gift card from your hand")
+        g.effects.run(PAY_CARD, s, name, ev, choice={"discard": other})
     own(p, "hand").remove(card)
     s["board"][loc] = card
     own(p, "discard").append(theirs)  # gugong/rule/taken-card-to-discard

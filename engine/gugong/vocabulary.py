@@ -61,6 +61,9 @@ class GugongVocabulary(Vocabulary):
             "palace step you would move": lambda run: run.choice["steps"],
             "servant the chosen decree shows as its cost (see “Decree costs in servants”)":
                 lambda run: g.k.decrees[run.choice["decree"]]["servant_cost"],
+            # the night's matches: Meng's are fixed by the day (gugong/rule/solo-night), each on one die
+            "gift card in your discard pile whose value shows on exactly one destiny die": lambda run: self._matching(run, 1),
+            "gift card in your discard pile whose value shows on two destiny dice": lambda run: self._matching(run, 2),
             "servant of another player already on the chosen decree":
                 lambda run: sum(1 for who in run.state["decrees"][run.choice["decree"]] if who != run.player),
         }
@@ -120,6 +123,11 @@ class GugongVocabulary(Vocabulary):
             super().gain(run, what, n)
 
     def pay(self, run: Run, what: str, n: int) -> None:
+        if what == "card" and "discard" in run.choice:  # the card the player named, from the hand to the discard pile
+            p = _player(run)
+            own(p, "hand").remove(run.choice["discard"])
+            own(p, "discard").append(run.choice["discard"])
+            return
         if what != "servant":
             return super().pay(run, what, n)
         if "decree" in run.choice:  # the Decrees action's costs add up to one payment, made as the servant is placed
@@ -260,6 +268,17 @@ class GugongVocabulary(Vocabulary):
     def _ship_full(self, run: Run) -> bool:
         sh = _player(run)["ships"][run.choice.get("ship")]
         return bool(sh) and c.ship_load(sh) >= self.g.k.ship_capacity
+
+    def _matching(self, run: Run, dice: int) -> int:
+        """Cards matching one die, or two. A card matching all three dice the rulebook does not
+        mention: it earns one servant per die (engine reading), so it counts among the single matches
+        as three."""
+        s = run.state
+        if s.get("solo") and run.player == s["solo"]["meng"]:
+            return self.g.solo.matches[s["day"]] if dice == 1 else 0
+        value, pair = self.g.k.card_value, 2  # the rule's "two destiny dice"
+        shown = [s["dice"].count(value[x]) for x in _player(run)["discard"]]
+        return shown.count(pair) if dice == pair else sum(m for m in shown if m != pair)
 
     def _port_servants(self, run: Run) -> int:
         """Meng (solo) counts his neutral markers instead, at most a few at the 4 VP reward."""
