@@ -337,6 +337,12 @@ def offer_claims(g, s: dict, name: str) -> None:
             push(s, {"kind": "claim", "player": name, "ship": i})
 
 
+# ---------------------------------------------------------------- travel tokens
+def tokens_worth(g, tokens: list[str]) -> int:
+    """What travel tokens count as in an exchange: the double token as its modify step says, others one."""
+    return sum(g.k.double_token_counts if x == g.k.double_token else 1 for x in tokens)
+
+
 # ---------------------------------------------------------------- pending decisions
 def push(s: dict, item: dict, last: bool = False) -> None:
     """Decisions wait in s["pending"]; the first one is decided next. New decisions raised while

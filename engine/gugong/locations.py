@@ -151,7 +151,7 @@ def decide_token_reward(g, s, name, a, ev):
     rule = TOKEN + token
     gained: dict = {}
     if a.get("use"):
-        if token == "travel-double":
+        if token == g.k.double_token:
             raise IllegalAction(rule, "the double token has no reward of its own")
         if token in g.k.bonus_mix:
             # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
@@ -167,6 +167,8 @@ def decide_token_reward(g, s, name, a, ev):
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
             return
         gained = g.effects.run(rule, s, name, ev, choice=a).gained  # the token's reward, from its effect
+    elif token == g.k.double_token:  # its effect is lasting: it counts double in an exchange (c.tokens_worth)
+        g.effects.run(rule, s, name, ev)
     s["pending"].pop(0)
     # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
     if len(p["tokens"]) >= g.k.token_slots:
@@ -183,7 +185,7 @@ def decide_token_reward(g, s, name, a, ev):
 # ---- exchanging travel tokens (any time the player decides something)
 def tokens_opts(g, s, name):
     p = P(s, name)
-    doubles = p["tokens"].count("travel-double")
+    doubles = p["tokens"].count(g.k.double_token)
     singles = len(p["tokens"]) - doubles
     out = []
     for kind, (need, (res, _)) in g.k.token_rates.items():
@@ -204,7 +206,7 @@ def _tokens_named(g, p, handed, need) -> list[str]:
     missing = Counter(handed) - Counter(p["tokens"])
     if missing:
         raise IllegalAction(R + "travel-token-exchange", f"tokens not held: {sorted(missing.elements())}")
-    worth = [g.k.double_token_counts if x == "travel-double" else 1 for x in handed]
+    worth = [c.tokens_worth(g, [x]) for x in handed]
     if sum(worth) < need:
         raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed, not {sum(worth)}")
     if any(sum(worth) - w >= need for w in worth):
@@ -220,29 +222,23 @@ def do_tokens(g, s, name, a, ev):
     d = a.get("doubles", 0)
     if not isinstance(d, int) or d < 0:
         raise MalformedAction("tokens: 'doubles' is a count")
-    need, (res, amount) = g.k.token_rates[kind]
+    need, (res, _) = g.k.token_rates[kind]
     handed = a.get("hand_in")
     if handed is not None:  # the player names the tokens handed in (which ones matters for the rest)
         handed = _tokens_named(g, p, handed, need)
     else:
-        if d > p["tokens"].count("travel-double"):
+        if d > p["tokens"].count(g.k.double_token):
             raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
         rest = max(0, need - d * g.k.double_token_counts)
-        singles = [item for item in p["tokens"] if item != "travel-double"]
+        singles = [item for item in p["tokens"] if item != g.k.double_token]
         if rest > len(singles):
             raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
-        handed = ["travel-double"] * d + singles[:rest]
-    for item in handed:
-        own(p, "tokens").remove(item)
-        s["token_discard"].append(item)
+        handed = [g.k.double_token] * d + singles[:rest]
+    rule = g.k.token_exchanges[kind]
+    if res == "servant" and p["supply"] == 0 and p["double"] != "supply":
+        raise IllegalAction(rule, "no servant in the general supply")
     ev.append({"event": "tokens_exchanged", "player": name, "for": kind})
-    if res == "servant":
-        if not c.gain_servants(s, name, amount, ev):
-            raise IllegalAction(R + "travel-exchange-servant", "no servant in the general supply")
-    elif res == "vp":
-        c.gain_vp(s, name, amount, ev)
-    else:
-        c.gain_jade(s, name, amount, ev)
+    g.effects.run(rule, s, name, ev, choice={"hand_in": handed})  # the tokens handed in, what they buy
     # a token waiting for a free slot is placed as soon as there is room
     if s["pending"] and s["pending"][0]["kind"] == "make_room" and s["pending"][0]["player"] == name \
             and len(p["tokens"]) < g.k.token_slots:

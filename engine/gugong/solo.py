@@ -102,7 +102,7 @@ def afford(g, s, n: int) -> bool:
     if p["pool"] >= n:
         return True
     need, (_, per) = g.k.token_rates["servant"]
-    value = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    value = c.tokens_worth(g, p["tokens"])
     trades = (n - p["pool"] + per - 1) // per
     if trades * need > value or p["supply"] < n - p["pool"]:
         return False
@@ -113,7 +113,7 @@ def afford(g, s, n: int) -> bool:
 
 def _trade(g, s, kind, ev) -> bool:
     p = P(s, meng(s))
-    doubles = p["tokens"].count("travel-double")
+    doubles = p["tokens"].count(g.k.double_token)
     need = g.k.token_rates[kind][0]
     for d in range(0, doubles + 1):
         rest = max(0, need - d * g.k.double_token_counts)
@@ -267,7 +267,7 @@ def travel(g, s, ev, phase):
 
 def _trade_jade_possible(g, s) -> bool:
     p = P(s, meng(s))
-    value = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    value = c.tokens_worth(g, p["tokens"])
     return value >= g.k.token_rates["jade"][0]
 
 
@@ -291,7 +291,7 @@ def choose_decree(g, s, free: bool) -> str | None:
 
 def _decree_affordable(g, s, cost) -> bool:
     p = P(s, meng(s))
-    tokens = sum(g.k.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    tokens = c.tokens_worth(g, p["tokens"])
     need, (_, per) = g.k.token_rates["servant"]
     extra = min(p["supply"], tokens // need * per)
     return p["pool"] + extra >= cost + g.k.decree_placed

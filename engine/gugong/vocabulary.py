@@ -16,6 +16,7 @@ from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong.common import P
+from engine.gugong.consts import TOKEN
 
 # mechanisms the effects name: a full ship may take its port's reward (a decision the caller
 # offers), a complete wall section is scored (the caller checks the wall after the step), cards move
@@ -163,6 +164,8 @@ class GugongVocabulary(Vocabulary):
             super().move(run, track, steps)
 
     def have(self, run: Run, what: str) -> int:
+        if what == TOKEN:  # the tokens the player hands in (engine/gugong/locations.py checked them)
+            return c.tokens_worth(self.g, run.choice["hand_in"])
         if what == "card":  # the one card the player names to give (exchange checks it is in the hand)
             return 1
         return super().have(run, what)
@@ -207,7 +210,15 @@ class GugongVocabulary(Vocabulary):
                          run.events)
 
     def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
-        """A card of the hand for a gift card on the board: the player's card takes its place."""
+        """Travel tokens for what the exchange gives (the tokens go to the discard pile); a card of the
+        hand for a gift card on the board (the player's card takes its place)."""
+        if set(give) == {TOKEN}:
+            for token in run.choice["hand_in"]:
+                own(_player(run), "tokens").remove(token)
+                run.state["token_discard"].append(token)
+            for w, n in get.items():
+                self.gain(run, w, n * times)
+            return
         if set(give) != {"card"} or set(get) != {"card"}:
             return super().exchange(run, give, get, times)
         s, p, card, loc = run.state, _player(run), run.choice.get("card"), run.choice.get("location")
