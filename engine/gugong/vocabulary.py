@@ -22,6 +22,7 @@ from engine.gugong.consts import TOKEN
 # offers), a complete wall section is scored (the caller checks the wall after the step), cards move
 CLAIMS = frozenset({"gugong/rule/canal-claim-reward", "gugong/location/grand-canal"})
 WALL = "gugong/rule/wall-scoring"
+INTRIGUE_REWARDS = "gugong/rule/intrigue-rewards"
 SWAP = "gugong/card-ability/swap-card"
 RETRIEVE = "gugong/token/travel-retrieve-card"
 TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision of where to
@@ -240,8 +241,12 @@ class GugongVocabulary(Vocabulary):
             self._decide(run, 1, kind="travel_move", player=run.player)
         elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
             run.gained["claim"] = a.get("ship")
-        elif rule_id == WALL:
+        elif rule_id == WALL and run.moment == c.WALL_COMPLETED:  # the completion's steps, in its order
+            c.wall_score(self.g, s, run.shared, run.events)
+        elif rule_id == WALL:  # a servant placed: the caller checks the wall after the step
             run.gained["wall"] = True
+        elif rule_id == INTRIGUE_REWARDS and run.moment == c.WALL_COMPLETED:
+            c.wall_rewards(self.g, s, run.shared)
         elif rule_id == SWAP:
             L.swap_card(self.g, s, run.player, a, run.entity, run.events)
         elif rule_id == DIE:
