@@ -15,6 +15,7 @@ from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong import morning
+from engine.gugong import vocabulary as V
 from engine.gugong.common import P
 
 S = "gugong/rule/solo-"
@@ -37,7 +38,6 @@ class SoloConsts:
         self.pairs = a("gugong/unknown/solo-card-set-pairs", "value_used")
         self.route = a("gugong/unknown/solo-travel-route-cities", "value_used")
         self.matches = a(S + "night", "meng_matches_by_day")
-        self.card_exchange_vp = a(S + "day-step-3", "card_exchange_replacement_vp")
         self.decree_level = a(S + "decree-level", "target_level_by_day")
         self.port_servants = a(S + "ports", "servants_for_reward")
         self.port_cards = a(S + "ports", "gift_card_rewards")
@@ -45,10 +45,10 @@ class SoloConsts:
         self.port_marker_cap = a(S + "ports", "marker_limit_at_4vp")
         self.wall_jade_min = a(S + "wall-scoring", "jade_min_intrigue")
         self.wall_servant_min = a(S + "wall-scoring", "servant_min_intrigue")
-        self.token_vp = {"travel-retrieve-card": a(S + "token-take-back-card", "dusk_vp"),
-                         "travel-gift-for-jade": a(S + "token-discard-for-jade", "dusk_vp"),
-                         "travel-swap-card": a(S + "token-card-exchange", "vp")}
-        self.gift_for_jade = a(S + "token-discard-for-jade", "day_jade")
+        # the tokens the solo rules treat their own way (gugong-pl "Wyjątkowe sytuacje"), run from those rules' effects
+        self.token_rules = {"travel-retrieve-card": S + "token-take-back-card",
+                            "travel-gift-for-jade": S + "token-discard-for-jade",
+                            "travel-swap-card": S + "token-card-exchange"}
         self.dusk_travel_discount = a(S + "decree-l2-travel", "dusk_travel_cost_reduction")
         self.dusk = {k: g.rules.entities[S + f"{k}-dusk"]["attrs"]
                      for k in ("travel", "wall", "jade", "intrigue", "palace", "decrees", "canal", "special")}
@@ -92,6 +92,20 @@ def setup(g, s, human: str, options: dict, rng: Rng) -> None:
     rng.shuffle(deck)
     s["solo"] = {"meng": name, "level": level, "focus": focus, "deck": deck, "today": [], "discard": [],
                  "neutral_ports": neutral, "todo": []}
+
+
+# ---------------------------------------------------------------- Meng's rules, run from their effects
+class Short(Exception):
+    """Meng cannot pay a step of his rule: the rest of it is skipped (an action he cannot afford)."""
+
+
+def run_rule(g, s, rule: str, ev, **choice) -> bool:
+    """Run one of Meng's rules from its effect; False if he could not pay for it."""
+    try:
+        g.effects.run(rule, s, meng(s), ev, choice=choice)
+    except Short:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- Meng's resources
@@ -235,15 +249,8 @@ def travel(g, s, ev, phase):
     p["traveller"] = city
     ev.append({"event": "travel", "player": name, "city": city, "token": token})
     at = g.k.token_attrs[token]
-    if token in g.solo.token_vp and (phase == "dusk" or token == "travel-swap-card"):
-        c.gain_vp(s, name, g.solo.token_vp[token], ev)
-    elif token == "travel-retrieve-card":
-        if p["discard"]:
-            own(p, "hand").append(own(p, "discard").pop())
-    elif token == "travel-gift-for-jade":
-        if p["hand"]:
-            own(p, "discard").append(own(p, "hand").pop(0))
-            c.gain_jade(s, name, g.solo.gift_for_jade, ev)
+    if token in g.solo.token_rules:  # the phase decides what the token gives him
+        run_rule(g, s, g.solo.token_rules[token], ev, phase=phase, token=token)
     elif token == "travel-ship":
         if take_servants(g, s, at["servants_placed"], fallback=False) and not ship_servant(g, s, ev, phase):
             p["supply"] += 1
@@ -334,7 +341,7 @@ def day_action(g, s, loc, ev, special: bool):
         if special:
             if house != "courtyard":
                 s["jade_houses"][house] -= 1
-            c.gain_jade(s, name, sp["jade"]["jade"], ev)
+            run_rule(g, s, S + "special-jade", ev)
         else:
             cost = L.jade_cost(g, s, p, house)
             if pay(g, s, cost, ev):
@@ -366,8 +373,8 @@ def card_action(g, s, card, ev, special: bool):
     loc = L.ability_location(g, ability)
     if loc:
         day_action(g, s, loc, ev, special)
-    elif ability == "swap-card":
-        c.gain_vp(s, name, g.solo.card_exchange_vp, ev)
+    elif g.effects.mechanisms(L.ABILITY + ability) == [V.SWAP]:  # he cannot exchange a card: a VP instead
+        run_rule(g, s, S + "day-step-3", ev, ability=ability)
     else:
         c.gain_servants(s, name, g.k.card_abilities[ability]["attrs"]["servants"], ev)
 
@@ -398,13 +405,8 @@ def dusk_action(g, s, automa: str, ev):
                     take_servants(g, s, 1, "pool")
                     if not ship_servant(g, s, ev, "dusk"):
                         p["pool"] += 1
-    elif kind == "intrigue":
-        if pay(g, s, at["servant_cost"], ev):
-            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-    elif kind == "palace":
-        if pay(g, s, at["servant_cost"], ev):
-            c.move_palace(g, s, name, at["palace_steps"], ev)
-            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    elif kind in ("intrigue", "palace"):  # the payment (skipped if he cannot pay) and the moves, from the rule's effect
+        run_rule(g, s, S + f"{kind}-dusk", ev)
     ev.append({"event": "dusk_action", "player": name, "action": kind})
 
 

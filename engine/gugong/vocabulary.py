@@ -24,7 +24,9 @@ CLAIMS = frozenset({"gugong/rule/canal-claim-reward", "gugong/location/grand-can
 WALL = "gugong/rule/wall-scoring"
 INTRIGUE_REWARDS = "gugong/rule/intrigue-rewards"
 SWAP = "gugong/card-ability/swap-card"
+ABILITY = "gugong/card-ability/"
 RETRIEVE = "gugong/token/travel-retrieve-card"
+TOKENS = "gugong/token/"
 TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision of where to
 DECREE = "gugong/decree/"
 DIE = "gugong/reward/intrigue-destiny-die"
@@ -46,6 +48,10 @@ REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_serv
 
 def _player(run: Run) -> dict:
     return run.state["players"][run.player]
+
+
+def _meng(run: Run) -> str | None:
+    return run.state["solo"]["meng"] if run.state.get("solo") else None
 
 
 class GugongVocabulary(Vocabulary):
@@ -79,6 +85,11 @@ class GugongVocabulary(Vocabulary):
             "every jade house is sold out (see “Jade from the courtyard”)": lambda run: not any(run.state["jade_houses"]),
             "you are the first player to choose this option this day (round)": lambda run: run.state["medal"] is None,
             "the next first player medal is available": lambda run: run.state["medal"] is None,
+            # Meng's travel tokens (gugong/rule/solo-token-special-cases): the phase he travels in
+            "it is the Day phase": lambda run: run.choice.get("phase") == "day",
+            "it is the Dusk phase": lambda run: run.choice.get("phase") == "dusk",
+            "the played gift card shows the card-exchange benefit":
+                lambda run: self.interpreter.mechanisms(ABILITY + run.choice["ability"]) == [SWAP],
             "Meng's envoy has not entered the palace": lambda run: not self._in_palace_before(run),
             "Meng's envoy has already entered the palace": self._in_palace_before,
             "the wall section is now complete (see “Completing a wall section”)":
@@ -109,6 +120,10 @@ class GugongVocabulary(Vocabulary):
             run.gained["vp"] = run.gained.get("vp", 0) + n
         elif what == "servant":
             c.gain_servants(s, name, n, run.events)
+        elif what == "card" and run.choice.get("token") and RETRIEVE in self.interpreter.mechanisms(TOKENS + run.choice["token"]):
+            p = _player(run)  # Meng's take-back token: the top card of his discard pile, if any
+            if p["discard"]:
+                own(p, "hand").append(own(p, "discard").pop())
         elif what == "card":  # drawn from the draw pile while it lasts
             p = _player(run)
             for _ in range(n):
@@ -132,6 +147,11 @@ class GugongVocabulary(Vocabulary):
             return
         if what != "servant":
             return super().pay(run, what, n)
+        if run.player == _meng(run):  # Meng trades tokens for servants if that pays; else his rule is skipped
+            from engine.gugong import solo
+            if not solo.pay(self.g, run.state, n, run.events):
+                raise solo.Short(run.entity)
+            return
         if "decree" in run.choice:  # the Decrees action's costs add up to one payment, made as the servant is placed
             run.gained["due"] = run.gained.get("due", 0) + n
             return
@@ -163,6 +183,16 @@ class GugongVocabulary(Vocabulary):
             c.move_palace(self.g, run.state, run.player, steps, run.events)
         else:
             super().move(run, track, steps)
+
+    def lose(self, run: Run, what: str, n: int) -> None:
+        if what != "card" or run.player != _meng(run):
+            return super().lose(run, what, n)
+        p = _player(run)  # Meng's top playable card goes to his discard pile; without one his rule is skipped
+        if len(p["hand"]) < n:
+            from engine.gugong import solo
+            raise solo.Short(run.entity)
+        for _ in range(n):
+            own(p, "discard").append(own(p, "hand").pop(0))
 
     def have(self, run: Run, what: str) -> int:
         if what == TOKEN:  # the tokens the player hands in (engine/gugong/locations.py checked them)
