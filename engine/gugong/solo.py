@@ -21,6 +21,10 @@ from engine.gugong.common import P
 S = "gugong/rule/solo-"
 
 
+# a location's Meng rules are named by a short form of its key (gugong/rule/solo-wall-day, -canal-dusk, ...)
+DAY_RULES = {"travel": "travel", "great-wall": "wall", "grand-canal": "canal"}
+
+
 def rattr(g, key, name):
     return g.rules.attr(S + key, name)
 
@@ -198,6 +202,17 @@ def port_reward(g, s, ship, ev, phase):
         ev.append({"event": "port_reward", "player": name, "reward": "vp4"})
 
 
+def ship_servants(g, s, n, source, ev, phase, fallback=False):
+    """n servants from `source` (else the pool, with `fallback`) onto his ships; a servant no ship can
+    take goes back to `source`."""
+    for _ in range(n):
+        if not take_servants(g, s, 1, source, fallback):
+            break
+        if not ship_servant(g, s, ev, phase):
+            P(s, meng(s))[source] += 1
+            return
+
+
 def wall_servants(g, s, n, source, ev, special=False):
     name = meng(s)
     placed = 0
@@ -324,17 +339,12 @@ def day_action(g, s, loc, ev, special: bool):
     name = meng(s)
     p = P(s, name)
     sp = g.solo.special
-    if loc == "travel":
-        for _ in range(sp["travel"]["moves"] if special else g.k.travel["A"][1]):
-            travel(g, s, ev, "day")
-    elif loc == "great-wall":
-        if special:
-            wall_servants(g, s, sp["great-wall"]["servants_placed"], "supply", ev, special=True)
-        else:
-            wall_servants(g, s, rattr(g, "wall-day", "servants_placed"), "pool", ev)
-        if L.has_decree(p, "l2-wall"):
-            wall_servants(g, s, g.k.decrees["l2-wall"]["extra_servants"], "supply", ev)
-        c.wall_check(g, s, ev)
+    if loc in ("travel", "great-wall", "grand-canal"):  # Meng's rule for the location, run from its effect
+        run_rule(g, s, S + (f"special-{loc}" if special else f"{DAY_RULES[loc]}-day"), ev, phase="day")
+        if loc == "great-wall":
+            for key in p["decrees"]:  # the decrees' steps for a wall action (the Great Wall decree's servant)
+                g.effects.triggered(L.DECREE + key, L.ON_WALL_ACTION, s, name, ev)
+            c.wall_check(g, s, ev)
     elif loc == "jade":
         houses = [(g.k.jade_houses[i]["cost"], i) for i, left in enumerate(s["jade_houses"]) if left]
         house = min(houses)[1] if houses else "courtyard"
@@ -354,14 +364,6 @@ def day_action(g, s, loc, ev, special: bool):
         key = choose_decree(g, s, special)
         if key:
             take_decree(g, s, key, special, ev)
-    elif loc == "grand-canal":
-        n = sp["grand-canal"]["servants_placed"] if special else rattr(g, "canal-day", "servants_placed")
-        for _ in range(n):
-            if not (take_servants(g, s, 1) if special else take_servants(g, s, 1, "pool")):
-                break
-            if not ship_servant(g, s, ev, "day"):
-                p["supply" if special else "pool"] += 1
-                break
     ev.append({"event": "location_action", "player": name, "location": loc, "special": special})
 
 
@@ -384,29 +386,17 @@ def dusk_action(g, s, automa: str, ev):
     name = meng(s)
     p = P(s, name)
     kind = "special" if automa.startswith("s") else g.solo.faces[int(automa[1:])][1]
-    kind = {"great-wall": "wall", "grand-canal": "canal"}.get(kind, kind)
+    kind = DAY_RULES.get(kind, kind)
     at = g.solo.dusk[kind]
-    if kind in ("jade", "decrees", "special"):
-        for _ in range(at["free_travel_moves"]):
-            travel(g, s, ev, "dusk")
-    elif kind == "travel":
+    if kind == "travel":
         cost = max(0, at["servant_cost"] - (g.solo.dusk_travel_discount if L.has_decree(p, "l2-travel") else 0))
         if pay(g, s, cost, ev):
             for _ in range(at["moves"]):
                 travel(g, s, ev, "dusk")
-    elif kind in ("wall", "canal"):
-        if afford(g, s, at["min_pool_servants"]):
-            c.pay(g, s, name, at["servant_cost"], False, S + f"{kind}-dusk", ev)
-            if kind == "wall":
-                wall_servants(g, s, at["servants_placed"], "pool", ev)
-                c.wall_check(g, s, ev)
-            else:
-                for _ in range(at["servants_placed"]):
-                    take_servants(g, s, 1, "pool")
-                    if not ship_servant(g, s, ev, "dusk"):
-                        p["pool"] += 1
-    elif kind in ("intrigue", "palace"):  # the payment (skipped if he cannot pay) and the moves, from the rule's effect
-        run_rule(g, s, S + f"{kind}-dusk", ev)
+    else:  # the rule's payment (skipped if he cannot pay), placements, moves or free travel, from its effect
+        run_rule(g, s, S + f"{kind}-dusk", ev, phase="dusk")
+        if kind == "wall":
+            c.wall_check(g, s, ev)
     ev.append({"event": "dusk_action", "player": name, "action": kind})
 
 

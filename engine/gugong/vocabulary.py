@@ -42,6 +42,10 @@ DECREE_TAKEN = "gugong/rule/decree-immediate-vp"
 CANAL_MOVE = "gugong/rule/canal-moving-ships"  # one ship moved: a decision of which
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
+# Meng's placements (gugong/rule/solo-*): where his servants come from, as his rules say, and his ships
+MENG_FROM = {"servant pool": ("pool", False), "general supply": ("supply", False),
+             "general supply (servant pool if the supply runs short)": ("supply", True)}
+MENG_SHIPS = SHIPS | {"an existing ship, else a new ship", "his ship, else a new ship"}
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
 
@@ -60,6 +64,7 @@ class GugongVocabulary(Vocabulary):
     def __init__(self, g):
         self.g = g
         self._modify: dict[tuple, dict] = {}  # decrees held -> what their modify steps add, by target
+        self._sources: dict[tuple, str | None] = {}  # (entity, where) -> where its place step takes from
         self.counts = {
             "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
                 lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
@@ -90,6 +95,9 @@ class GugongVocabulary(Vocabulary):
             "it is the Dusk phase": lambda run: run.choice.get("phase") == "dusk",
             "the played gift card shows the card-exchange benefit":
                 lambda run: self.interpreter.mechanisms(ABILITY + run.choice["ability"]) == [SWAP],
+            "Meng is able to place a servant on the Great Wall": lambda run: _player(run)["pool"] > 0,
+            # he trades travel tokens for servants when that makes the action affordable (solo.afford)
+            "Meng has at least {attr.min_pool_servants} servants in his servant pool": self._meng_affords,
             "Meng's envoy has not entered the palace": lambda run: not self._in_palace_before(run),
             "Meng's envoy has already entered the palace": self._in_palace_before,
             "the wall section is now complete (see “Completing a wall section”)":
@@ -219,6 +227,14 @@ class GugongVocabulary(Vocabulary):
 
     def place(self, run: Run, what: str, count: int, where: str | None) -> None:
         a = run.choice
+        if what == "servant" and run.player == _meng(run) and (where in WALL_SUPPLY or where in MENG_SHIPS):
+            from engine.gugong import solo
+            source, fallback = MENG_FROM[self._source(run.entity, where)]
+            if where in WALL_SUPPLY:
+                solo.wall_servants(self.g, run.state, count, source, run.events, special=fallback)
+            else:
+                solo.ship_servants(self.g, run.state, count, source, run.events, a.get("phase"), fallback)
+            return
         if what == "servant" and where in WALL_SUPPLY and "pieces" in a:  # a Great Wall option: from the pool
             for piece in a["pieces"][:count]:
                 c.wall_place(self.g, run.state, run.player, piece, "pool", run.events)
@@ -267,6 +283,9 @@ class GugongVocabulary(Vocabulary):
             self.interpreter.run(DECREE + a["decree"], s, run.player, run.events)
         elif rule_id == CANAL_MOVE:
             self._decide(run, 1, kind="canal_move", player=run.player)
+        elif rule_id == TRAVEL_MOVE and run.player == _meng(run):  # Meng follows his route (solo.route_city)
+            from engine.gugong import solo
+            solo.travel(self.g, s, run.events, a["phase"])
         elif rule_id == TRAVEL_MOVE:
             self._decide(run, 1, kind="travel_move", player=run.player)
         elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
@@ -292,7 +311,9 @@ class GugongVocabulary(Vocabulary):
             own(p, "hand").append(card)
 
     def other(self, run: Run, op: str, args) -> None:
-        if op == "do_action":  # a gift card repeats a location's action, with the player's choices
+        if op == "do_action" and run.player == _meng(run):  # Meng's action: its effect, run his way
+            self.interpreter.run(args["action"], run.state, run.player, run.events, choice=run.choice)
+        elif op == "do_action":  # a gift card repeats a location's action, with the player's choices
             L.DO[args["action"].rsplit("/", 1)[1]](self.g, run.state, run.player, run.choice, run.events)
         elif op != "modify":  # a lasting change the engine reads from the state (module docstring)
             super().other(run, op, args)
@@ -311,7 +332,28 @@ class GugongVocabulary(Vocabulary):
         own(p, "discard").append(card)
         return True
 
+    def _source(self, entity: str, where: str) -> str:
+        """Where the servants a place step of the entity puts `where` come from (its `from`), read once."""
+        key = (entity, where)
+        if key not in self._sources:
+            def find(steps):
+                for op, args, inner in steps:
+                    if op == "place" and args.get("where") == where:
+                        return args.get("from")
+                    found = next((f for i in inner if (f := find(i)) is not None), None)
+                    if found is not None:
+                        return found
+                return None
+            self._sources[key] = find(self.interpreter.compiled(entity))
+        return self._sources[key]
+
+    def _meng_affords(self, run: Run) -> bool:
+        from engine.gugong import solo
+        return solo.afford(self.g, run.state, run.attrs["min_pool_servants"])
+
     def _ship_full(self, run: Run) -> bool:
+        if run.player == _meng(run):  # his full ship earned its reward as the servant went on (solo-ports)
+            return False
         sh = _player(run)["ships"][run.choice.get("ship")]
         return bool(sh) and c.ship_load(sh) >= self.g.k.ship_capacity
 
