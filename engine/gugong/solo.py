@@ -47,8 +47,6 @@ class SoloConsts:
         self.port_cards = a(S + "ports", "gift_card_rewards")
         self.port_vp = a(S + "ports", "later_reward_vp")
         self.port_marker_cap = a(S + "ports", "marker_limit_at_4vp")
-        self.wall_jade_min = a(S + "wall-scoring", "jade_min_intrigue")
-        self.wall_servant_min = a(S + "wall-scoring", "servant_min_intrigue")
         # the tokens the solo rules treat their own way (gugong-pl "Wyjątkowe sytuacje"), run from those rules' effects
         self.token_rules = {"travel-retrieve-card": S + "token-take-back-card",
                             "travel-gift-for-jade": S + "token-discard-for-jade",
@@ -448,20 +446,12 @@ def end_dusk(g, s, ev):
 
 
 def auto_decide(g, s, item, ev):
-    """Meng's intrigue reward after a Wall scoring: jade from space 7, else one servant."""
+    """Meng's intrigue reward after a Wall scoring (jade high on the track, else a servant); nothing else waits for him."""
     name = meng(s)
-    p = P(s, name)
-    key = None
-    if item["kind"] == "intrigue_reward":
-        jade = next(k for k, at in g.k.intrigue_rewards.items() if "jade" in at)
-        servant = next(k for k, at in g.k.intrigue_rewards.items() if at.get("servants") == 1)
-        if p["intrigue"] >= g.solo.wall_jade_min:
-            key = jade
-        elif p["intrigue"] >= g.solo.wall_servant_min and p["supply"] > 0:
-            key = servant
-        L.decide_intrigue_reward(g, s, name, {"reward": key}, ev)
-    else:
-        s["pending"].pop(0)
+    if item["kind"] == "intrigue_reward":  # his rule's first option whose condition holds, from its effect
+        run_rule(g, s, S + "wall-scoring", ev)
+        ev.append({"event": "intrigue_reward", "player": name})
+    s["pending"].pop(0)
 
 
 def morning_bonus(g, s, key, ev):

@@ -95,6 +95,11 @@ class GugongVocabulary(Vocabulary):
             "it is the Dusk phase": lambda run: run.choice.get("phase") == "dusk",
             "the played gift card shows the card-exchange benefit":
                 lambda run: self.interpreter.mechanisms(ABILITY + run.choice["ability"]) == [SWAP],
+            "Meng's intrigue marker is on space {attr.jade_min_intrigue} or higher":
+                lambda run: _player(run)["intrigue"] >= run.attrs["jade_min_intrigue"],
+            "Meng's intrigue marker is on space 1 to 6 and his general supply holds a servant":
+                lambda run: run.attrs["servant_min_intrigue"] <= _player(run)["intrigue"] < run.attrs["jade_min_intrigue"]
+                and _player(run)["supply"] > 0,
             "Meng is able to place a servant on the Great Wall": lambda run: _player(run)["pool"] > 0,
             # he trades travel tokens for servants when that makes the action affordable (solo.afford)
             "Meng has at least {attr.min_pool_servants} servants in his servant pool": self._meng_affords,
@@ -214,7 +219,11 @@ class GugongVocabulary(Vocabulary):
 
     def choose(self, run: Run, options: tuple) -> int | None:
         """The Jade action's: a house (the first option) or the courtyard (the second); a port's: the
-        option that gains what the player claimed."""
+        option that gains what the player claimed. Meng takes the first option whose condition holds
+        (his choices are his rule's: gugong/rule/solo-wall-scoring), or none."""
+        if run.player == _meng(run):
+            return next((i for i, option in enumerate(options)
+                         if option[0][0] == "condition" and self.conditions[option[0][1]["if"]](run)), None)
         if "house" in run.choice:
             return int(run.choice["house"] == COURTYARD)
         if "pieces" in run.choice:  # the Great Wall's option B: one piece, or as many as it allows
