@@ -43,9 +43,6 @@ class SoloConsts:
         self.route = a("gugong/unknown/solo-travel-route-cities", "value_used")
         self.matches = a(S + "night", "meng_matches_by_day")
         self.decree_level = a(S + "decree-level", "target_level_by_day")
-        self.port_servants = a(S + "ports", "servants_for_reward")
-        self.port_cards = a(S + "ports", "gift_card_rewards")
-        self.port_vp = a(S + "ports", "later_reward_vp")
         self.port_marker_cap = a(S + "ports", "marker_limit_at_4vp")
         # the tokens the solo rules treat their own way (gugong-pl "Wyjątkowe sytuacje"), run from those rules' effects
         self.token_rules = {"travel-retrieve-card": S + "token-take-back-card",
@@ -178,26 +175,8 @@ def ship_servant(g, s, ev, phase: str) -> bool:
         target = i
     own(own(p, "ships"), target)["load"].append(1)
     ev.append({"event": "ship_servant", "player": name, "ship": target, "piece": "n"})
-    if c.ship_load(p["ships"][target]) >= g.solo.port_servants:
-        port_reward(g, s, target, ev, phase)
+    run_rule(g, s, S + "ports", ev, ship=target, phase=phase)  # a full ship's reward, from his rule's effect
     return True
-
-
-def port_reward(g, s, ship, ev, phase):
-    sk, name = g.solo, meng(s)
-    p = P(s, name)
-    neutral = s["solo"]["neutral_ports"]
-    p["supply"] += len(p["ships"][ship]["load"])  # all his servants go back to the general supply
-    own(p, "ships")[ship] = None
-    if neutral["gift_card"] < sk.port_cards and s["draw"]:
-        card = s["draw"].pop(0)
-        (own(p, "discard") if phase == "dusk" else own(p, "hand")).append(card)
-        neutral["gift_card"] += 1
-        ev.append({"event": "port_reward", "player": name, "reward": "gift_card"})
-    else:
-        c.gain_vp(s, name, sk.port_vp, ev)
-        neutral["vp4"] += 1
-        ev.append({"event": "port_reward", "player": name, "reward": "vp4"})
 
 
 def ship_servants(g, s, n, source, ev, phase, fallback=False):

@@ -45,6 +45,8 @@ SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
 # Meng's placements (gugong/rule/solo-*): where his servants come from, as his rules say, and his ships
 MENG_FROM = {"servant pool": ("pool", False), "general supply": ("supply", False),
              "general supply (servant pool if the supply runs short)": ("supply", True)}
+MENG_SUPPLY = "Meng's general supply"
+MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
 MENG_SHIPS = SHIPS | {"an existing ship, else a new ship", "his ship, else a new ship"}
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
@@ -100,6 +102,14 @@ class GugongVocabulary(Vocabulary):
             "Meng's intrigue marker is on space 1 to 6 and his general supply holds a servant":
                 lambda run: run.attrs["servant_min_intrigue"] <= _player(run)["intrigue"] < run.attrs["jade_min_intrigue"]
                 and _player(run)["supply"] > 0,
+            # Meng's port reward (gugong/rule/solo-ports); the neutral markers count his rewards
+            "one of Meng's ships carries {attr.servants_for_reward} servants (checked at any moment, in any phase, whatever its port)":
+                lambda run: _player(run)["ships"][run.choice["ship"]] is not None
+                and c.ship_load(_player(run)["ships"][run.choice["ship"]]) >= run.attrs["servants_for_reward"],
+            "Meng has taken fewer than {attr.gift_card_rewards} port rewards (fewer than 1 if he started with 5 gift cards)":
+                self._meng_card_reward,
+            "Meng has taken at least {attr.gift_card_rewards} port rewards (at least 1 if he started with 5 gift cards)":
+                lambda run: not self._meng_card_reward(run),
             "Meng is able to place a servant on the Great Wall": lambda run: _player(run)["pool"] > 0,
             # he trades travel tokens for servants when that makes the action affordable (solo.afford)
             "Meng has at least {attr.min_pool_servants} servants in his servant pool": self._meng_affords,
@@ -137,11 +147,12 @@ class GugongVocabulary(Vocabulary):
             p = _player(run)  # Meng's take-back token: the top card of his discard pile, if any
             if p["discard"]:
                 own(p, "hand").append(own(p, "discard").pop())
-        elif what == "card":  # drawn from the draw pile while it lasts
+        elif what == "card":  # drawn from the draw pile while it lasts (Meng's in the Dusk: onto his discard pile)
             p = _player(run)
+            pile = "discard" if name == _meng(run) and run.choice.get("phase") == "dusk" else "hand"
             for _ in range(n):
                 if s["draw"]:
-                    own(p, "hand").append(s["draw"].pop(0))
+                    own(p, pile).append(s["draw"].pop(0))
         elif what == "double_servant":
             _player(run)["double"] = "pool"
         elif what == "first_player_medal":  # the first player of the next morning
@@ -236,6 +247,11 @@ class GugongVocabulary(Vocabulary):
 
     def place(self, run: Run, what: str, count: int, where: str | None) -> None:
         a = run.choice
+        if what == "servant" and where == MENG_SUPPLY and run.player == _meng(run):  # a rewarded ship's servants
+            p = _player(run)
+            p["supply"] += len(p["ships"][a["ship"]]["load"])
+            own(p, "ships")[a["ship"]] = None
+            return
         if what == "servant" and run.player == _meng(run) and (where in WALL_SUPPLY or where in MENG_SHIPS):
             from engine.gugong import solo
             source, fallback = MENG_FROM[self._source(run.entity, where)]
@@ -297,6 +313,10 @@ class GugongVocabulary(Vocabulary):
             solo.travel(self.g, s, run.events, a["phase"])
         elif rule_id == TRAVEL_MOVE:
             self._decide(run, 1, kind="travel_move", player=run.player)
+        elif rule_id == MENG_PORTS:
+            kind = "gift_card" if run.shared["card reward"] else "vp4"
+            s["solo"]["neutral_ports"][kind] += 1
+            run.events.append({"event": "port_reward", "player": run.player, "reward": kind})
         elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
             run.gained["claim"] = a.get("ship")
         elif rule_id == WALL and run.moment == c.WALL_COMPLETED:  # the completion's steps, in its order
@@ -355,6 +375,15 @@ class GugongVocabulary(Vocabulary):
                 return None
             self._sources[key] = find(self.interpreter.compiled(entity))
         return self._sources[key]
+
+    @staticmethod
+    def _meng_card_reward(run: Run) -> bool:
+        """Judged once, before the reward: a hard game's fifth card marks one reward taken; with an empty
+        draw pile he takes the VP (engine assumption: there is no card to take)."""
+        if "card reward" not in run.shared:
+            taken = run.state["solo"]["neutral_ports"]["gift_card"]
+            run.shared["card reward"] = taken < run.attrs["gift_card_rewards"] and bool(run.state["draw"])
+        return run.shared["card reward"]
 
     def _meng_affords(self, run: Run) -> bool:
         from engine.gugong import solo
