@@ -48,7 +48,8 @@ class SoloConsts:
         self.token_rules = {"travel-retrieve-card": S + "token-take-back-card",
                             "travel-gift-for-jade": S + "token-discard-for-jade",
                             "travel-swap-card": S + "token-card-exchange"}
-        self.dusk_travel_discount = a(S + "decree-l2-travel", "dusk_travel_cost_reduction")
+        # decrees Meng takes his own way (gugong-pl "Dekrety" of the solo rules): the rule for each
+        self.decree_rules = {"l1-card-exchange": S + "decree-l1-gift-exchange", "l2-travel": S + "decree-l2-travel"}
         self.dusk = {k: g.rules.entities[S + f"{k}-dusk"]["attrs"]
                      for k in ("travel", "wall", "jade", "intrigue", "palace", "decrees", "canal", "special")}
         self.special = {k: g.rules.entities[S + f"special-{k}"]["attrs"]
@@ -296,6 +297,15 @@ def _decree_affordable(g, s, cost) -> bool:
     return p["pool"] + extra >= cost + g.k.decree_placed
 
 
+def buy_jade(g, s, house, ev) -> None:
+    """gugong/rule/solo-jade-day's mechanism: the cheapest jade at its normal cost (already affordable)."""
+    name = meng(s)
+    c.pay(g, s, name, L.jade_cost(g, s, P(s, name), house), False, S + "jade-day", ev)
+    if house != V.COURTYARD:
+        s["jade_houses"][house] -= 1
+    c.gain_jade(s, name, g.k.jade_gained, ev)
+
+
 def take_decree(g, s, key, free, ev):
     name = meng(s)
     p = P(s, name)
@@ -308,6 +318,8 @@ def take_decree(g, s, key, free, ev):
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
     g.effects.run(L.DECREE + key, s, name, ev)
+    if key in g.solo.decree_rules:  # his own rule for the decree (a lasting discount is its modify step)
+        g.effects.run(g.solo.decree_rules[key], s, name, ev)
     ev.append({"event": "decree", "player": name, "decree": key})
 
 
@@ -329,14 +341,12 @@ def day_action(g, s, loc, ev, special: bool):
             if house != "courtyard":
                 s["jade_houses"][house] -= 1
             run_rule(g, s, S + "special-jade", ev)
-        else:
-            cost = L.jade_cost(g, s, p, house)
-            if pay(g, s, cost, ev):
-                if house != "courtyard":
-                    s["jade_houses"][house] -= 1
-                c.gain_jade(s, name, g.k.jade_gained, ev)
+        else:  # his rule: if he can pay for the cheapest jade, he buys it (buy_jade)
+            run_rule(g, s, S + "jade-day", ev, house=house)
     elif loc in ("intrigue", "palace"):  # Meng's rule for the location, run from its effect
         g.effects.run(S + (f"special-{loc}" if special else f"{loc}-day"), s, name, ev)
+    elif loc == "decrees" and special:  # his choice of decree, then his servant on it, from the rule's effect
+        run_rule(g, s, S + "special-decrees", ev)
     elif loc == "decrees":
         key = choose_decree(g, s, special)
         if key:
@@ -364,16 +374,11 @@ def dusk_action(g, s, automa: str, ev):
     p = P(s, name)
     kind = "special" if automa.startswith("s") else g.solo.faces[int(automa[1:])][1]
     kind = DAY_RULES.get(kind, kind)
-    at = g.solo.dusk[kind]
-    if kind == "travel":
-        cost = max(0, at["servant_cost"] - (g.solo.dusk_travel_discount if L.has_decree(p, "l2-travel") else 0))
-        if pay(g, s, cost, ev):
-            for _ in range(at["moves"]):
-                travel(g, s, ev, "dusk")
-    else:  # the rule's payment (skipped if he cannot pay), placements, moves or free travel, from its effect
-        run_rule(g, s, S + f"{kind}-dusk", ev, phase="dusk")
-        if kind == "wall":
-            c.wall_check(g, s, ev)
+    # the rule's payment (skipped if he cannot pay; less a decree's discount), placements, moves or free
+    # travel, from its effect
+    run_rule(g, s, S + f"{kind}-dusk", ev, phase="dusk")
+    if kind == "wall":
+        c.wall_check(g, s, ev)
     ev.append({"event": "dusk_action", "player": name, "action": kind})
 
 
@@ -436,13 +441,7 @@ def auto_decide(g, s, item, ev):
 def morning_bonus(g, s, key, ev):
     """Meng takes every morning decree bonus; the card-exchange decree gives him 1 VP instead."""
     name = meng(s)
-    p = P(s, name)
-    at = g.k.decrees[key]
-    if key == "l1-ship":
-        for _ in range(at["servants_placed"]):
-            if take_servants(g, s, 1, fallback=False) and not ship_servant(g, s, ev, "morning"):
-                p["supply"] += 1
-    elif key == "l1-card-exchange":
-        g.effects.triggered(S + "decree-l1-gift-exchange", morning.MORNING, s, name, ev)
-    else:
-        morning.plain_bonus(g, s, name, key, ev)
+    if key in g.solo.decree_rules:  # his own rule for the decree's morning bonus
+        g.effects.triggered(g.solo.decree_rules[key], morning.MORNING, s, name, ev)
+    else:  # the decree's bonus, his servants placed his way (engine/gugong/vocabulary.py)
+        morning.plain_bonus(g, s, name, key, ev, {"phase": morning.MORNING})

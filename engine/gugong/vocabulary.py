@@ -30,7 +30,7 @@ TOKENS = "gugong/token/"
 TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision of where to
 DECREE = "gugong/decree/"
 DIE = "gugong/reward/intrigue-destiny-die"
-COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than a house  # a destiny die turned to the side the player chose
+COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than a house
 # where a servant goes on the Wall: from the general supply (a travel token, the Great Wall decree),
 # or the pieces a Great Wall option names from the pool
 WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall section, score it as usual)"})
@@ -47,6 +47,8 @@ MENG_FROM = {"servant pool": ("pool", False), "general supply": ("supply", False
              "general supply (servant pool if the supply runs short)": ("supply", True)}
 MENG_SUPPLY = "Meng's general supply"
 MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
+MENG_JADE = "gugong/rule/solo-jade-day"  # his jade bought at the cheapest house
+MENG_DECREE = "gugong/rule/solo-decrees-day"  # his choice of decree
 MENG_SHIPS = SHIPS | {"an existing ship, else a new ship", "his ship, else a new ship"}
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
@@ -110,6 +112,7 @@ class GugongVocabulary(Vocabulary):
                 self._meng_card_reward,
             "Meng has taken at least {attr.gift_card_rewards} port rewards (at least 1 if he started with 5 gift cards)":
                 lambda run: not self._meng_card_reward(run),
+            "Meng has enough servants for the cheapest available jade": self._meng_affords_jade,
             "Meng is able to place a servant on the Great Wall": lambda run: _player(run)["pool"] > 0,
             # he trades travel tokens for servants when that makes the action affordable (solo.afford)
             "Meng has at least {attr.min_pool_servants} servants in his servant pool": self._meng_affords,
@@ -173,6 +176,7 @@ class GugongVocabulary(Vocabulary):
             return super().pay(run, what, n)
         if run.player == _meng(run):  # Meng trades tokens for servants if that pays; else his rule is skipped
             from engine.gugong import solo
+            n = max(0, n + self._meng_modified(_player(run), run.entity))
             if not solo.pay(self.g, run.state, n, run.events):
                 raise solo.Short(run.entity)
             return
@@ -199,6 +203,12 @@ class GugongVocabulary(Vocabulary):
                     if op == "modify":
                         by_target[args["target"]] = by_target.get(args["target"], 0) + args.get("by", 0)
         return by_target.get(target, 0)
+
+    def _meng_modified(self, p: dict, target: str) -> int:
+        """What the modify steps of Meng's own decree rules (gugong/rule/solo-decree-*) add to `target`."""
+        rules = self.g.solo.decree_rules
+        return sum(args.get("by", 0) for key in p["decrees"] if key in rules
+                   for op, args, _ in self.interpreter.compiled(rules[key]) if op == "modify" and args["target"] == target)
 
     def move(self, run: Run, track: str, steps: int) -> None:
         if track == "intrigue":
@@ -268,6 +278,11 @@ class GugongVocabulary(Vocabulary):
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
             return
+        if what == "servant" and where == ON_DECREE and run.player == _meng(run):  # his free decree
+            from engine.gugong import solo
+            if run.shared.get("decree"):
+                solo.take_decree(self.g, run.state, run.shared["decree"], True, run.events)
+            return
         if what == "servant" and where == ON_DECREE:
             self._pay(run, run.gained.pop("due", 0))
             L.place_on_decree(self.g, run.state, run.player, a["decree"], count)
@@ -313,6 +328,12 @@ class GugongVocabulary(Vocabulary):
             solo.travel(self.g, s, run.events, a["phase"])
         elif rule_id == TRAVEL_MOVE:
             self._decide(run, 1, kind="travel_move", player=run.player)
+        elif rule_id == MENG_JADE:
+            from engine.gugong import solo
+            solo.buy_jade(self.g, s, a["house"], run.events)
+        elif rule_id == MENG_DECREE:  # his choice of decree (solo.choose_decree), for the place step after it
+            from engine.gugong import solo
+            run.shared["decree"] = solo.choose_decree(self.g, s, True)
         elif rule_id == MENG_PORTS:
             kind = "gift_card" if run.shared["card reward"] else "vp4"
             s["solo"]["neutral_ports"][kind] += 1
@@ -384,6 +405,10 @@ class GugongVocabulary(Vocabulary):
             taken = run.state["solo"]["neutral_ports"]["gift_card"]
             run.shared["card reward"] = taken < run.attrs["gift_card_rewards"] and bool(run.state["draw"])
         return run.shared["card reward"]
+
+    def _meng_affords_jade(self, run: Run) -> bool:
+        from engine.gugong import solo
+        return solo.afford(self.g, run.state, L.jade_cost(self.g, run.state, _player(run), run.choice["house"]))
 
     def _meng_affords(self, run: Run) -> bool:
         from engine.gugong import solo
