@@ -76,7 +76,6 @@ class Consts(RuleConstants):
     canal_b_place = Attr("action-option/grand-canal-b", "servants_placed")
     paths_by_players = Attr("rule/canal-paths", "paths_by_players")
     ship_capacity = Attr("rule/canal-claim-reward", "servants_required")
-    claim_to_board = Attr("rule/canal-claim-reward", "servants_to_player_board")
     port_limits = Attr("rule/port-reward-limits", "max_claims")
 
     # ---- morning / night

@@ -483,11 +483,9 @@ def decide_claim(g, s, name, a, ev):
     if kind is not None:
         if kind not in c.claimable(g, s, name, ship):
             raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
-        p = P(s, name)
-        port = g.k.port_ids[p["ships"][ship]["port"]]
-        own(own(p, "ships"), ship)["load"].remove(1)
-        own(p, "ports")[kind] += g.k.claim_to_board  # one servant marks the reward on the player board
-        c.ship_clear(g, s, name, ship)
+        port = g.k.port_ids[P(s, name)["ships"][ship]["port"]]
+        # a servant marks the reward on the player board, the ship and its servants leave the canal
+        g.effects.run(R + "canal-claim-reward", s, name, ev, choice={"reward": kind, "ship": ship})
         g.effects.run(port, s, name, ev, choice=a)  # the port's reward (its choice: the one claimed)
         ev.append({"event": "port_reward", "player": name, "reward": kind})
     s["pending"].pop(0)

@@ -45,6 +45,8 @@ SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
 # Meng's placements (gugong/rule/solo-*): where his servants come from, as his rules say, and his ships
 MENG_FROM = {"servant pool": ("pool", False), "general supply": ("supply", False),
              "general supply (servant pool if the supply runs short)": ("supply", True)}
+# where a claimed reward's pieces go (gugong/rule/canal-claim-reward), in its order
+CLAIM_PLACES = ("free port-reward spot of your player board", "beside your player board", "your general supply")
 MENG_SUPPLY = "Meng's general supply"
 MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
 MENG_JADE = "gugong/rule/solo-jade-day"  # his jade bought at the cheapest house
@@ -126,6 +128,8 @@ class GugongVocabulary(Vocabulary):
             "your envoy has already entered the palace and an action would move it up the palace track":
                 lambda run: _player(run)["palace"] >= g.k.palace_end,
             "this is the third servant on that ship": self._ship_full,
+            "your ship carries three servants and is in the port whose reward you want, with a free reward spot on your player board":
+                lambda run: run.choice["reward"] in c.claimable(g, run.state, run.player, run.choice["ship"]),
             # the morning rolls the dice before the decree bonuses (engine/gugong/morning.py)
             "the destiny dice have already been rolled": lambda run: run.moment == "morning",
             "servants remain on the Great Wall (scored as usual, without intrigue rewards) and you have the most "
@@ -278,6 +282,9 @@ class GugongVocabulary(Vocabulary):
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
             return
+        if where in CLAIM_PLACES:  # a claimed reward: the ship's servants and the ship leave the canal
+            self._claim_place(run, where, count)
+            return
         if what == "servant" and where == ON_DECREE and run.player == _meng(run):  # his free decree
             from engine.gugong import solo
             if run.shared.get("decree"):
@@ -381,6 +388,23 @@ class GugongVocabulary(Vocabulary):
         own(p, "hand").remove(card)
         own(p, "discard").append(card)
         return True
+
+    @staticmethod
+    def _claim_place(run: Run, where: str, count: int) -> None:
+        p, ship = _player(run), run.choice["ship"]
+        if where == CLAIM_PLACES[0]:  # servants of the ship mark the reward on the player board
+            for _ in range(count):
+                own(own(p, "ships"), ship)["load"].remove(1)
+            own(p, "ports")[run.choice["reward"]] += count
+        elif where == CLAIM_PLACES[1]:  # the ship beside the board; what it still carries is unloaded
+            run.gained["unloaded"] = p["ships"][ship]["load"]
+            own(p, "ships")[ship] = None
+        else:  # the unloaded servants (the double servant too) to the general supply
+            for size in run.gained.pop("unloaded", []):
+                if size == 1:
+                    p["supply"] += 1
+                else:
+                    p["double"] = "supply"
 
     def _source(self, entity: str, where: str) -> str:
         """Where the servants a place step of the entity puts `where` come from (its `from`), read once."""
