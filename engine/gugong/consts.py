@@ -21,8 +21,6 @@ class Consts(RuleConstants):
 
     # ---- components and setup
     servants_total = Attr("component/servants", "per_player")
-    start_pool = Attr("setup-step/servants", "start_in_pool")
-    start_supply = Attr("setup-step/servants", "start_in_supply")
     ships = Attr("location/grand-canal", "ships_per_player")
     dice = Attr("setup-step/destiny-dice", "dice")
     die_faces = Unknown("destiny-die-faces")

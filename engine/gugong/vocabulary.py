@@ -45,10 +45,14 @@ SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
 # Meng's placements (gugong/rule/solo-*): where his servants come from, as his rules say, and his ships
 MENG_FROM = {"servant pool": ("pool", False), "general supply": ("supply", False),
              "general supply (servant pool if the supply runs short)": ("supply", True)}
+# the setup's places (gugong/setup-step/servants, gugong/setup-step/jade)
+SETUP_SERVANTS = {"servant pool (on the player board)": "pool", "general supply (beside the player board)": "supply"}
+SETUP_JADE = "each marked space on the pavilion roofs (jade location)"
 # where a claimed reward's pieces go (gugong/rule/canal-claim-reward), in its order
 CLAIM_PLACES = ("free port-reward spot of your player board", "beside your player board", "your general supply")
 MENG_SUPPLY = "Meng's general supply"
 MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
+NEW_SERVANTS = "gugong/step/morning-new-servants"  # everyone's servants for the day
 MENG_JADE = "gugong/rule/solo-jade-day"  # his jade bought at the cheapest house
 MENG_DECREE = "gugong/rule/solo-decrees-day"  # his choice of decree
 MENG_SHIPS = SHIPS | {"an existing ship, else a new ship", "his ship, else a new ship"}
@@ -219,6 +223,8 @@ class GugongVocabulary(Vocabulary):
             c.move_intrigue(self.g, run.state, run.player, steps, run.events)
         elif track == "palace":
             c.move_palace(self.g, run.state, run.player, steps, run.events)
+        elif track == "day":  # the day marker (the morning's step 5)
+            run.state["day"] += steps
         else:
             super().move(run, track, steps)
 
@@ -282,6 +288,12 @@ class GugongVocabulary(Vocabulary):
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
             return
+        if where in SETUP_SERVANTS and what == "servant":  # the setup: a player's servants from the box
+            _player(run)[SETUP_SERVANTS[where]] += count
+            return
+        if what == "jade" and where == SETUP_JADE:  # the setup: jade on the houses' marked roof spaces
+            run.state["jade_houses"] = [house["jade"] * count for house in self.g.k.jade_houses]
+            return
         if where in CLAIM_PLACES:  # a claimed reward: the ship's servants and the ship leave the canal
             self._claim_place(run, where, count)
             return
@@ -335,6 +347,9 @@ class GugongVocabulary(Vocabulary):
             solo.travel(self.g, s, run.events, a["phase"])
         elif rule_id == TRAVEL_MOVE:
             self._decide(run, 1, kind="travel_move", player=run.player)
+        elif rule_id == NEW_SERVANTS:
+            from engine.gugong import morning
+            morning.servants_for_day(self.g, s, run.events)
         elif rule_id == MENG_JADE:
             from engine.gugong import solo
             solo.buy_jade(self.g, s, a["house"], run.events)
