@@ -353,6 +353,11 @@ def offer_claims(g, s: dict, name: str) -> None:
 
 
 # ---------------------------------------------------------------- travel tokens
+# what a token's reward asks the player to choose, read from its effect (GugongVocabulary.token_choice)
+V_NOTHING, V_LASTING, V_HIGH_CARD, V_SWAP, V_RETRIEVE, V_SHIP, V_WALL, V_PAY = (
+    "nothing", "lasting", "high card", "swap", "retrieve", "ship", "wall", "pay")
+
+
 def tokens_worth(g, tokens: list[str]) -> int:
     """What travel tokens count as in an exchange: the double token as its modify step says, others one."""
     return sum(g.k.double_token_counts if x == g.k.double_token else 1 for x in tokens)

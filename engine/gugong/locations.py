@@ -11,7 +11,7 @@ from collections import Counter
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
-from engine.gugong.common import P
+from engine.gugong.common import P, V_HIGH_CARD, V_LASTING, V_NOTHING, V_PAY, V_RETRIEVE, V_SHIP, V_SWAP, V_WALL
 
 R = "gugong/rule/"
 AO = "gugong/action-option/"
@@ -92,29 +92,30 @@ def decide_travel_move(g, s, name, a, ev):
 
 # ---- travel token rewards (gugong/rule/travel-token-list)
 def token_reward_opts(g, s, name, token):
+    """What the player may choose with the token's reward: read from its effect (what it asks of the
+    player: engine/gugong/vocabulary.py, token_choice)."""
     p = P(s, name)
     at = g.k.token_attrs[token]
     out = [{"use": False}]
-    if plain_token(g, token):
+    choice, amount = g.effects.vocabulary.token_choice(TOKEN + token)
+    if token in g.k.bonus_mix:  # gugong/variant/bonus-travel-tokens: a servant from the pool goes with it
+        if p["pool"] >= at["servant_cost"]:
+            out += [{"use": True}] if choice == V_LASTING else [{"use": True, "location": loc} for loc in g.k.locations]
+    elif choice == V_NOTHING:
         out.append({"use": True})
-    elif token == "travel-gift-for-jade":
+    elif choice == V_HIGH_CARD:
         out += [{"use": True, "card": x} for x in p["hand"] if g.k.card_value[x] >= at["min_card_value"]]
-    elif token == "travel-swap-card":
+    elif choice == V_SWAP:
         out += [dict(use=True, **o) for o in swap_opts(g, s, name)]
-    elif token == "travel-retrieve-card":
+    elif choice == V_RETRIEVE:
         out += [{"use": True, "card": x} for x in sorted(set(p["discard"]))]
-    elif token == "travel-ship":
+    elif choice == V_SHIP:
         out += [{"use": True, "ship": i, "path": path, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")
                 for i, path in c.ship_targets(g, s, name, _size(g, pc))]
-    elif token == "travel-wall":
+    elif choice == V_WALL:
         out += [{"use": True, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")]
-    elif token == "travel-servants-for-jade":
-        out += [{"use": True, "double": d} for d in c.pay_options(g, p, at["servants"])]
-    elif token in g.k.bonus_mix and p["pool"] >= at["servant_cost"]:
-        if token == "bonus-gift-value":
-            out.append({"use": True})
-        else:
-            out += [{"use": True, "location": loc} for loc in g.k.locations]
+    elif choice == V_PAY:
+        out += [{"use": True, "double": d} for d in c.pay_options(g, p, amount)]
     return out
 
 
@@ -126,12 +127,9 @@ def _size(g, piece):
     return g.k.double_counts if piece == "d" else 1
 
 
-PLAIN_OPS = frozenset({"gain", "move"})
-
-
 def plain_token(g, token: str) -> bool:
     """A token whose reward asks nothing of the player: its effect only gains and moves."""
-    return all(op in PLAIN_OPS for op, _, _ in g.effects.compiled(TOKEN + token))
+    return g.effects.vocabulary.token_choice(TOKEN + token)[0] == V_NOTHING
 
 
 def plain_token_reward(g, s, name, token, ev) -> bool:
@@ -156,8 +154,9 @@ def decide_token_reward(g, s, name, a, ev):
         if token in g.k.bonus_mix:
             # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
             # board (or by an action space) for the rest of the day; see day.end_of_day
-            loc = a.get("location") if token != "bonus-gift-value" else None
-            if token != "bonus-gift-value" and loc not in g.k.locations:
+            marks = g.effects.vocabulary.token_choice(rule)[0] != V_LASTING  # it marks an action space
+            loc = a.get("location") if marks else None
+            if marks and loc not in g.k.locations:
                 raise IllegalAction(rule, "mark one of the action spaces")
             if p["pool"] < at["servant_cost"]:
                 raise IllegalAction(rule, "a servant from your pool goes with the token")
@@ -574,4 +573,4 @@ def decide_follow(g, s, name, a, ev):
 
 
 def gift_value_bonus(g, p: dict) -> int:
-    return sum(g.k.token_attrs[b["token"]]["gift_value_bonus"] for b in p["bonus"] if b["token"] == "bonus-gift-value")
+    return sum(g.k.token_attrs[b["token"]].get("gift_value_bonus", 0) for b in p["bonus"])

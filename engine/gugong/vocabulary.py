@@ -42,6 +42,9 @@ DECREE_TAKEN = "gugong/rule/decree-immediate-vp"
 CANAL_MOVE = "gugong/rule/canal-moving-ships"  # one ship moved: a decision of which
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
+# the player's act a token's condition names: the card they chose goes to their discard pile
+HIGH_CARD = "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile"
+PLAIN = frozenset({"gain", "move"})  # a reward that asks nothing of the player
 # Meng's placements (gugong/rule/solo-*): where his servants come from, as his rules say, and his ships
 MENG_FROM = {"servant pool": ("pool", False), "general supply": ("supply", False),
              "general supply (servant pool if the supply runs short)": ("supply", True)}
@@ -60,6 +63,14 @@ MENG_SHIPS = SHIPS | {"an existing ship, else a new ship", "his ship, else a new
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
 
 
+def _flat(steps: tuple):
+    """Every (op, arguments) of a compiled effect, nested ones too."""
+    for op, args, inner in steps:
+        yield op, args
+        for body in inner:
+            yield from _flat(body)
+
+
 def _player(run: Run) -> dict:
     return run.state["players"][run.player]
 
@@ -74,7 +85,8 @@ class GugongVocabulary(Vocabulary):
     def __init__(self, g):
         self.g = g
         self._modify: dict[tuple, dict] = {}  # decrees held -> what their modify steps add, by target
-        self._sources: dict[tuple, str | None] = {}  # (entity, where) -> where its place step takes from
+        self._sources: dict[tuple, str | None] = {}
+        self._choices: dict[str, tuple] = {}  # token -> what its reward asks the player to choose  # (entity, where) -> where its place step takes from
         self.counts = {
             "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
                 lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
@@ -92,8 +104,7 @@ class GugongVocabulary(Vocabulary):
         }
         self.conditions = {
             # the player's act: the card they chose goes to their discard pile
-            "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile":
-                self._discard_high_card,
+            HIGH_CARD: self._discard_high_card,
             # the player's act: the house's printed cost (less a decree's discount) paid, one jade taken from it
             "the chosen jade house still holds jade and you pay the servant cost printed on that house (not given in the rulebook)":
                 self._buy_from_house,
@@ -420,6 +431,34 @@ class GugongVocabulary(Vocabulary):
                     p["supply"] += 1
                 else:
                     p["double"] = "supply"
+
+    def token_choice(self, entity: str) -> tuple[str | None, int]:
+        """What a travel token's reward asks the player to choose (engine/gugong/common.py, V_*), and
+        the servants a payment in it takes: read from its effect once, not from a list of token keys."""
+        if entity not in self._choices:
+            steps = list(_flat(self.interpreter.compiled(entity)))
+            ops = {op for op, _ in steps}
+            mechanisms = {args["id"] for op, args in steps if op == "rule"}
+            places = {args.get("where") for op, args in steps if op == "place"}
+            pays = [args["servant"] for op, args in steps if op == "pay" and "servant" in args]
+            if ops <= PLAIN:
+                choice = c.V_NOTHING
+            elif "modify" in ops:
+                choice = c.V_LASTING
+            elif any(op == "condition" and args["if"] == HIGH_CARD for op, args in steps):
+                choice = c.V_HIGH_CARD
+            elif SWAP in mechanisms:
+                choice = c.V_SWAP
+            elif RETRIEVE in mechanisms:
+                choice = c.V_RETRIEVE
+            elif places & SHIPS:
+                choice = c.V_SHIP
+            elif places & WALL_SUPPLY:
+                choice = c.V_WALL
+            else:
+                choice = c.V_PAY if pays else None
+            self._choices[entity] = (choice, pays[0] if pays else 0)
+        return self._choices[entity]
 
     def _source(self, entity: str, where: str) -> str:
         """Where the servants a place step of the entity puts `where` come from (its `from`), read once."""
