@@ -120,6 +120,7 @@ class Consts(RuleConstants):
             (what, amount), = args["get"].items()
             self.token_rates[what] = (args["give"][TOKEN], (what, amount))
             self.token_exchanges[what] = e["id"]
+        self.fewest_tokens = min(need for need, _ in self.token_rates.values())
         # the double token: the one whose effect sets what it counts as in an exchange (its modify step)
         (self.double_token, self.double_token_counts), = (
             (e["key"], resolved(step["modify"], e["attrs"])["to"]) for e in rules.of_kind("token")

@@ -184,6 +184,8 @@ def decide_token_reward(g, s, name, a, ev):
 # ---- exchanging travel tokens (any time the player decides something)
 def tokens_opts(g, s, name):
     p = P(s, name)
+    if c.tokens_worth(g, p["tokens"]) < g.k.fewest_tokens:  # asked at every decision: usually too few to exchange
+        return []
     doubles = p["tokens"].count(g.k.double_token)
     singles = len(p["tokens"]) - doubles
     out = []
