@@ -160,7 +160,7 @@ def decide_token_reward(g, s, name, a, ev):
                 raise IllegalAction(rule, "mark one of the action spaces")
             if p["pool"] < at["servant_cost"]:
                 raise IllegalAction(rule, "a servant from your pool goes with the token")
-            p["pool"] -= at["servant_cost"]
+            g.effects.run(rule, s, name, ev, choice={"bonus": True})  # its servant goes with it (the vocabulary's pay)
             own(p, "bonus").append({"token": token, "location": loc})
             s["pending"].pop(0)
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
@@ -548,19 +548,13 @@ def card_action_opts(g, s, name, ability):
 
 # ================================================================ bonus travel tokens (variant)
 def after_location_action(g, s, name, loc, ev):
-    """Marked action spaces: the tax token takes 1 VP from each other player who performs the action;
-    the follow token lets its owner perform it too. Follows trigger neither (engine assumption)."""
+    """Marked action spaces: each token there runs its effect for this one time another player
+    performs the action (the tax token takes VP from that player, the follow token lets its owner
+    perform it too; its payment was made when it was placed). Follows trigger neither (engine assumption)."""
     for other in c.order_from(s, s["order"].index(name))[1:]:
         for b in P(s, other)["bonus"]:
-            if b["location"] != loc:
-                continue
-            at = g.k.token_attrs[b["token"]]
-            if b["token"] == "bonus-tax":
-                taken = min(at["vp_taken_per_use"], P(s, name)["vp"])
-                c.gain_vp(s, name, -taken, ev)
-                c.gain_vp(s, other, taken, ev)
-            elif b["token"] == "bonus-follow":
-                c.push(s, {"kind": "follow", "player": other, "location": loc}, last=True)
+            if b["location"] == loc:
+                g.effects.run(TOKEN + b["token"], s, other, ev, choice={"bonus": True, "performed": name, "location": loc})
 
 
 def follow_opts(g, s, name, item):

@@ -55,6 +55,7 @@ SETUP_JADE = "each marked space on the pavilion roofs (jade location)"
 CLAIM_PLACES = ("free port-reward spot of your player board", "beside your player board", "your general supply")
 MENG_SUPPLY = "Meng's general supply"
 MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
+FOLLOW = "gugong/token/bonus-follow"  # its owner's decision to perform the marked action
 NEW_SERVANTS = "gugong/step/morning-new-servants"  # everyone's servants for the day
 MENG_JADE = "gugong/rule/solo-jade-day"  # his jade bought at the cheapest house
 MENG_DECREE = "gugong/rule/solo-decrees-day"  # his choice of decree
@@ -99,6 +100,9 @@ class GugongVocabulary(Vocabulary):
             # the night's matches: Meng's are fixed by the day (gugong/rule/solo-night), each on one die
             "gift card in your discard pile whose value shows on exactly one destiny die": lambda run: self._matching(run, 1),
             "gift card in your discard pile whose value shows on two destiny dice": lambda run: self._matching(run, 2),
+            # a bonus token's marked action: this once, when another player performed it
+            "time another player performs the marked action during the rest of this Day phase":
+                lambda run: 1 if "performed" in run.choice else 0,
             "servant of another player already on the chosen decree":
                 lambda run: sum(1 for who in run.state["decrees"][run.choice["decree"]] if who != run.player),
         }
@@ -193,6 +197,10 @@ class GugongVocabulary(Vocabulary):
             return
         if what != "servant":
             return super().pay(run, what, n)
+        if run.choice.get("bonus"):  # a bonus token's servant goes with it (back at the end of the day);
+            if "performed" not in run.choice:  # paid once, when it is placed
+                _player(run)["pool"] -= n
+            return
         if run.player == _meng(run):  # Meng trades tokens for servants if that pays; else his rule is skipped
             from engine.gugong import solo
             n = max(0, n + self._meng_modified(_player(run), run.entity))
@@ -361,6 +369,8 @@ class GugongVocabulary(Vocabulary):
         elif rule_id == NEW_SERVANTS:
             from engine.gugong import morning
             morning.servants_for_day(self.g, s, run.events)
+        elif rule_id == FOLLOW:  # the owner may perform the marked action too (a decision, after the others)
+            c.push(s, {"kind": "follow", "player": run.player, "location": a["location"]}, last=True)
         elif rule_id == MENG_JADE:
             from engine.gugong import solo
             solo.buy_jade(self.g, s, a["house"], run.events)
@@ -394,7 +404,15 @@ class GugongVocabulary(Vocabulary):
             own(p, "hand").append(card)
 
     def other(self, run: Run, op: str, args) -> None:
-        if op == "do_action" and run.player == _meng(run):  # Meng's action: its effect, run his way
+        if op == "take" and "performed" in run.choice:  # the tax: from the player who performed the action
+            s, performer = run.state, run.choice["performed"]
+            for what, n in args["things"].items():
+                if what != "vp":
+                    return super().other(run, op, args)
+                taken = min(n, s["players"][performer]["vp"])
+                c.gain_vp(s, performer, -taken, run.events)
+                c.gain_vp(s, run.player, taken, run.events)
+        elif op == "do_action" and run.player == _meng(run):  # Meng's action: its effect, run his way
             self.interpreter.run(args["action"], run.state, run.player, run.events, choice=run.choice)
         elif op == "do_action":  # a gift card repeats a location's action, with the player's choices
             L.DO[args["action"].rsplit("/", 1)[1]](self.g, run.state, run.player, run.choice, run.events)
