@@ -9,15 +9,16 @@ from engine.gugong import locations as L
 from engine.gugong.common import P
 
 R = "gugong/rule/"
+GIFT = "gugong/term/gift-card"  # what the equal-value decree's modify step changes
 PAYMENTS = ("free", "servants", "discard", "no_action")
 PAY_SERVANTS, PAY_CARD = R + "exchange-pay-servants", R + "exchange-discard-card"  # a lower gift's payments
 
 
 def exchange_is_free(g, p: dict, mine: int, theirs: int) -> bool:
     """A higher gift is exchanged freely; so is a 1 for a 9 (gugong/rule/value-one-exception), and an
-    equal gift for the holder of the equal-value decree (gugong/decree/l2-same-value)."""
+    equal gift for the holder of a decree that changes which gifts exchange (its modify step)."""
     return (mine > theirs or (mine == g.k.low_value and theirs == g.k.high_value)
-            or (mine == theirs and L.has_decree(p, "l2-same-value")))
+            or (mine == theirs and g.effects.vocabulary.modifies(p, GIFT)))
 
 
 def do_exchange(g, s, name, a, ev):

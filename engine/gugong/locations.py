@@ -23,10 +23,6 @@ TOKEN = "gugong/token/"
 ABILITY = "gugong/card-ability/"
 
 
-def has_decree(p: dict, key: str) -> bool:
-    return key in p["decrees"]
-
-
 def discount(g, p: dict, target: str) -> int:
     """Servants fewer for the action `target` (a location or an action option): the lasting `modify`
     steps of the player's level 2 decrees that name it ("may remove one servant fewer")."""
@@ -262,9 +258,10 @@ def do_great_wall(g, s, name, a, ev):
         raise IllegalAction(R + "double-servant", "there is one double servant")
     # the option's payment (never with the double servant) and its pieces from the pool, from its effect
     do_option(g, s, name, {k: v for k, v in a.items() if k != "double"}, ev, "great-wall")
-    if a.get("extra"):  # gugong/decree/l2-wall: one more servant from the general supply
-        if not has_decree(p, "l2-wall"):
-            raise IllegalAction("gugong/decree/l2-wall", "you do not hold the Great Wall decree")
+    if a.get("extra"):  # a decree's extra servant for the wall action (the Great Wall decree)
+        if not g.effects.vocabulary.triggered_at(p, ON_WALL_ACTION):
+            raise IllegalAction(g.effects.vocabulary.decrees_at(ON_WALL_ACTION)[0],
+                                "you do not hold the decree that adds a servant to the wall action")
         for key in p["decrees"]:  # the decrees' steps for this moment, from their effects
             g.effects.triggered(DECREE + key, ON_WALL_ACTION, s, name, ev)
     c.wall_check(g, s, ev)  # completion is checked after the whole action
@@ -274,7 +271,7 @@ def opts_great_wall(g, s, name):
     p = P(s, name)
     dbl = p["double"] == "pool"
     out = []
-    extras = [False, True] if has_decree(p, "l2-wall") and p["supply"] > 0 else [False]
+    extras = [False, True] if g.effects.vocabulary.triggered_at(p, ON_WALL_ACTION) and p["supply"] > 0 else [False]
     a_sets = [["n"]] * (p["pool"] >= 1) + [["d"]] * dbl
     b_sets = []
     if p["pool"] >= g.k.wall_b_cost:

@@ -42,6 +42,8 @@ DECREE_TAKEN = "gugong/rule/decree-immediate-vp"
 CANAL_MOVE = "gugong/rule/canal-moving-ships"  # one ship moved: a decision of which
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
+MOMENT = "moment"  # a decree's trigger moment, among its modify targets (GugongVocabulary._held)
+VP_RATIO = "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)"
 # the player's act a token's condition names: the card they chose goes to their discard pile
 HIGH_CARD = "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile"
 PLAIN = frozenset({"gain", "move"})  # a reward that asks nothing of the player
@@ -89,7 +91,7 @@ class GugongVocabulary(Vocabulary):
         self._sources: dict[tuple, str | None] = {}
         self._choices: dict[str, tuple] = {}  # token -> what its reward asks the player to choose  # (entity, where) -> where its place step takes from
         self.counts = {
-            "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
+            VP_RATIO:
                 lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
             "jade you own (max {attr.max_end_vp} VP = 5 jade)": lambda run: _player(run)["jade"],
             "of your servants on decrees, including the one on this decree": lambda run: len(_player(run)["decrees"]),
@@ -220,7 +222,25 @@ class GugongVocabulary(Vocabulary):
 
     def modified(self, p: dict, target: str) -> int:
         """What the lasting `modify` steps of the player's decrees add to `target` (a level 2 decree:
-        one servant fewer for an action); read once per set of decrees held (legal actions ask often)."""
+        one servant fewer for an action)."""
+        return self._held(p).get(target, 0)
+
+    def modifies(self, p: dict, target: str) -> bool:
+        """Whether a decree the player holds changes `target` (the equal-value decree: which gifts exchange freely)."""
+        return target in self._held(p)
+
+    def triggered_at(self, p: dict, moment: str) -> bool:
+        """Whether a decree the player holds has steps for `moment` (the Great Wall decree's extra servant)."""
+        return (MOMENT, moment) in self._held(p)
+
+    def decrees_at(self, moment: str) -> list[str]:
+        """The decrees with steps for `moment` (the rule a player without one breaks)."""
+        return [DECREE + key for key in self.g.k.decrees
+                if any(op == "trigger" and args["when"] == moment for op, args, _ in self.interpreter.compiled(DECREE + key))]
+
+    def _held(self, p: dict) -> dict:
+        """The player's decrees' modify steps (what they add, by target) and trigger moments, read once
+        per set of decrees held (legal actions ask at every decision)."""
         held = tuple(p["decrees"])
         by_target = self._modify.get(held)
         if by_target is None:
@@ -229,7 +249,14 @@ class GugongVocabulary(Vocabulary):
                 for op, args, _ in self.interpreter.compiled(DECREE + key):
                     if op == "modify":
                         by_target[args["target"]] = by_target.get(args["target"], 0) + args.get("by", 0)
-        return by_target.get(target, 0)
+                    elif op == "trigger":
+                        by_target[(MOMENT, args["when"])] = 0
+        return by_target
+
+    def scored_first(self, entity: str) -> bool:
+        """Whether the entity's end-of-game count is scored before the player's other decrees of its level
+        (the count that says so: VP_RATIO)."""
+        return any(op == "per" and args["each"] == VP_RATIO for op, args in _flat(self.interpreter.compiled(entity)))
 
     def _meng_modified(self, p: dict, target: str) -> int:
         """What the modify steps of Meng's own decree rules (gugong/rule/solo-decree-*) add to `target`."""
