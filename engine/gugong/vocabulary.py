@@ -1,12 +1,16 @@
-"""What Gugong's effects act on (engine/core/effects.py): servants, VP, gift cards, the double
-servant, the intrigue and palace tracks, ships and the Great Wall, and the counts and conditions its
-effects name, keyed by the text the effect says. The numbers come from the effect (references resolved
-by the interpreter), so this module holds no rule constant.
+"""What Gugong's effects act on (engine/core/effects.py): servants, VP, jade, gift cards, travel tokens,
+the double servant, the intrigue, palace and day tracks, ships and the Great Wall, and the counts and
+conditions its effects name, keyed by the text the effect says. The numbers come from the effect
+(references resolved by the interpreter), so this module holds no rule constant.
 
-What runs from effects: a decree when it is taken (its immediate VP), its morning bonus and its end
-of game points, a port's reward, the final Great Wall scoring. A `modify` step (a level 2 decree's
-discount, the extra card a port-3 reward lets you play) is a lasting change the engine reads from the
-state (the decree held, the spot taken on the player board): running it changes nothing more.
+What runs from effects: decrees, port rewards and claims, travel tokens and their exchanges, gift card
+abilities and exchange payments, intrigue rewards, the location options, the wall's completion and
+scoring, the night's matching cards, the morning's new servants, the setup's servants and jade, the
+end scorings, the bonus travel tokens, and Meng's rules (solo): his placements take their servants from
+where his rule's place step says, a payment he cannot make skips the rest of his rule (solo.Short).
+A `modify` step (a level 2 decree's discount, the extra card a port-3 reward lets you play) is a
+lasting change the engine reads from the state (the decree held, the spot taken on the player board):
+running it changes nothing more.
 """
 from __future__ import annotations
 
