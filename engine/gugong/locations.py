@@ -123,20 +123,6 @@ def _size(g, piece):
     return g.k.double_counts if piece == "d" else 1
 
 
-def plain_token(g, token: str) -> bool:
-    """A token whose reward asks nothing of the player: its effect only gains and moves."""
-    return g.effects.vocabulary.token_choice(TOKEN + token)[0] == V_NOTHING
-
-
-def plain_token_reward(g, s, name, token, ev) -> bool:
-    """The travel-token rewards with no choice in them, run from their effects; Meng takes them the
-    same way (solo.travel). False for the others, which each side carries out its own way."""
-    if not plain_token(g, token):
-        return False
-    g.effects.run(TOKEN + token, s, name, ev)
-    return True
-
-
 def decide_token_reward(g, s, name, a, ev):
     item = s["pending"][0]
     token = item["token"]

@@ -241,21 +241,12 @@ def travel(g, s, ev, phase):
     s["map"][city] = None
     p["traveller"] = city
     ev.append({"event": "travel", "player": name, "city": city, "token": token})
-    at = g.k.token_attrs[token]
     if token in g.solo.token_rules:  # the phase decides what the token gives him
         run_rule(g, s, g.solo.token_rules[token], ev, phase=phase, token=token)
-    elif token == "travel-ship":
-        if take_servants(g, s, at["servants_placed"], fallback=False) and not ship_servant(g, s, ev, phase):
-            p["supply"] += 1
-    elif token == "travel-wall":
-        if wall_servants(g, s, at["servants_placed"], "supply", ev):
+    else:  # the token's own reward, his servants placed his way (a payment only from his pool)
+        run = g.effects.run(L.TOKEN + token, s, name, ev, choice={"phase": phase})
+        if run.gained.get("wall"):
             c.wall_check(g, s, ev)
-    elif token == "travel-servants-for-jade":
-        if p["pool"] >= at["servants"]:
-            c.pay(g, s, name, at["servants"], False, S + "travel-tokens", ev)
-            c.gain_jade(s, name, at["jade"], ev)
-    else:
-        L.plain_token_reward(g, s, name, token, ev)
     # keep the token; a full row forces a trade (jade, else VP, else a servant)
     while len(p["tokens"]) >= g.k.token_slots:
         if not any(_trade(g, s, kind, ev) for kind in ("jade", "vp", "servant")):

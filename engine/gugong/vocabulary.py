@@ -296,6 +296,8 @@ class GugongVocabulary(Vocabulary):
         return super().have(run, what)
 
     def optional(self, run: Run) -> bool:
+        if run.player == _meng(run) and run.entity.startswith(TOKENS):  # Meng pays a token's reward from his pool only
+            return _player(run)["pool"] >= self.token_choice(run.entity)[1]
         return bool(run.choice.get("use", True))
 
     def choose(self, run: Run, options: tuple) -> int | None:
