@@ -524,7 +524,7 @@ def card_action_opts(g, s, name, ability):
     loc = ability_location(g, ability)
     if loc:
         return OPTS[loc](g, s, name)
-    if ability == "swap-card":
+    if g.effects.vocabulary.token_choice(ABILITY + ability)[0] == V_SWAP:  # its effect is the swap mechanism
         return swap_opts(g, s, name)
     return [{}]
 

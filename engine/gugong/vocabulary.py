@@ -484,8 +484,9 @@ class GugongVocabulary(Vocabulary):
                     p["double"] = "supply"
 
     def token_choice(self, entity: str) -> tuple[str | None, int]:
-        """What a travel token's reward asks the player to choose (engine/gugong/common.py, V_*), and
-        the servants a payment in it takes: read from its effect once, not from a list of token keys."""
+        """What a travel token's reward (or a gift card ability) asks the player to choose
+        (engine/gugong/common.py, V_*), and the servants a payment in it takes: read from its effect
+        once, not from a list of keys."""
         if entity not in self._choices:
             steps = list(_flat(self.interpreter.compiled(entity)))
             ops = {op for op, _ in steps}
