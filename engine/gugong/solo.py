@@ -25,10 +25,6 @@ S = "gugong/rule/solo-"
 DAY_RULES = {"travel": "travel", "great-wall": "wall", "grand-canal": "canal"}
 
 
-def rattr(g, key, name):
-    return g.rules.attr(S + key, name)
-
-
 class SoloConsts:
     """The solo variant's constants, from the knowledge base."""
 
@@ -50,10 +46,6 @@ class SoloConsts:
                             "travel-swap-card": S + "token-card-exchange"}
         # decrees Meng takes his own way (gugong-pl "Dekrety" of the solo rules): the rule for each
         self.decree_rules = {"l1-card-exchange": S + "decree-l1-gift-exchange", "l2-travel": S + "decree-l2-travel"}
-        self.dusk = {k: g.rules.entities[S + f"{k}-dusk"]["attrs"]
-                     for k in ("travel", "wall", "jade", "intrigue", "palace", "decrees", "canal", "special")}
-        self.special = {k: g.rules.entities[S + f"special-{k}"]["attrs"]
-                        for k in ("travel", "great-wall", "jade", "intrigue", "palace", "decrees", "grand-canal")}
 
 
 def is_solo(s) -> bool:
@@ -318,7 +310,6 @@ def take_decree(g, s, key, free, ev):
 def day_action(g, s, loc, ev, special: bool):
     name = meng(s)
     p = P(s, name)
-    sp = g.solo.special
     if loc in ("travel", "great-wall", "grand-canal"):  # Meng's rule for the location, run from its effect
         run_rule(g, s, S + (f"special-{loc}" if special else f"{DAY_RULES[loc]}-day"), ev, phase="day")
         if loc == "great-wall":
@@ -335,7 +326,7 @@ def day_action(g, s, loc, ev, special: bool):
         else:  # his rule: if he can pay for the cheapest jade, he buys it (buy_jade)
             run_rule(g, s, S + "jade-day", ev, house=house)
     elif loc in ("intrigue", "palace"):  # Meng's rule for the location, run from its effect
-        g.effects.run(S + (f"special-{loc}" if special else f"{loc}-day"), s, name, ev)
+        run_rule(g, s, S + (f"special-{loc}" if special else f"{loc}-day"), ev)
     elif loc == "decrees" and special:  # his choice of decree, then his servant on it, from the rule's effect
         run_rule(g, s, S + "special-decrees", ev)
     elif loc == "decrees":
@@ -355,14 +346,13 @@ def card_action(g, s, card, ev, special: bool):
         day_action(g, s, loc, ev, special)
     elif g.effects.mechanisms(L.ABILITY + ability) == [V.SWAP]:  # he cannot exchange a card: a VP instead
         run_rule(g, s, S + "day-step-3", ev, ability=ability)
-    else:
-        c.gain_servants(s, name, g.k.card_abilities[ability]["attrs"]["servants"], ev)
+    else:  # the ability's own effect (servants)
+        g.effects.run(L.ABILITY + ability, s, name, ev)
 
 
 def dusk_action(g, s, automa: str, ev):
     """The lower part of an Automa card, if Meng can pay for it (else it is skipped)."""
     name = meng(s)
-    p = P(s, name)
     kind = "special" if automa.startswith("s") else g.solo.faces[int(automa[1:])][1]
     kind = DAY_RULES.get(kind, kind)
     # the rule's payment (skipped if he cannot pay; less a decree's discount), placements, moves or free

@@ -19,7 +19,6 @@ from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
-from engine.gugong.common import P
 from engine.gugong.consts import TOKEN
 
 # mechanisms the effects name: a full ship may take its port's reward (a decision the caller
