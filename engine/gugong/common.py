@@ -195,18 +195,33 @@ def wall_place(g, s: dict, name: str, piece: str, source: str, events: list) -> 
     events.append({"event": "wall", "player": name, "piece": piece})
 
 
+WALL_COMPLETED = "wall_completed"  # the moment of gugong/rule/wall-completion's trigger
+
+
 def wall_check(g, s: dict, events: list) -> None:
-    """After an action: a complete section is scored at once, then the intrigue rewards are offered."""
+    """After an action: a complete section is scored at once, then the intrigue rewards are offered,
+    as the completion rule's trigger orders them (its `rule:` steps: the vocabulary's wall_score and
+    wall_rewards)."""
     if wall_total(s) < g.k.threshold(len(s["order"])):
         return
-    present = [n for n in s["order"] if wall_count(s, n) > 0]
+    g.effects.triggered(R + "wall-completion", WALL_COMPLETED, s, s["order"][0], events)
+
+
+def wall_score(g, s: dict, shared: dict, events: list) -> None:
+    """gugong/rule/wall-scoring for everyone, run from its effect: the ranking taken once, before anyone
+    scores; the winner's servants leave the Wall."""
+    present = shared["present"] = [n for n in s["order"] if wall_count(s, n) > 0]
     winner = best(s, present, lambda n: wall_count(s, n))
     events.append({"event": "wall_scoring", "winner": winner})
-    shared = {"wall": winner}  # the ranking the rule's condition reads, taken once
-    for name in s["order"]:  # gugong/rule/wall-scoring, run from its effect
-        g.effects.run(R + "wall-scoring", s, name, events, shared=shared)
+    ranking = {"wall": winner}  # the ranking the rule's condition reads
+    for name in s["order"]:
+        g.effects.run(R + "wall-scoring", s, name, events, shared=ranking)
     wall_remove(s, winner)
-    # gugong/rule/intrigue-rewards: lowest marker first (bottom of a stack counts lowest)
+
+
+def wall_rewards(g, s: dict, shared: dict) -> None:
+    """gugong/rule/intrigue-rewards for those on the Wall: lowest marker first (bottom of a stack counts lowest)."""
+    present = shared["present"]
     push_many(s, [{"kind": "intrigue_reward", "player": n}
                   for n in sorted(present, key=lambda n: rank_key(s, n)) for _ in range(g.k.rewards_per_player)])
 
@@ -335,6 +350,17 @@ def offer_claims(g, s: dict, name: str) -> None:
     for i in range(len(P(s, name)["ships"])):
         if claimable(g, s, name, i):
             push(s, {"kind": "claim", "player": name, "ship": i})
+
+
+# ---------------------------------------------------------------- travel tokens
+# what a token's reward asks the player to choose, read from its effect (GugongVocabulary.token_choice)
+V_NOTHING, V_LASTING, V_HIGH_CARD, V_SWAP, V_RETRIEVE, V_SHIP, V_WALL, V_PAY = (
+    "nothing", "lasting", "high card", "swap", "retrieve", "ship", "wall", "pay")
+
+
+def tokens_worth(g, tokens: list[str]) -> int:
+    """What travel tokens count as in an exchange: the double token as its modify step says, others one."""
+    return sum(g.k.double_token_counts if x == g.k.double_token else 1 for x in tokens)
 
 
 # ---------------------------------------------------------------- pending decisions

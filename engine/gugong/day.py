@@ -9,14 +9,16 @@ from engine.gugong import locations as L
 from engine.gugong.common import P
 
 R = "gugong/rule/"
+GIFT = "gugong/term/gift-card"  # what the equal-value decree's modify step changes
 PAYMENTS = ("free", "servants", "discard", "no_action")
+PAY_SERVANTS, PAY_CARD = R + "exchange-pay-servants", R + "exchange-discard-card"  # a lower gift's payments
 
 
 def exchange_is_free(g, p: dict, mine: int, theirs: int) -> bool:
     """A higher gift is exchanged freely; so is a 1 for a 9 (gugong/rule/value-one-exception), and an
-    equal gift for the holder of the equal-value decree (gugong/decree/l2-same-value)."""
+    equal gift for the holder of a decree that changes which gifts exchange (its modify step)."""
     return (mine > theirs or (mine == g.k.low_value and theirs == g.k.high_value)
-            or (mine == theirs and L.has_decree(p, "l2-same-value")))
+            or (mine == theirs and g.effects.vocabulary.modifies(p, GIFT)))
 
 
 def do_exchange(g, s, name, a, ev):
@@ -33,14 +35,13 @@ def do_exchange(g, s, name, a, ev):
             raise IllegalAction(R + "gift-exchange-lower", "your gift is not higher than the official's: pay, discard or take no action")
     elif free:
         raise IllegalAction(R + "gift-exchange-higher", "your gift is higher: exchange it freely")
-    elif payment == "servants":
-        c.pay(g, s, name, g.k.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
+    elif payment == "servants":  # the payment, from its rule's effect
+        g.effects.run(PAY_SERVANTS, s, name, ev, choice={"double": bool(a.get("double"))})
     elif payment == "discard":
         other = a.get("discard")
         if other == card or other not in p["hand"]:
-            raise IllegalAction(R + "exchange-discard-card", "discard another gift card from your hand")
-        own(p, "hand").remove(other)
-        own(p, "discard").append(other)
+            raise IllegalAction(PAY_CARD, "discard another gift card from your hand")
+        g.effects.run(PAY_CARD, s, name, ev, choice={"discard": other})
     own(p, "hand").remove(card)
     s["board"][loc] = card
     own(p, "discard").append(theirs)  # gugong/rule/taken-card-to-discard

@@ -11,7 +11,7 @@ from collections import Counter
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
-from engine.gugong.common import P
+from engine.gugong.common import P, V_HIGH_CARD, V_LASTING, V_NOTHING, V_PAY, V_RETRIEVE, V_SHIP, V_SWAP, V_WALL
 
 R = "gugong/rule/"
 AO = "gugong/action-option/"
@@ -21,10 +21,6 @@ LOC = "gugong/location/"
 REWARD = "gugong/reward/"
 TOKEN = "gugong/token/"
 ABILITY = "gugong/card-ability/"
-
-
-def has_decree(p: dict, key: str) -> bool:
-    return key in p["decrees"]
 
 
 def discount(g, p: dict, target: str) -> int:
@@ -92,29 +88,30 @@ def decide_travel_move(g, s, name, a, ev):
 
 # ---- travel token rewards (gugong/rule/travel-token-list)
 def token_reward_opts(g, s, name, token):
+    """What the player may choose with the token's reward: read from its effect (what it asks of the
+    player: engine/gugong/vocabulary.py, token_choice)."""
     p = P(s, name)
     at = g.k.token_attrs[token]
     out = [{"use": False}]
-    if plain_token(g, token):
+    choice, amount = g.effects.vocabulary.token_choice(TOKEN + token)
+    if token in g.k.bonus_mix:  # gugong/variant/bonus-travel-tokens: a servant from the pool goes with it
+        if p["pool"] >= at["servant_cost"]:
+            out += [{"use": True}] if choice == V_LASTING else [{"use": True, "location": loc} for loc in g.k.locations]
+    elif choice == V_NOTHING:
         out.append({"use": True})
-    elif token == "travel-gift-for-jade":
+    elif choice == V_HIGH_CARD:
         out += [{"use": True, "card": x} for x in p["hand"] if g.k.card_value[x] >= at["min_card_value"]]
-    elif token == "travel-swap-card":
+    elif choice == V_SWAP:
         out += [dict(use=True, **o) for o in swap_opts(g, s, name)]
-    elif token == "travel-retrieve-card":
+    elif choice == V_RETRIEVE:
         out += [{"use": True, "card": x} for x in sorted(set(p["discard"]))]
-    elif token == "travel-ship":
+    elif choice == V_SHIP:
         out += [{"use": True, "ship": i, "path": path, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")
                 for i, path in c.ship_targets(g, s, name, _size(g, pc))]
-    elif token == "travel-wall":
+    elif choice == V_WALL:
         out += [{"use": True, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")]
-    elif token == "travel-servants-for-jade":
-        out += [{"use": True, "double": d} for d in c.pay_options(g, p, at["servants"])]
-    elif token in g.k.bonus_mix and p["pool"] >= at["servant_cost"]:
-        if token == "bonus-gift-value":
-            out.append({"use": True})
-        else:
-            out += [{"use": True, "location": loc} for loc in g.k.locations]
+    elif choice == V_PAY:
+        out += [{"use": True, "double": d} for d in c.pay_options(g, p, amount)]
     return out
 
 
@@ -126,23 +123,6 @@ def _size(g, piece):
     return g.k.double_counts if piece == "d" else 1
 
 
-PLAIN_OPS = frozenset({"gain", "move"})
-
-
-def plain_token(g, token: str) -> bool:
-    """A token whose reward asks nothing of the player: its effect only gains and moves."""
-    return all(op in PLAIN_OPS for op, _, _ in g.effects.compiled(TOKEN + token))
-
-
-def plain_token_reward(g, s, name, token, ev) -> bool:
-    """The travel-token rewards with no choice in them, run from their effects; Meng takes them the
-    same way (solo.travel). False for the others, which each side carries out its own way."""
-    if not plain_token(g, token):
-        return False
-    g.effects.run(TOKEN + token, s, name, ev)
-    return True
-
-
 def decide_token_reward(g, s, name, a, ev):
     item = s["pending"][0]
     token = item["token"]
@@ -151,22 +131,25 @@ def decide_token_reward(g, s, name, a, ev):
     rule = TOKEN + token
     gained: dict = {}
     if a.get("use"):
-        if token == "travel-double":
+        if token == g.k.double_token:
             raise IllegalAction(rule, "the double token has no reward of its own")
         if token in g.k.bonus_mix:
             # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
             # board (or by an action space) for the rest of the day; see day.end_of_day
-            loc = a.get("location") if token != "bonus-gift-value" else None
-            if token != "bonus-gift-value" and loc not in g.k.locations:
+            marks = g.effects.vocabulary.token_choice(rule)[0] != V_LASTING  # it marks an action space
+            loc = a.get("location") if marks else None
+            if marks and loc not in g.k.locations:
                 raise IllegalAction(rule, "mark one of the action spaces")
             if p["pool"] < at["servant_cost"]:
                 raise IllegalAction(rule, "a servant from your pool goes with the token")
-            p["pool"] -= at["servant_cost"]
+            g.effects.run(rule, s, name, ev, choice={"bonus": True})  # its servant goes with it (the vocabulary's pay)
             own(p, "bonus").append({"token": token, "location": loc})
             s["pending"].pop(0)
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
             return
         gained = g.effects.run(rule, s, name, ev, choice=a).gained  # the token's reward, from its effect
+    elif token == g.k.double_token:  # its effect is lasting: it counts double in an exchange (c.tokens_worth)
+        g.effects.run(rule, s, name, ev)
     s["pending"].pop(0)
     # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
     if len(p["tokens"]) >= g.k.token_slots:
@@ -183,7 +166,9 @@ def decide_token_reward(g, s, name, a, ev):
 # ---- exchanging travel tokens (any time the player decides something)
 def tokens_opts(g, s, name):
     p = P(s, name)
-    doubles = p["tokens"].count("travel-double")
+    if c.tokens_worth(g, p["tokens"]) < g.k.fewest_tokens:  # asked at every decision: usually too few to exchange
+        return []
+    doubles = p["tokens"].count(g.k.double_token)
     singles = len(p["tokens"]) - doubles
     out = []
     for kind, (need, (res, _)) in g.k.token_rates.items():
@@ -204,7 +189,7 @@ def _tokens_named(g, p, handed, need) -> list[str]:
     missing = Counter(handed) - Counter(p["tokens"])
     if missing:
         raise IllegalAction(R + "travel-token-exchange", f"tokens not held: {sorted(missing.elements())}")
-    worth = [g.k.double_token_counts if x == "travel-double" else 1 for x in handed]
+    worth = [c.tokens_worth(g, [x]) for x in handed]
     if sum(worth) < need:
         raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed, not {sum(worth)}")
     if any(sum(worth) - w >= need for w in worth):
@@ -220,29 +205,23 @@ def do_tokens(g, s, name, a, ev):
     d = a.get("doubles", 0)
     if not isinstance(d, int) or d < 0:
         raise MalformedAction("tokens: 'doubles' is a count")
-    need, (res, amount) = g.k.token_rates[kind]
+    need, (res, _) = g.k.token_rates[kind]
     handed = a.get("hand_in")
     if handed is not None:  # the player names the tokens handed in (which ones matters for the rest)
         handed = _tokens_named(g, p, handed, need)
     else:
-        if d > p["tokens"].count("travel-double"):
+        if d > p["tokens"].count(g.k.double_token):
             raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
         rest = max(0, need - d * g.k.double_token_counts)
-        singles = [item for item in p["tokens"] if item != "travel-double"]
+        singles = [item for item in p["tokens"] if item != g.k.double_token]
         if rest > len(singles):
             raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
-        handed = ["travel-double"] * d + singles[:rest]
-    for item in handed:
-        own(p, "tokens").remove(item)
-        s["token_discard"].append(item)
+        handed = [g.k.double_token] * d + singles[:rest]
+    rule = g.k.token_exchanges[kind]
+    if res == "servant" and p["supply"] == 0 and p["double"] != "supply":
+        raise IllegalAction(rule, "no servant in the general supply")
     ev.append({"event": "tokens_exchanged", "player": name, "for": kind})
-    if res == "servant":
-        if not c.gain_servants(s, name, amount, ev):
-            raise IllegalAction(R + "travel-exchange-servant", "no servant in the general supply")
-    elif res == "vp":
-        c.gain_vp(s, name, amount, ev)
-    else:
-        c.gain_jade(s, name, amount, ev)
+    g.effects.run(rule, s, name, ev, choice={"hand_in": handed})  # the tokens handed in, what they buy
     # a token waiting for a free slot is placed as soon as there is room
     if s["pending"] and s["pending"][0]["kind"] == "make_room" and s["pending"][0]["player"] == name \
             and len(p["tokens"]) < g.k.token_slots:
@@ -265,9 +244,10 @@ def do_great_wall(g, s, name, a, ev):
         raise IllegalAction(R + "double-servant", "there is one double servant")
     # the option's payment (never with the double servant) and its pieces from the pool, from its effect
     do_option(g, s, name, {k: v for k, v in a.items() if k != "double"}, ev, "great-wall")
-    if a.get("extra"):  # gugong/decree/l2-wall: one more servant from the general supply
-        if not has_decree(p, "l2-wall"):
-            raise IllegalAction("gugong/decree/l2-wall", "you do not hold the Great Wall decree")
+    if a.get("extra"):  # a decree's extra servant for the wall action (the Great Wall decree)
+        if not g.effects.vocabulary.triggered_at(p, ON_WALL_ACTION):
+            raise IllegalAction(g.effects.vocabulary.decrees_at(ON_WALL_ACTION)[0],
+                                "you do not hold the decree that adds a servant to the wall action")
         for key in p["decrees"]:  # the decrees' steps for this moment, from their effects
             g.effects.triggered(DECREE + key, ON_WALL_ACTION, s, name, ev)
     c.wall_check(g, s, ev)  # completion is checked after the whole action
@@ -277,7 +257,7 @@ def opts_great_wall(g, s, name):
     p = P(s, name)
     dbl = p["double"] == "pool"
     out = []
-    extras = [False, True] if has_decree(p, "l2-wall") and p["supply"] > 0 else [False]
+    extras = [False, True] if g.effects.vocabulary.triggered_at(p, ON_WALL_ACTION) and p["supply"] > 0 else [False]
     a_sets = [["n"]] * (p["pool"] >= 1) + [["d"]] * dbl
     b_sets = []
     if p["pool"] >= g.k.wall_b_cost:
@@ -487,11 +467,9 @@ def decide_claim(g, s, name, a, ev):
     if kind is not None:
         if kind not in c.claimable(g, s, name, ship):
             raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
-        p = P(s, name)
-        port = g.k.port_ids[p["ships"][ship]["port"]]
-        own(own(p, "ships"), ship)["load"].remove(1)
-        own(p, "ports")[kind] += g.k.claim_to_board  # one servant marks the reward on the player board
-        c.ship_clear(g, s, name, ship)
+        port = g.k.port_ids[P(s, name)["ships"][ship]["port"]]
+        # a servant marks the reward on the player board, the ship and its servants leave the canal
+        g.effects.run(R + "canal-claim-reward", s, name, ev, choice={"reward": kind, "ship": ship})
         g.effects.run(port, s, name, ev, choice=a)  # the port's reward (its choice: the one claimed)
         ev.append({"event": "port_reward", "player": name, "reward": kind})
     s["pending"].pop(0)
@@ -546,26 +524,20 @@ def card_action_opts(g, s, name, ability):
     loc = ability_location(g, ability)
     if loc:
         return OPTS[loc](g, s, name)
-    if ability == "swap-card":
+    if g.effects.vocabulary.token_choice(ABILITY + ability)[0] == V_SWAP:  # its effect is the swap mechanism
         return swap_opts(g, s, name)
     return [{}]
 
 
 # ================================================================ bonus travel tokens (variant)
 def after_location_action(g, s, name, loc, ev):
-    """Marked action spaces: the tax token takes 1 VP from each other player who performs the action;
-    the follow token lets its owner perform it too. Follows trigger neither (engine assumption)."""
+    """Marked action spaces: each token there runs its effect for this one time another player
+    performs the action (the tax token takes VP from that player, the follow token lets its owner
+    perform it too; its payment was made when it was placed). Follows trigger neither (engine assumption)."""
     for other in c.order_from(s, s["order"].index(name))[1:]:
         for b in P(s, other)["bonus"]:
-            if b["location"] != loc:
-                continue
-            at = g.k.token_attrs[b["token"]]
-            if b["token"] == "bonus-tax":
-                taken = min(at["vp_taken_per_use"], P(s, name)["vp"])
-                c.gain_vp(s, name, -taken, ev)
-                c.gain_vp(s, other, taken, ev)
-            elif b["token"] == "bonus-follow":
-                c.push(s, {"kind": "follow", "player": other, "location": loc}, last=True)
+            if b["location"] == loc:
+                g.effects.run(TOKEN + b["token"], s, other, ev, choice={"bonus": True, "performed": name, "location": loc})
 
 
 def follow_opts(g, s, name, item):
@@ -580,4 +552,4 @@ def decide_follow(g, s, name, a, ev):
 
 
 def gift_value_bonus(g, p: dict) -> int:
-    return sum(g.k.token_attrs[b["token"]]["gift_value_bonus"] for b in p["bonus"] if b["token"] == "bonus-gift-value")
+    return sum(g.k.token_attrs[b["token"]].get("gift_value_bonus", 0) for b in p["bonus"])

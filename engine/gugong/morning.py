@@ -8,6 +8,7 @@ from engine.gugong import locations as L
 from engine.gugong.common import P
 
 D = "gugong/decree/"
+NEW_SERVANTS = "gugong/step/morning-new-servants"
 MORNING = "morning"  # the moment a level 1 decree's bonus is triggered at
 
 
@@ -61,10 +62,16 @@ def decree_bonuses(g, s, ev):
 
 
 def new_servants(g, s, ev):
-    s["day"] += g.rules.attr("gugong/step/morning-new-servants", "day_marker_advance")
+    """The step's effect: the day marker moves, then everyone takes the servants it shows (the step's
+    mechanism, the vocabulary's: servants_for_day)."""
+    g.effects.run(NEW_SERVANTS, s, s["order"][s["first"]], ev)
+    ev.append({"event": "day", "day": s["day"]})
+
+
+def servants_for_day(g, s, ev):
+    """Everyone takes the servants the day track shows beside the marker (from the general supply)."""
     for name in s["order"]:
         c.gain_servants(s, name, g.k.day_servants[s["day"]], ev)
-    ev.append({"event": "day", "day": s["day"]})
 
 
 def run(g, s, ev):

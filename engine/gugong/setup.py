@@ -7,6 +7,7 @@ from engine.core.settle import Broken, named, settle_items
 from engine.gugong import solo
 
 SOLO_OPTIONS = ("solo", "solo_sets", "focus")
+SERVANTS, JADE = "gugong/setup-step/servants", "gugong/setup-step/jade"
 
 
 def new_state(g, players: list[str], options: dict, seed: int) -> dict:
@@ -38,13 +39,15 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     s["players"] = {}
     for i, name in enumerate(seats):
         s["players"][name] = {
-            "pool": k.start_pool, "supply": k.start_supply, "double": "locked",
+            "pool": 0, "supply": 0, "double": "locked",
             "hand": [], "discard": [], "vp": k.vp_start, "jade": 0,
             "palace": k.palace_start, "intrigue": k.intrigue_start, "istamp": i,  # stacked in turn order, first at the bottom
             "traveller": None, "tokens": [],
             "ships": [None] * k.ships, "ports": {kind: 0 for kind in k.port_limits}, "decrees": [],
             "bonus": []}
     s["stamp"] = len(seats)
+    for name in seats:  # each player's servants: the pool and the general supply, from the setup step's effect
+        g.effects.run(SERVANTS, s, name, [])
     # travel tokens: one face up on each city, the rest in two equal draw piles
     tokens = [key for key, count in k.token_mix.items() for _ in range(count)]
     if options.get("bonus_travel_tokens"):  # gugong/variant/bonus-travel-tokens: shuffled in with the rest
@@ -56,7 +59,7 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     s["token_piles"] = [rest[:half], rest[half:]]
     s["token_discard"] = []
     # jade on the roofs of the houses
-    s["jade_houses"] = [h["jade"] for h in k.jade_houses]
+    g.effects.run(JADE, s, seats[0], [])  # on each marked space of the roofs, from the setup step's effect
     # decrees: two random tiles of each level
     s["decrees"] = {}
     for level in range(1, k.decree_levels + 1):

@@ -1,12 +1,16 @@
-"""What Gugong's effects act on (engine/core/effects.py): servants, VP, gift cards, the double
-servant, the intrigue and palace tracks, ships and the Great Wall, and the counts and conditions its
-effects name, keyed by the text the effect says. The numbers come from the effect (references resolved
-by the interpreter), so this module holds no rule constant.
+"""What Gugong's effects act on (engine/core/effects.py): servants, VP, jade, gift cards, travel tokens,
+the double servant, the intrigue, palace and day tracks, ships and the Great Wall, and the counts and
+conditions its effects name, keyed by the text the effect says. The numbers come from the effect
+(references resolved by the interpreter), so this module holds no rule constant.
 
-What runs from effects: a decree when it is taken (its immediate VP), its morning bonus and its end
-of game points, a port's reward, the final Great Wall scoring. A `modify` step (a level 2 decree's
-discount, the extra card a port-3 reward lets you play) is a lasting change the engine reads from the
-state (the decree held, the spot taken on the player board): running it changes nothing more.
+What runs from effects: decrees, port rewards and claims, travel tokens and their exchanges, gift card
+abilities and exchange payments, intrigue rewards, the location options, the wall's completion and
+scoring, the night's matching cards, the morning's new servants, the setup's servants and jade, the
+end scorings, the bonus travel tokens, and Meng's rules (solo): his placements take their servants from
+where his rule's place step says, a payment he cannot make skips the rest of his rule (solo.Short).
+A `modify` step (a level 2 decree's discount, the extra card a port-3 reward lets you play) is a
+lasting change the engine reads from the state (the decree held, the spot taken on the player board):
+running it changes nothing more.
 """
 from __future__ import annotations
 
@@ -15,18 +19,21 @@ from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
-from engine.gugong.common import P
+from engine.gugong.consts import TOKEN
 
 # mechanisms the effects name: a full ship may take its port's reward (a decision the caller
 # offers), a complete wall section is scored (the caller checks the wall after the step), cards move
 CLAIMS = frozenset({"gugong/rule/canal-claim-reward", "gugong/location/grand-canal"})
 WALL = "gugong/rule/wall-scoring"
+INTRIGUE_REWARDS = "gugong/rule/intrigue-rewards"
 SWAP = "gugong/card-ability/swap-card"
+ABILITY = "gugong/card-ability/"
 RETRIEVE = "gugong/token/travel-retrieve-card"
+TOKENS = "gugong/token/"
 TRAVEL_MOVE = "gugong/rule/travel-move"  # one move of the traveller: a decision of where to
 DECREE = "gugong/decree/"
 DIE = "gugong/reward/intrigue-destiny-die"
-COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than a house  # a destiny die turned to the side the player chose
+COURTYARD = "courtyard"  # the Jade action's choice of the courtyard rather than a house
 # where a servant goes on the Wall: from the general supply (a travel token, the Great Wall decree),
 # or the pieces a Great Wall option names from the pool
 WALL_SUPPLY = frozenset({"Great Wall", "the Great Wall (if this completes a wall section, score it as usual)"})
@@ -38,12 +45,44 @@ DECREE_TAKEN = "gugong/rule/decree-immediate-vp"
 CANAL_MOVE = "gugong/rule/canal-moving-ships"  # one ship moved: a decision of which
 SHIPS = frozenset({"one of your ships (or a new ship, by the normal rules)",
                    "one of your ships on the Grand Canal, or a new ship placed by the normal rules"})
+MOMENT = "moment"  # a decree's trigger moment, among its modify targets (GugongVocabulary._held)
+VP_RATIO = "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)"
+# the player's act a token's condition names: the card they chose goes to their discard pile
+HIGH_CARD = "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile"
+PLAIN = frozenset({"gain", "move"})  # a reward that asks nothing of the player
+# Meng's placements (gugong/rule/solo-*): where his servants come from, as his rules say, and his ships
+MENG_FROM = {"servant pool": ("pool", False), "general supply": ("supply", False),
+             "general supply (servant pool if the supply runs short)": ("supply", True)}
+# the setup's places (gugong/setup-step/servants, gugong/setup-step/jade)
+SETUP_SERVANTS = {"servant pool (on the player board)": "pool", "general supply (beside the player board)": "supply"}
+SETUP_JADE = "each marked space on the pavilion roofs (jade location)"
+# where a claimed reward's pieces go (gugong/rule/canal-claim-reward), in its order
+CLAIM_PLACES = ("free port-reward spot of your player board", "beside your player board", "your general supply")
+MENG_SUPPLY = "Meng's general supply"
+MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
+FOLLOW = "gugong/token/bonus-follow"  # its owner's decision to perform the marked action
+NEW_SERVANTS = "gugong/step/morning-new-servants"  # everyone's servants for the day
+MENG_JADE = "gugong/rule/solo-jade-day"  # his jade bought at the cheapest house
+MENG_DECREE = "gugong/rule/solo-decrees-day"  # his choice of decree
+MENG_SHIPS = SHIPS | {"an existing ship, else a new ship", "his ship, else a new ship"}
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
 
 
+def _flat(steps: tuple):
+    """Every (op, arguments) of a compiled effect, nested ones too."""
+    for op, args, inner in steps:
+        yield op, args
+        for body in inner:
+            yield from _flat(body)
+
+
 def _player(run: Run) -> dict:
     return run.state["players"][run.player]
+
+
+def _meng(run: Run) -> str | None:
+    return run.state["solo"]["meng"] if run.state.get("solo") else None
 
 
 class GugongVocabulary(Vocabulary):
@@ -52,8 +91,10 @@ class GugongVocabulary(Vocabulary):
     def __init__(self, g):
         self.g = g
         self._modify: dict[tuple, dict] = {}  # decrees held -> what their modify steps add, by target
+        self._sources: dict[tuple, str | None] = {}
+        self._choices: dict[str, tuple] = {}  # token -> what its reward asks the player to choose  # (entity, where) -> where its place step takes from
         self.counts = {
-            "{attr.vp_gained_per_end_vp} VP you gained during the game (scored before your other level {attr.level} decrees)":
+            VP_RATIO:
                 lambda run: _player(run)["vp"] // run.attrs["vp_gained_per_end_vp"],
             "jade you own (max {attr.max_end_vp} VP = 5 jade)": lambda run: _player(run)["jade"],
             "of your servants on decrees, including the one on this decree": lambda run: len(_player(run)["decrees"]),
@@ -61,19 +102,46 @@ class GugongVocabulary(Vocabulary):
             "palace step you would move": lambda run: run.choice["steps"],
             "servant the chosen decree shows as its cost (see “Decree costs in servants”)":
                 lambda run: g.k.decrees[run.choice["decree"]]["servant_cost"],
+            # the night's matches: Meng's are fixed by the day (gugong/rule/solo-night), each on one die
+            "gift card in your discard pile whose value shows on exactly one destiny die": lambda run: self._matching(run, 1),
+            "gift card in your discard pile whose value shows on two destiny dice": lambda run: self._matching(run, 2),
+            # a bonus token's marked action: this once, when another player performed it
+            "time another player performs the marked action during the rest of this Day phase":
+                lambda run: 1 if "performed" in run.choice else 0,
             "servant of another player already on the chosen decree":
                 lambda run: sum(1 for who in run.state["decrees"][run.choice["decree"]] if who != run.player),
         }
         self.conditions = {
             # the player's act: the card they chose goes to their discard pile
-            "you discard a gift card of value {attr.min_card_value} or higher from your hand to your discard pile":
-                self._discard_high_card,
+            HIGH_CARD: self._discard_high_card,
             # the player's act: the house's printed cost (less a decree's discount) paid, one jade taken from it
             "the chosen jade house still holds jade and you pay the servant cost printed on that house (not given in the rulebook)":
                 self._buy_from_house,
             "every jade house is sold out (see “Jade from the courtyard”)": lambda run: not any(run.state["jade_houses"]),
             "you are the first player to choose this option this day (round)": lambda run: run.state["medal"] is None,
             "the next first player medal is available": lambda run: run.state["medal"] is None,
+            # Meng's travel tokens (gugong/rule/solo-token-special-cases): the phase he travels in
+            "it is the Day phase": lambda run: run.choice.get("phase") == "day",
+            "it is the Dusk phase": lambda run: run.choice.get("phase") == "dusk",
+            "the played gift card shows the card-exchange benefit":
+                lambda run: self.interpreter.mechanisms(ABILITY + run.choice["ability"]) == [SWAP],
+            "Meng's intrigue marker is on space {attr.jade_min_intrigue} or higher":
+                lambda run: _player(run)["intrigue"] >= run.attrs["jade_min_intrigue"],
+            "Meng's intrigue marker is on space 1 to 6 and his general supply holds a servant":
+                lambda run: run.attrs["servant_min_intrigue"] <= _player(run)["intrigue"] < run.attrs["jade_min_intrigue"]
+                and _player(run)["supply"] > 0,
+            # Meng's port reward (gugong/rule/solo-ports); the neutral markers count his rewards
+            "one of Meng's ships carries {attr.servants_for_reward} servants (checked at any moment, in any phase, whatever its port)":
+                lambda run: _player(run)["ships"][run.choice["ship"]] is not None
+                and c.ship_load(_player(run)["ships"][run.choice["ship"]]) >= run.attrs["servants_for_reward"],
+            "Meng has taken fewer than {attr.gift_card_rewards} port rewards (fewer than 1 if he started with 5 gift cards)":
+                self._meng_card_reward,
+            "Meng has taken at least {attr.gift_card_rewards} port rewards (at least 1 if he started with 5 gift cards)":
+                lambda run: not self._meng_card_reward(run),
+            "Meng has enough servants for the cheapest available jade": self._meng_affords_jade,
+            "Meng is able to place a servant on the Great Wall": lambda run: _player(run)["pool"] > 0,
+            # he trades travel tokens for servants when that makes the action affordable (solo.afford)
+            "Meng has at least {attr.min_pool_servants} servants in his servant pool": self._meng_affords,
             "Meng's envoy has not entered the palace": lambda run: not self._in_palace_before(run),
             "Meng's envoy has already entered the palace": self._in_palace_before,
             "the wall section is now complete (see “Completing a wall section”)":
@@ -84,6 +152,8 @@ class GugongVocabulary(Vocabulary):
             "your envoy has already entered the palace and an action would move it up the palace track":
                 lambda run: _player(run)["palace"] >= g.k.palace_end,
             "this is the third servant on that ship": self._ship_full,
+            "your ship carries three servants and is in the port whose reward you want, with a free reward spot on your player board":
+                lambda run: run.choice["reward"] in c.claimable(g, run.state, run.player, run.choice["ship"]),
             # the morning rolls the dice before the decree bonuses (engine/gugong/morning.py)
             "the destiny dice have already been rolled": lambda run: run.moment == "morning",
             "servants remain on the Great Wall (scored as usual, without intrigue rewards) and you have the most "
@@ -104,11 +174,16 @@ class GugongVocabulary(Vocabulary):
             run.gained["vp"] = run.gained.get("vp", 0) + n
         elif what == "servant":
             c.gain_servants(s, name, n, run.events)
-        elif what == "card":  # drawn from the draw pile while it lasts
+        elif what == "card" and run.choice.get("token") and RETRIEVE in self.interpreter.mechanisms(TOKENS + run.choice["token"]):
+            p = _player(run)  # Meng's take-back token: the top card of his discard pile, if any
+            if p["discard"]:
+                own(p, "hand").append(own(p, "discard").pop())
+        elif what == "card":  # drawn from the draw pile while it lasts (Meng's in the Dusk: onto his discard pile)
             p = _player(run)
+            pile = "discard" if name == _meng(run) and run.choice.get("phase") == "dusk" else "hand"
             for _ in range(n):
                 if s["draw"]:
-                    own(p, "hand").append(s["draw"].pop(0))
+                    own(p, pile).append(s["draw"].pop(0))
         elif what == "double_servant":
             _player(run)["double"] = "pool"
         elif what == "first_player_medal":  # the first player of the next morning
@@ -120,8 +195,23 @@ class GugongVocabulary(Vocabulary):
             super().gain(run, what, n)
 
     def pay(self, run: Run, what: str, n: int) -> None:
+        if what == "card" and "discard" in run.choice:  # the card the player named, from the hand to the discard pile
+            p = _player(run)
+            own(p, "hand").remove(run.choice["discard"])
+            own(p, "discard").append(run.choice["discard"])
+            return
         if what != "servant":
             return super().pay(run, what, n)
+        if run.choice.get("bonus"):  # a bonus token's servant goes with it (back at the end of the day);
+            if "performed" not in run.choice:  # paid once, when it is placed
+                _player(run)["pool"] -= n
+            return
+        if run.player == _meng(run):  # Meng trades tokens for servants if that pays; else his rule is skipped
+            from engine.gugong import solo
+            n = max(0, n + self._meng_modified(_player(run), run.entity))
+            if not solo.pay(self.g, run.state, n, run.events):
+                raise solo.Short(run.entity)
+            return
         if "decree" in run.choice:  # the Decrees action's costs add up to one payment, made as the servant is placed
             run.gained["due"] = run.gained.get("due", 0) + n
             return
@@ -135,7 +225,25 @@ class GugongVocabulary(Vocabulary):
 
     def modified(self, p: dict, target: str) -> int:
         """What the lasting `modify` steps of the player's decrees add to `target` (a level 2 decree:
-        one servant fewer for an action); read once per set of decrees held (legal actions ask often)."""
+        one servant fewer for an action)."""
+        return self._held(p).get(target, 0)
+
+    def modifies(self, p: dict, target: str) -> bool:
+        """Whether a decree the player holds changes `target` (the equal-value decree: which gifts exchange freely)."""
+        return target in self._held(p)
+
+    def triggered_at(self, p: dict, moment: str) -> bool:
+        """Whether a decree the player holds has steps for `moment` (the Great Wall decree's extra servant)."""
+        return (MOMENT, moment) in self._held(p)
+
+    def decrees_at(self, moment: str) -> list[str]:
+        """The decrees with steps for `moment` (the rule a player without one breaks)."""
+        return [DECREE + key for key in self.g.k.decrees
+                if any(op == "trigger" and args["when"] == moment for op, args, _ in self.interpreter.compiled(DECREE + key))]
+
+    def _held(self, p: dict) -> dict:
+        """The player's decrees' modify steps (what they add, by target) and trigger moments, read once
+        per set of decrees held (legal actions ask at every decision)."""
         held = tuple(p["decrees"])
         by_target = self._modify.get(held)
         if by_target is None:
@@ -144,27 +252,60 @@ class GugongVocabulary(Vocabulary):
                 for op, args, _ in self.interpreter.compiled(DECREE + key):
                     if op == "modify":
                         by_target[args["target"]] = by_target.get(args["target"], 0) + args.get("by", 0)
-        return by_target.get(target, 0)
+                    elif op == "trigger":
+                        by_target[(MOMENT, args["when"])] = 0
+        return by_target
+
+    def scored_first(self, entity: str) -> bool:
+        """Whether the entity's end-of-game count is scored before the player's other decrees of its level
+        (the count that says so: VP_RATIO)."""
+        return any(op == "per" and args["each"] == VP_RATIO for op, args in _flat(self.interpreter.compiled(entity)))
+
+    def _meng_modified(self, p: dict, target: str) -> int:
+        """What the modify steps of Meng's own decree rules (gugong/rule/solo-decree-*) add to `target`."""
+        rules = self.g.solo.decree_rules
+        return sum(args.get("by", 0) for key in p["decrees"] if key in rules
+                   for op, args, _ in self.interpreter.compiled(rules[key]) if op == "modify" and args["target"] == target)
 
     def move(self, run: Run, track: str, steps: int) -> None:
         if track == "intrigue":
             c.move_intrigue(self.g, run.state, run.player, steps, run.events)
         elif track == "palace":
             c.move_palace(self.g, run.state, run.player, steps, run.events)
+        elif track == "day":  # the day marker (the morning's step 5)
+            run.state["day"] += steps
         else:
             super().move(run, track, steps)
 
+    def lose(self, run: Run, what: str, n: int) -> None:
+        if what != "card" or run.player != _meng(run):
+            return super().lose(run, what, n)
+        p = _player(run)  # Meng's top playable card goes to his discard pile; without one his rule is skipped
+        if len(p["hand"]) < n:
+            from engine.gugong import solo
+            raise solo.Short(run.entity)
+        for _ in range(n):
+            own(p, "discard").append(own(p, "hand").pop(0))
+
     def have(self, run: Run, what: str) -> int:
+        if what == TOKEN:  # the tokens the player hands in (engine/gugong/locations.py checked them)
+            return c.tokens_worth(self.g, run.choice["hand_in"])
         if what == "card":  # the one card the player names to give (exchange checks it is in the hand)
             return 1
         return super().have(run, what)
 
     def optional(self, run: Run) -> bool:
+        if run.player == _meng(run) and run.entity.startswith(TOKENS):  # Meng pays a token's reward from his pool only
+            return _player(run)["pool"] >= self.token_choice(run.entity)[1]
         return bool(run.choice.get("use", True))
 
     def choose(self, run: Run, options: tuple) -> int | None:
         """The Jade action's: a house (the first option) or the courtyard (the second); a port's: the
-        option that gains what the player claimed."""
+        option that gains what the player claimed. Meng takes the first option whose condition holds
+        (his choices are his rule's: gugong/rule/solo-wall-scoring), or none."""
+        if run.player == _meng(run):
+            return next((i for i, option in enumerate(options)
+                         if option[0][0] == "condition" and self.conditions[option[0][1]["if"]](run)), None)
         if "house" in run.choice:
             return int(run.choice["house"] == COURTYARD)
         if "pieces" in run.choice:  # the Great Wall's option B: one piece, or as many as it allows
@@ -177,6 +318,19 @@ class GugongVocabulary(Vocabulary):
 
     def place(self, run: Run, what: str, count: int, where: str | None) -> None:
         a = run.choice
+        if what == "servant" and where == MENG_SUPPLY and run.player == _meng(run):  # a rewarded ship's servants
+            p = _player(run)
+            p["supply"] += len(p["ships"][a["ship"]]["load"])
+            own(p, "ships")[a["ship"]] = None
+            return
+        if what == "servant" and run.player == _meng(run) and (where in WALL_SUPPLY or where in MENG_SHIPS):
+            from engine.gugong import solo
+            source, fallback = MENG_FROM[self._source(run.entity, where)]
+            if where in WALL_SUPPLY:
+                solo.wall_servants(self.g, run.state, count, source, run.events, special=fallback)
+            else:
+                solo.ship_servants(self.g, run.state, count, source, run.events, a.get("phase"), fallback)
+            return
         if what == "servant" and where in WALL_SUPPLY and "pieces" in a:  # a Great Wall option: from the pool
             for piece in a["pieces"][:count]:
                 c.wall_place(self.g, run.state, run.player, piece, "pool", run.events)
@@ -184,6 +338,20 @@ class GugongVocabulary(Vocabulary):
         if what == "servant" and where in WALL_SUPPLY:
             for _ in range(count):
                 c.wall_place(self.g, run.state, run.player, a.get("piece", "n"), "supply", run.events)
+            return
+        if where in SETUP_SERVANTS and what == "servant":  # the setup: a player's servants from the box
+            _player(run)[SETUP_SERVANTS[where]] += count
+            return
+        if what == "jade" and where == SETUP_JADE:  # the setup: jade on the houses' marked roof spaces
+            run.state["jade_houses"] = [house["jade"] * count for house in self.g.k.jade_houses]
+            return
+        if where in CLAIM_PLACES:  # a claimed reward: the ship's servants and the ship leave the canal
+            self._claim_place(run, where, count)
+            return
+        if what == "servant" and where == ON_DECREE and run.player == _meng(run):  # his free decree
+            from engine.gugong import solo
+            if run.shared.get("decree"):
+                solo.take_decree(self.g, run.state, run.shared["decree"], True, run.events)
             return
         if what == "servant" and where == ON_DECREE:
             self._pay(run, run.gained.pop("due", 0))
@@ -199,7 +367,15 @@ class GugongVocabulary(Vocabulary):
                          run.events)
 
     def exchange(self, run: Run, give: dict[str, int], get: dict[str, int], times: int) -> None:
-        """A card of the hand for a gift card on the board: the player's card takes its place."""
+        """Travel tokens for what the exchange gives (the tokens go to the discard pile); a card of the
+        hand for a gift card on the board (the player's card takes its place)."""
+        if set(give) == {TOKEN}:
+            for token in run.choice["hand_in"]:
+                own(_player(run), "tokens").remove(token)
+                run.state["token_discard"].append(token)
+            for w, n in get.items():
+                self.gain(run, w, n * times)
+            return
         if set(give) != {"card"} or set(get) != {"card"}:
             return super().exchange(run, give, get, times)
         s, p, card, loc = run.state, _player(run), run.choice.get("card"), run.choice.get("location")
@@ -217,12 +393,34 @@ class GugongVocabulary(Vocabulary):
             self.interpreter.run(DECREE + a["decree"], s, run.player, run.events)
         elif rule_id == CANAL_MOVE:
             self._decide(run, 1, kind="canal_move", player=run.player)
+        elif rule_id == TRAVEL_MOVE and run.player == _meng(run):  # Meng follows his route (solo.route_city)
+            from engine.gugong import solo
+            solo.travel(self.g, s, run.events, a["phase"])
         elif rule_id == TRAVEL_MOVE:
             self._decide(run, 1, kind="travel_move", player=run.player)
+        elif rule_id == NEW_SERVANTS:
+            from engine.gugong import morning
+            morning.servants_for_day(self.g, s, run.events)
+        elif rule_id == FOLLOW:  # the owner may perform the marked action too (a decision, after the others)
+            c.push(s, {"kind": "follow", "player": run.player, "location": a["location"]}, last=True)
+        elif rule_id == MENG_JADE:
+            from engine.gugong import solo
+            solo.buy_jade(self.g, s, a["house"], run.events)
+        elif rule_id == MENG_DECREE:  # his choice of decree (solo.choose_decree), for the place step after it
+            from engine.gugong import solo
+            run.shared["decree"] = solo.choose_decree(self.g, s, True)
+        elif rule_id == MENG_PORTS:
+            kind = "gift_card" if run.shared["card reward"] else "vp4"
+            s["solo"]["neutral_ports"][kind] += 1
+            run.events.append({"event": "port_reward", "player": run.player, "reward": kind})
         elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
             run.gained["claim"] = a.get("ship")
-        elif rule_id == WALL:
+        elif rule_id == WALL and run.moment == c.WALL_COMPLETED:  # the completion's steps, in its order
+            c.wall_score(self.g, s, run.shared, run.events)
+        elif rule_id == WALL:  # a servant placed: the caller checks the wall after the step
             run.gained["wall"] = True
+        elif rule_id == INTRIGUE_REWARDS and run.moment == c.WALL_COMPLETED:
+            c.wall_rewards(self.g, s, run.shared)
         elif rule_id == SWAP:
             L.swap_card(self.g, s, run.player, a, run.entity, run.events)
         elif rule_id == DIE:
@@ -238,7 +436,17 @@ class GugongVocabulary(Vocabulary):
             own(p, "hand").append(card)
 
     def other(self, run: Run, op: str, args) -> None:
-        if op == "do_action":  # a gift card repeats a location's action, with the player's choices
+        if op == "take" and "performed" in run.choice:  # the tax: from the player who performed the action
+            s, performer = run.state, run.choice["performed"]
+            for what, n in args["things"].items():
+                if what != "vp":
+                    return super().other(run, op, args)
+                taken = min(n, s["players"][performer]["vp"])
+                c.gain_vp(s, performer, -taken, run.events)
+                c.gain_vp(s, run.player, taken, run.events)
+        elif op == "do_action" and run.player == _meng(run):  # Meng's action: its effect, run his way
+            self.interpreter.run(args["action"], run.state, run.player, run.events, choice=run.choice)
+        elif op == "do_action":  # a gift card repeats a location's action, with the player's choices
             L.DO[args["action"].rsplit("/", 1)[1]](self.g, run.state, run.player, run.choice, run.events)
         elif op != "modify":  # a lasting change the engine reads from the state (module docstring)
             super().other(run, op, args)
@@ -257,9 +465,100 @@ class GugongVocabulary(Vocabulary):
         own(p, "discard").append(card)
         return True
 
+    @staticmethod
+    def _claim_place(run: Run, where: str, count: int) -> None:
+        p, ship = _player(run), run.choice["ship"]
+        if where == CLAIM_PLACES[0]:  # servants of the ship mark the reward on the player board
+            for _ in range(count):
+                own(own(p, "ships"), ship)["load"].remove(1)
+            own(p, "ports")[run.choice["reward"]] += count
+        elif where == CLAIM_PLACES[1]:  # the ship beside the board; what it still carries is unloaded
+            run.gained["unloaded"] = p["ships"][ship]["load"]
+            own(p, "ships")[ship] = None
+        else:  # the unloaded servants (the double servant too) to the general supply
+            for size in run.gained.pop("unloaded", []):
+                if size == 1:
+                    p["supply"] += 1
+                else:
+                    p["double"] = "supply"
+
+    def token_choice(self, entity: str) -> tuple[str | None, int]:
+        """What a travel token's reward (or a gift card ability) asks the player to choose
+        (engine/gugong/common.py, V_*), and the servants a payment in it takes: read from its effect
+        once, not from a list of keys."""
+        if entity not in self._choices:
+            steps = list(_flat(self.interpreter.compiled(entity)))
+            ops = {op for op, _ in steps}
+            mechanisms = {args["id"] for op, args in steps if op == "rule"}
+            places = {args.get("where") for op, args in steps if op == "place"}
+            pays = [args["servant"] for op, args in steps if op == "pay" and "servant" in args]
+            if ops <= PLAIN:
+                choice = c.V_NOTHING
+            elif "modify" in ops:
+                choice = c.V_LASTING
+            elif any(op == "condition" and args["if"] == HIGH_CARD for op, args in steps):
+                choice = c.V_HIGH_CARD
+            elif SWAP in mechanisms:
+                choice = c.V_SWAP
+            elif RETRIEVE in mechanisms:
+                choice = c.V_RETRIEVE
+            elif places & SHIPS:
+                choice = c.V_SHIP
+            elif places & WALL_SUPPLY:
+                choice = c.V_WALL
+            else:
+                choice = c.V_PAY if pays else None
+            self._choices[entity] = (choice, pays[0] if pays else 0)
+        return self._choices[entity]
+
+    def _source(self, entity: str, where: str) -> str:
+        """Where the servants a place step of the entity puts `where` come from (its `from`), read once."""
+        key = (entity, where)
+        if key not in self._sources:
+            def find(steps):
+                for op, args, inner in steps:
+                    if op == "place" and args.get("where") == where:
+                        return args.get("from")
+                    found = next((f for i in inner if (f := find(i)) is not None), None)
+                    if found is not None:
+                        return found
+                return None
+            self._sources[key] = find(self.interpreter.compiled(entity))
+        return self._sources[key]
+
+    @staticmethod
+    def _meng_card_reward(run: Run) -> bool:
+        """Judged once, before the reward: a hard game's fifth card marks one reward taken; with an empty
+        draw pile he takes the VP (engine assumption: there is no card to take)."""
+        if "card reward" not in run.shared:
+            taken = run.state["solo"]["neutral_ports"]["gift_card"]
+            run.shared["card reward"] = taken < run.attrs["gift_card_rewards"] and bool(run.state["draw"])
+        return run.shared["card reward"]
+
+    def _meng_affords_jade(self, run: Run) -> bool:
+        from engine.gugong import solo
+        return solo.afford(self.g, run.state, L.jade_cost(self.g, run.state, _player(run), run.choice["house"]))
+
+    def _meng_affords(self, run: Run) -> bool:
+        from engine.gugong import solo
+        return solo.afford(self.g, run.state, run.attrs["min_pool_servants"])
+
     def _ship_full(self, run: Run) -> bool:
+        if run.player == _meng(run):  # his full ship earned its reward as the servant went on (solo-ports)
+            return False
         sh = _player(run)["ships"][run.choice.get("ship")]
         return bool(sh) and c.ship_load(sh) >= self.g.k.ship_capacity
+
+    def _matching(self, run: Run, dice: int) -> int:
+        """Cards matching one die, or two. A card matching all three dice the rulebook does not
+        mention: it earns one servant per die (engine reading), so it counts among the single matches
+        as three."""
+        s = run.state
+        if s.get("solo") and run.player == s["solo"]["meng"]:
+            return self.g.solo.matches[s["day"]] if dice == 1 else 0
+        value, pair = self.g.k.card_value, 2  # the rule's "two destiny dice"
+        shown = [s["dice"].count(value[x]) for x in _player(run)["discard"]]
+        return shown.count(pair) if dice == pair else sum(m for m in shown if m != pair)
 
     def _port_servants(self, run: Run) -> int:
         """Meng (solo) counts his neutral markers instead, at most a few at the 4 VP reward."""
