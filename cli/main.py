@@ -21,7 +21,59 @@ from kb import DATA_DIR
 from kb.messages import N_, spans_text
 
 
-class _App(typer.Typer):
+class _Localized:
+    """What click writes itself on a help screen and a usage line (the help option's help, "Usage:",
+    "[OPTIONS]", "COMMAND [ARGS]...") in the reader's language: typer's bundled click has no gettext."""
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = tr(N_("Show this message and exit."))
+        return option
+
+    def format_usage(self, ctx, formatter) -> None:
+        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix=tr(N_("Usage:")) + " ")
+
+    # the value a parameter takes, as typer labels it (<str>); a flag's <bool> says nothing a reader needs
+    TYPES = {"<str>": N_("TEXT"), "<int>": N_("NUMBER"), "<int range>": N_("NUMBER"), "<path>": N_("FILE"),
+             "<list[str]>": N_("TEXT...")}
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        for param in params:
+            shown = param.display_type(ctx)
+            label = "" if getattr(param, "is_flag", False) or shown == "<bool>" else tr(self.TYPES.get(shown, shown))
+            if param.param_type_name == "argument":  # its metavar is its name: the type is shown apart
+                param.display_type_rich = lambda ctx, label=label: label
+            elif param.metavar is None:
+                param.metavar = label
+        return params
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        said = {"[OPTIONS]": N_("[OPTIONS]"), "COMMAND [ARGS]...": N_("COMMAND [ARGS]...")}
+        return [tr(said[p]) if p in said else p for p in pieces]
+
+
+class _Command(_Localized, typer.core.TyperCommand):
+    pass
+
+
+class _Group(_Localized, typer.core.TyperGroup):
+    pass
+
+
+class _Typer(typer.Typer):
+    """A typer app whose groups and commands speak the reader's language (_Localized)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(cls=_Group, **kwargs)
+
+    def command(self, *args, **kwargs):
+        return super().command(*args, cls=_Command, **kwargs)
+
+
+class _App(_Typer):
     """The console script's entry: renders usage errors itself (translated, JSON under --json)."""
 
     def __call__(self, *args, **kwargs):
@@ -46,12 +98,13 @@ app = _App(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-site_app = typer.Typer(help=N_("The docs site."), no_args_is_help=True)
+site_app = _Typer(help=N_("The docs site."), no_args_is_help=True)
 app.add_typer(site_app, name="site")
-i18n_app = typer.Typer(help=N_("Interface translations (babel catalogs)."), no_args_is_help=True)
+i18n_app = _Typer(help=N_("Interface translations (babel catalogs)."), no_args_is_help=True)
 app.add_typer(i18n_app, name="i18n")
 
 LANGS = ("pl", "cs", "en")
+GAME = N_("GAME")  # an argument's name on help screens and in usage errors
 
 
 def _emit_json(data) -> None:
@@ -97,14 +150,18 @@ def _translate_help(typer_app: typer.Typer) -> None:
 
     for name, msgid in (("ARGUMENTS_PANEL_TITLE", N_("Arguments")), ("OPTIONS_PANEL_TITLE", N_("Options")),
                         ("COMMANDS_PANEL_TITLE", N_("Commands")), ("REQUIRED_LONG_STRING", N_("[required]")),
-                        ("DEFAULT_STRING", N_("[default: {}]"))):
+                        ("DEFAULT_STRING", N_("[default: {}]")), ("ENVVAR_STRING", N_("[env var: {}]")),
+                        ("DEPRECATED_STRING", N_("(deprecated) ")), ("ERRORS_PANEL_TITLE", N_("Error")),
+                        ("ABORTED_TEXT", N_("Aborted.")),
+                        ("RICH_HELP", N_("Try [blue]'{command_path} {help_option}'[/] for help."))):
         setattr(rich_utils, name, tr(msgid))
     infos = [typer_app.info, *typer_app.registered_commands, *typer_app.registered_groups]
     for command in typer_app.registered_commands:
         infos += [p.default for p in inspect.signature(command.callback).parameters.values()]
     for info in infos:
-        if isinstance(getattr(info, "help", None), str):
-            info.help = tr(info.help)
+        for attr in ("help", "metavar"):
+            if isinstance(getattr(info, attr, None), str):
+                setattr(info, attr, tr(getattr(info, attr)))
     for group in typer_app.registered_groups:
         _translate_help(group.typer_instance)
 
@@ -139,7 +196,7 @@ def _render_usage_error(exc: click_errors.ClickException, as_json: bool) -> int:
         _emit_json({"error": {"code": "usage", "message": message, "exit_status": exc.exit_code}})
     else:
         if ctx is not None:
-            typer.echo(usage.usage_line(ctx, tr), err=True)
+            typer.echo(ctx.get_usage(), err=True)  # translated by _Localized
         typer.echo(f"rulekb: {message}", err=True)
         if ctx is not None:
             typer.echo(tr("Try `%(command)s --help` for help.", command=ctx.command_path), err=True)
@@ -209,7 +266,7 @@ def _progress(description: str, total: Optional[int] = None, as_json: bool = Fal
 
 @app.command(help=N_("Validate the curated data of one game; measure text fidelity and source coverage."))
 def check(
-    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    game: str = typer.Argument(..., metavar=GAME, help=N_("gugong, dragon or zhanguo")),
     only_files: Optional[str] = typer.Option(None, help=N_("glob on paths under kb/data, e.g. 'gugong/location/*'")),
     as_json: bool = typer.Option(False, "--json", help=N_("machine-readable report")),
     verbose: bool = typer.Option(False, "-v", help=N_("list every uncovered line")),
@@ -414,8 +471,8 @@ def export_cmd(
     "What changed between two versions of the knowledge base: entities added and removed, attributes and "
     "texts changed (word by word)."))
 def diff_cmd(
-    old: str = typer.Argument(..., help=N_("an export (rulekb.json, or a folder holding one), or `build`")),
-    new: str = typer.Argument("build", help=N_("another export, or `build`: the current database (default)")),
+    old: str = typer.Argument(..., metavar=N_("OLD"), help=N_("an export (rulekb.json, or a folder holding one), or `build`")),
+    new: str = typer.Argument("build", metavar=N_("NEW"), help=N_("another export, or `build`: the current database (default)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -442,7 +499,7 @@ def _version_of(where: str, database_url: Optional[str]):
         return export.load(Path(where))
     except OSError:
         _fail(tr("no export at %(path)s: give a rulekb.json file, a folder holding one, or `build`", path=where),
-              2, error="bad_file")
+              1, error="not_found")
     except ValueError:  # pydantic's ValidationError is a ValueError; its wording is for programmers
         _fail(tr("%(path)s is not a rulekb JSON export (written by `rulekb export`): give a rulekb.json file, "
                  "a folder holding one, or `build`", path=where), 2, error="bad_file")
@@ -450,7 +507,7 @@ def _version_of(where: str, database_url: Optional[str]):
 
 @app.command(help=N_("Ranked lookup over every text and glossary form."))
 def search(
-    query: str = typer.Argument(..., help=N_("words to look for; case and diacritics do not matter")),
+    query: str = typer.Argument(..., metavar=N_("QUERY"), help=N_("words to look for; case and diacritics do not matter")),
     game: Optional[str] = typer.Option(None, help=N_("gugong, dragon or zhanguo")),
     lang: Optional[str] = typer.Option(None, help=N_("pl, cs or en")),
     kind: Optional[str] = typer.Option(None, help=N_("entity kind, e.g. term, location, decree")),
@@ -510,7 +567,7 @@ def _cited(source: str, spans) -> str:
 
 @app.command(help=N_("One entity with its texts, attributes and sources."))
 def show(
-    entity_id: str = typer.Argument(..., metavar="ID", help=N_("an entity id such as gugong/location/travel")),
+    entity_id: str = typer.Argument(..., metavar=N_("ID"), help=N_("an entity id such as gugong/location/travel")),
     lang: Optional[str] = typer.Option(None, help=N_("show texts in one language (with any fallback said)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
@@ -613,7 +670,7 @@ def list_cmd(
     "Where two rulebooks (languages or editions, or an outside text against a KB source) say different "
     "things: every finding with its class (rule, wording, ocr), both quotes and both line spans."))
 def compare(
-    game: Optional[str] = typer.Argument(None, help=N_("gugong, dragon or zhanguo (not needed with --text)")),
+    game: Optional[str] = typer.Argument(None, metavar=GAME, help=N_("gugong, dragon or zhanguo (not needed with --text)")),
     langs: Optional[str] = typer.Option(None, help=N_("two languages, e.g. pl,cs")),
     editions: Optional[str] = typer.Option(None, help=N_("two editions, e.g. 2007,2017")),
     text: Optional[Path] = typer.Option(None, "--text", help=N_("a rulebook text file that is not in the KB")),
@@ -662,7 +719,7 @@ def compare(
                 _fail(tr("%(source)s is a %(its)s source, not %(game)s", source=against,
                          its=kb.sources[against].meta.game, game=game), 2, error="usage")
             if not text.is_file():
-                _fail(tr("no such file: %(path)s", path=text), 2, error="bad_file")
+                _fail(tr("no such file: %(path)s", path=text), 1, error="not_found")
             try:
                 findings = check_text(kb, text, lang, against)
             except UnicodeDecodeError:
@@ -806,7 +863,7 @@ def i18n_update(as_json: bool = typer.Option(False, "--json")) -> None:
 
 # ---------------------------------------------------------------- engine
 
-scenario_app = typer.Typer(help=N_("Scenarios: worked examples the engine runs."), no_args_is_help=True)
+scenario_app = _Typer(help=N_("Scenarios: worked examples the engine runs."), no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 
 
@@ -823,7 +880,7 @@ def _game(key: str):
 
 @app.command(help=N_("The JSON schema of a game state (paths in it are what scenarios check)."))
 def schema(
-    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    game: str = typer.Argument(..., metavar=GAME, help=N_("gugong, dragon or zhanguo")),
     as_json: bool = typer.Option(False, "--json", help=N_("accepted for uniformity: the schema is JSON either way")),
 ) -> None:
     _emit_json(_game(game).state_schema())
@@ -833,7 +890,7 @@ def schema(
     "Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check "
     "with where it is, the expected and the actual value; then a summary line."))
 def scenario_run(
-    path: str = typer.Argument(..., help=N_("a scenario file or a folder of them")),
+    path: str = typer.Argument(..., metavar=N_("PATH"), help=N_("a scenario file or a folder of them")),
     strict: bool = typer.Option(False, help=N_("a worked example with no steps yet counts as a failure")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -842,7 +899,7 @@ def scenario_run(
 
     target = Path(path)
     if not target.exists():
-        _fail(tr("no such file or folder: %(path)s", path=path), 2, error="bad_file")
+        _fail(tr("no such file or folder: %(path)s", path=path), 1, error="not_found")  # like an unknown id
     outcomes: list[tuple[str, Outcome]] = []
     found = list(files(target))
     with _progress(tr("Running scenarios"), total=len(found), as_json=as_json or len(found) < 2) as steps:
@@ -882,7 +939,7 @@ def scenario_run(
 
 @app.command(help=N_("Seeded full games with a random agent (a progress bar for many games)."))
 def play(
-    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    game: str = typer.Argument(..., metavar=GAME, help=N_("gugong, dragon or zhanguo")),
     players: int = typer.Option(..., "--players", min=1, max=5),
     seed: int = typer.Option(0, "--seed"),
     games: int = typer.Option(1, "--games", min=1, max=100_000),
