@@ -203,6 +203,31 @@ def _render_usage_error(exc: click_errors.ClickException, as_json: bool) -> int:
     return exc.exit_code
 
 
+def _said(message) -> str:
+    """Words kept as a msgid and parameters (kb.messages.Message) in the reader's language."""
+    from i18n.catalog import render
+
+    return render(ui_lang(), message)
+
+
+def _issue_line(issue) -> str:
+    """One problem the loader found: severity, file, [entity], field and what is wrong, in the reader's words."""
+    from kb.loader import SEVERITIES
+
+    where = f" [{issue.where}]" if issue.where else ""
+    return f"{tr(SEVERITIES[issue.severity])}: {issue.file}{where}: {_said(issue.text)}"
+
+
+def _invalid_data(exc) -> None:
+    """Stop on a knowledge base that does not load: its errors, the first 50 of them, in the reader's words."""
+    errors = [i for i in exc.issues if i.severity == "error"]
+    lines = [_nt("the knowledge base has %(n)d error:", "the knowledge base has %(n)d errors:", len(errors))]
+    lines += ["  " + _issue_line(i) for i in errors[:50]]
+    if len(errors) > 50:
+        lines.append("  " + _nt("… and %(n)d more", "… and %(n)d more", len(errors) - 50))
+    _fail("\n".join(lines), error="invalid_data", issues=[{**i.to_dict(), "message": _said(i.text)} for i in errors])
+
+
 def _unknown(error: str, message: str, value: str, choices: Iterable[str]) -> None:
     """Exit 1 for a name that does not exist, offering the nearest ones, else the whole (short) list."""
     from cli.usage import closest
@@ -287,7 +312,7 @@ def check(
     covs = [coverage(kb, s) for s in sources]
     if as_json:
         _emit_json({
-            "issues": [i.__dict__ for i in issues],
+            "issues": [{**i.to_dict(), "message": _said(i.text)} for i in issues],
             "fidelity": {"texts": len(fid), "below_threshold": [
                 {"id": f.record.id, "field": f.field, "lang": f.lang, "score": round(f.score, 3), "missing": f.missing,
                  "wrong_numbers": f.wrong_numbers}
@@ -297,7 +322,7 @@ def check(
         })
     else:
         for i in issues:
-            typer.echo(str(i))
+            typer.echo(_issue_line(i))
         typer.echo("\n" + tr("fidelity: %(ok)d/%(texts)d source texts at or above %(threshold)s with every number "
                              "found in their lines", ok=len(fid) - len(bad), texts=len(fid), threshold=MIN_FIDELITY))
         for f in sorted(bad, key=lambda f: f.score):
@@ -373,7 +398,7 @@ def build(
         try:
             report = run_build(database_url)
         except KBError as exc:
-            _fail(str(exc), error="invalid_data")
+            _invalid_data(exc)
         compile_catalogs()
         bulk = _publish_bulk(database_url, steps) if write_bulk else None
     if as_json:
@@ -709,7 +734,7 @@ def compare(
     try:
         kb = load()
     except KBError as exc:
-        _fail(str(exc), error="invalid_data")
+        _invalid_data(exc)
     with _progress(tr("Comparing"), as_json=as_json):
         if text:
             if against not in kb.sources:

@@ -18,7 +18,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from babel.support import NullTranslations, Translations
 
-from kb.messages import N_  # noqa: F401  (re-exported: the marker lives in kb, below i18n)
+from kb.messages import N_, Message  # noqa: F401  (re-exported: the marker lives in kb, below i18n)
 
 DOMAIN = "rulekb"
 CATALOG_LANGS = ("pl", "cs")  # languages with a translated catalog; English is the source language
@@ -206,3 +206,10 @@ def nt(lang: str, singular: str, plural: str, n: int, /, **params) -> str:
     """Plural-aware: Polish and Czech catalogs carry their CLDR plural forms (one/few/many)."""
     text = translations(lang).ngettext(singular, plural, n)
     return text % {"n": n, **params}  # a caller may pass n already formatted for the locale
+
+
+def render(lang: str, message: Message) -> str:
+    """Words kept as a msgid and parameters (kb.messages.Message: the loader's issues, the engine's
+    refusals) in the reader's language, a parameter that is itself a Message too."""
+    params = {k: render(lang, v) if isinstance(v, Message) else v for k, v in message.params.items()}
+    return t(lang, message.msgid, **params)
