@@ -507,7 +507,7 @@ def diff_cmd(
     if as_json:
         _emit_json(changes)
     else:
-        typer.echo(render_text(changes, tr))
+        typer.echo(render_text(changes, tr, ui_lang()))
 
 
 def _version_of(where: str, database_url: Optional[str]):
