@@ -938,7 +938,8 @@ def scenario_run(
     if as_json:
         _emit_json([{"id": o.id, "file": f, "status": o.status, "message": o.message, "seeds": o.seeds,
                      "failed_seeds": o.failed_seeds, "follows": o.follows,
-                     "checks": [c.__dict__ for c in o.checks]} for f, o in outcomes])
+                     "checks": [{**c.__dict__, "said": _said(c.said) if c.said else None} for c in o.checks]}
+                    for f, o in outcomes])
     else:
         for f, o in outcomes:
             typer.echo(f"{o.status} {o.id}" + (f" ({f})" if o.status in ("FAIL", "ERROR") else "")
@@ -946,6 +947,9 @@ def scenario_run(
             for c in o.checks:
                 if not c.ok:
                     seed = " " + tr("[seed %(seed)s]", seed=c.seed) if len(o.seeds) > 1 else ""
+                    if c.said is not None:  # a step the engine refused or could not apply, in the reader's words
+                        typer.echo(f"    {c.where}{seed}: {_said(c.said)}")
+                        continue
                     where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
                     detail = c.message.removeprefix(f"{c.where}: ")
                     typer.echo(f"    {where}{seed}: " + tr("expected %(expected)s, actual %(actual)s (%(detail)s)",
@@ -981,8 +985,10 @@ def play(
             try:
                 results.append(random_game(g, players, s, check=check))
             except Exception as exc:  # a crash is a finding: report the seed that reproduces it
-                _fail(tr("seed %(seed)d: %(error)s", seed=s, error=type(exc).__name__ + ": " + str(exc)), error="crash",
-                      seed=s)
+                said = getattr(exc, "said", None)  # an engine's refusal, in the reader's words (with its rule)
+                error = (tr("%(reason)s (rule %(rule)s)", reason=_said(said), rule=exc.rule) if said is not None
+                         and hasattr(exc, "rule") else _said(said) if said is not None else f"{type(exc).__name__}: {exc}")
+                _fail(tr("seed %(seed)d: %(error)s", seed=s, error=error), error="crash", seed=s)
             steps.advance()
     if as_json:
         _emit_json([{"seed": r.seed, "actions": len(r.actions), "scores": r.scores, "violations": r.violations}

@@ -60,7 +60,8 @@ def _all_finite(value: Any) -> bool:
 def result(outcome) -> dict[str, Any]:
     """The outcome as sent: a client's text it repeats (a path, a value, a setup key) is made safe."""
     return safe(js_safe({"id": outcome.id, "status": outcome.status, "message": safe(outcome.message, PARAM_CHARS),
-                         "checks": [{**c.__dict__, "message": safe(c.message, PARAM_CHARS)} for c in outcome.checks],
+                         "checks": [{**{k: v for k, v in c.__dict__.items() if k != "said"},
+                                     "message": safe(c.message, PARAM_CHARS)} for c in outcome.checks],
                          "state_before": outcome.before, "state_after": outcome.state}))
 
 

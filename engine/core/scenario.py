@@ -22,6 +22,7 @@ from engine.core.errors import EngineError, IllegalAction, MalformedAction, Scen
 from engine.core.game import Game, get_game
 from engine.core.rng import Rng
 from engine.core.settle import Broken
+from kb.messages import N_, Message
 
 MISSING = object()
 COMPARISONS = ("equals", "delta", "at_least", "at_most", "greater_than", "less_than", "one_of", "contains",
@@ -50,6 +51,7 @@ class Check:
     expected: Any = None
     actual: Any = None
     seed: int | None = None
+    said: Message | None = None  # what went wrong in the reader's words (a refusal names its rule): i18n renders it
 
 
 @dataclass
@@ -385,7 +387,9 @@ def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
                 state = _run_step(game, state, str(step["run"]), agent, events)
             except IllegalAction as exc:
                 checks.append(Check(where, False, f"{where}: run {step['run']}: {exc}", where,
-                                    f"run {step['run']}", str(exc), seed))
+                                    f"run {step['run']}", str(exc), seed,
+                                    Message(N_("run %(step)s was refused by %(rule)s: %(reason)s"), step=step["run"],
+                                            rule=exc.rule, reason=exc.said)))
                 break
         elif "legal" in step:
             checks += _legal_checks(game, state, step["legal"], where, seed)
@@ -430,25 +434,37 @@ def _action_step(game, state, step, where, seed, events, checks) -> tuple[dict, 
     except IllegalAction as exc:
         if not rejected:
             checks.append(Check(where, False, f"{where}: {shown} was refused: {exc}", where, "accepted",
-                                f"refused: {exc}", seed))
+                                f"refused: {exc}", seed,
+                                Message(N_("%(action)s was refused by %(rule)s: %(reason)s"), action=shown,
+                                        rule=exc.rule, reason=exc.said)))
             return state, True
         ok = want_rule is None or exc.rule == want_rule
         checks.append(Check(where, ok, f"{where}: refused by {exc.rule}" + ("" if ok else f", expected {want_rule}")
-                            + f": {exc.message}", where, want_rule or "refused", exc.rule, seed))
+                            + f": {exc.message}", where, want_rule or "refused", exc.rule, seed,
+                            Message(N_("refused by %(rule)s: %(reason)s"), rule=exc.rule, reason=exc.said) if ok else
+                            Message(N_("refused by %(rule)s, expected a refusal by %(wanted)s: %(reason)s"), rule=exc.rule,
+                                    wanted=want_rule, reason=exc.said)))
         return state, False  # a refusal leaves the state as it was
     except MalformedAction as exc:
         checks.append(Check(where, False, f"{where}: {shown} is not an action of this game: {exc}", where,
                             "refused by " + want_rule if want_rule else ("refused" if rejected else "accepted"),
-                            f"malformed: {exc}", seed))
+                            f"malformed: {exc}", seed,
+                            Message(N_("%(action)s is not an action of this game: %(reason)s"), action=shown,
+                                    reason=exc.said)))
         return state, True
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         # an engine that trips over a hand-made setup or action: report it as that step's failure
         checks.append(Check(where, False, f"{where}: the engine could not apply {shown}: {type(exc).__name__}: {exc}",
-                            where, "accepted" if not rejected else "refused", f"{type(exc).__name__}: {exc}", seed))
+                            where, "accepted" if not rejected else "refused", f"{type(exc).__name__}: {exc}", seed,
+                            Message(N_("the engine could not apply %(action)s (%(error)s: %(detail)s)"), action=shown,
+                                    error=type(exc).__name__, detail=str(exc))))
         return state, True
     if rejected:
         checks.append(Check(where, False, f"{where}: {shown} was accepted, expected a refusal"
-                            + (f" by {want_rule}" if want_rule else ""), where, want_rule or "refused", "accepted", seed))
+                            + (f" by {want_rule}" if want_rule else ""), where, want_rule or "refused", "accepted", seed,
+                            Message(N_("%(action)s was accepted, expected a refusal by %(rule)s"), action=shown,
+                                    rule=want_rule) if want_rule else
+                            Message(N_("%(action)s was accepted, expected a refusal"), action=shown)))
         return state, False  # keep the state as if refused, so later checks still say something
     events += emitted
     return after, False
@@ -483,13 +499,14 @@ def _run_step(game: Game, state: dict, name: str, agent: Rng, events: list) -> d
         if done(state):
             return state
         if game.is_terminal(state):
-            raise IllegalAction("scenario", f"the game ended before the end of {name!r}")
+            raise IllegalAction("scenario", N_("the game ended before the end of %(name)r"), name=name)
         legal = game.legal_actions(state)
         if not legal:
-            raise IllegalAction("scenario", f"no legal action before the end of {name!r}")
+            raise IllegalAction("scenario", N_("no legal action before the end of %(name)r"), name=name)
         state, emitted = game.apply(state, legal[agent.below(len(legal))])
         events += emitted
-    raise IllegalAction("scenario", f"{name!r} did not end within {MAX_ENGINE_ACTIONS} decisions")
+    raise IllegalAction("scenario", N_("%(name)r did not end within %(limit)s decisions"), name=name,
+                        limit=MAX_ENGINE_ACTIONS)
 
 
 def _round(state: dict) -> Any:
