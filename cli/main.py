@@ -932,18 +932,19 @@ def scenario_run(
             try:
                 outcomes.append((str(f), run(load_file(f), source=str(f))))
             except ScenarioError as exc:
-                outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc))))
+                outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc), said=exc.said)))
             steps.advance()
     checks = [c for _, o in outcomes for c in o.checks]
     if as_json:
-        _emit_json([{"id": o.id, "file": f, "status": o.status, "message": o.message, "seeds": o.seeds,
+        _emit_json([{"id": o.id, "file": f, "status": o.status, "message": _said(o.said) if o.said else o.message,
+                     "seeds": o.seeds,
                      "failed_seeds": o.failed_seeds, "follows": o.follows,
                      "checks": [{**c.__dict__, "said": _said(c.said) if c.said else None} for c in o.checks]}
                     for f, o in outcomes])
     else:
         for f, o in outcomes:
             typer.echo(f"{o.status} {o.id}" + (f" ({f})" if o.status in ("FAIL", "ERROR") else "")
-                       + (f": {o.message}" if o.message else ""))
+                       + (f": {_said(o.said)}" if o.said else f": {o.message}" if o.message else ""))
             for c in o.checks:
                 if not c.ok:
                     seed = " " + tr("[seed %(seed)s]", seed=c.seed) if len(o.seeds) > 1 else ""

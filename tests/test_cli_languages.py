@@ -82,15 +82,19 @@ def test_scenario_run_says_which_rule_refused_a_step_in_the_readers_language(tmp
     (tmp_path / "twice.yaml").write_text(text.replace(marker, ""), encoding="utf-8")
     (tmp_path / "gift.yaml").write_text("format: 2\nid: gift\ngame: gugong\nplayers: [A, B]\n"
                                         "steps: [{player: A, action: {type: gift}}]\nexpect: []\n", encoding="utf-8")
+    (tmp_path / "stepless.yaml").write_text("format: 2\nid: stepless\ngame: gugong\nplayers: [A, B]\n"
+                                            "steps: [{player: A}]\nexpect: []\n", encoding="utf-8")
     says = {"pl": ["odrzucono zgodnie z gugong/rule/decree-once: każdy dekret możesz wziąć tylko raz",
-                   "nie jest akcją tej gry: nieznany typ akcji 'gift'"],
+                   "nie jest akcją tej gry: nieznany typ akcji 'gift'",
+                   "steps[0]: podaj dokładnie jedno z: `action` (z `player`), `run`, `legal` albo `check`"],
             "cs": ["bylo odmítnuto podle gugong/rule/decree-once: každý dekret smíš vzít jen jednou",
-                   "není akce této hry: neznámý typ akce 'gift'"]}
+                   "není akce této hry: neznámý typ akce 'gift'",
+                   "steps[0]: uveďte právě jedno z: `action` (s `player`), `run`, `legal` nebo `check`"]}
     for lang, lines in says.items():
         r = rulekb("scenario", "run", tmp_path, lang=lang)
         assert r.returncode == 1 and all(line in r.stdout for line in lines), (lang, r.stdout)
         no_english(r.stdout, ["was refused", "you may take each decree only once", "is not an action of this game",
-                              "unknown action type", "expected", "actual", "accepted"])
+                              "unknown action type", "expected", "actual", "accepted", "give exactly one of"])
 
 
 HELP_ENGLISH = ["Usage:", "Show this message and exit.", "Options", "Arguments", "Commands", "[OPTIONS]",

@@ -27,4 +27,8 @@ class MalformedAction(EngineError):
 
 
 class ScenarioError(EngineError):
-    """A scenario file is invalid."""
+    """A scenario file is invalid; `said` as for IllegalAction."""
+
+    def __init__(self, message: str, /, **params):
+        self.said = Message(message, **params)
+        super().__init__(str(self.said))
