@@ -71,9 +71,10 @@ def run(doc: dict[str, Any], url: str) -> dict[str, Any]:
     try:
         outcome = scenario.run(doc, url=url)
     except (EngineError, KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
-        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": str(exc) or type(exc).__name__})
-    if outcome.status == "ERROR":  # malformed: the engine never got to check anything
-        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": outcome.message})
+        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"),
+                       params={"problem": getattr(exc, "said", None) or str(exc) or type(exc).__name__})
+    if outcome.status == "ERROR":  # malformed: the engine never got to check anything (in the reader's words)
+        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": outcome.said or outcome.message})
     return result(outcome)
 
 
