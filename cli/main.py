@@ -948,11 +948,11 @@ def scenario_run(
             for c in o.checks:
                 if not c.ok:
                     seed = " " + tr("[seed %(seed)s]", seed=c.seed) if len(o.seeds) > 1 else ""
-                    if c.said is not None:  # a step the engine refused or could not apply, in the reader's words
+                    if c.said is not None and c.path == c.where:  # a step refused or not applied, in the reader's words
                         typer.echo(f"    {c.where}{seed}: {_said(c.said)}")
                         continue
                     where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
-                    detail = c.message.removeprefix(f"{c.where}: ")
+                    detail = _said(c.said) if c.said is not None else c.message.removeprefix(f"{c.where}: ")
                     typer.echo(f"    {where}{seed}: " + tr("expected %(expected)s, actual %(actual)s (%(detail)s)",
                                                           expected=repr(c.expected), actual=repr(c.actual),
                                                           detail=detail))

@@ -84,10 +84,14 @@ def test_scenario_run_says_which_rule_refused_a_step_in_the_readers_language(tmp
                                         "steps: [{player: A, action: {type: gift}}]\nexpect: []\n", encoding="utf-8")
     (tmp_path / "stepless.yaml").write_text("format: 2\nid: stepless\ngame: gugong\nplayers: [A, B]\n"
                                             "steps: [{player: A}]\nexpect: []\n", encoding="utf-8")
+    (tmp_path / "short.yaml").write_text("format: 2\nid: short\ngame: gugong\nplayers: [A, B]\nsteps: []\n"
+                                         "expect: [{path: players.A.vp, at_least: 5}]\n", encoding="utf-8")
     says = {"pl": ["odrzucono zgodnie z gugong/rule/decree-once: każdy dekret możesz wziąć tylko raz",
+                   "players.A.vp: oczekiwano {'at_least': 5}, jest 0 (players.A.vp to 0, oczekiwano co najmniej 5)",
                    "nie jest akcją tej gry: nieznany typ akcji 'gift'",
                    "steps[0]: podaj dokładnie jedno z: `action` (z `player`), `run`, `legal` albo `check`"],
             "cs": ["bylo odmítnuto podle gugong/rule/decree-once: každý dekret smíš vzít jen jednou",
+                   "players.A.vp: očekáváno {'at_least': 5}, skutečnost 0 (players.A.vp je 0, očekáváno nejméně 5)",
                    "není akce této hry: neznámý typ akce 'gift'",
                    "steps[0]: uveďte právě jedno z: `action` (s `player`), `run`, `legal` nebo `check`"]}
     for lang, lines in says.items():

@@ -549,21 +549,27 @@ def _legal_checks(game: Game, state: dict, spec: dict, where: str, seed: int) ->
     out = []
     if "player" in spec:
         who = game.current_player(state)
-        out.append(Check(f"{where}.player", who == spec["player"],
-                         f"{where}: {who!r} is to decide, expected {spec['player']!r}", where, spec["player"], who, seed))
+        said = Message(N_("%(where)s: %(who)r is to decide, expected %(wanted)r"), where=where, who=who,
+                       wanted=spec["player"])
+        out.append(Check(f"{where}.player", who == spec["player"], str(said), where, spec["player"], who, seed, said))
     for pattern in spec.get("includes") or []:
         ok = any(matches(a, pattern) for a in legal)
-        out.append(Check(f"{where}.includes", ok, f"{where}: no legal action matches {pattern!r} "
-                         f"({len(legal)} legal)" if not ok else f"{where}: {pattern!r} is legal",
-                         where, pattern, None if ok else legal[:20], seed))
+        said = (Message(N_("%(where)s: %(pattern)r is legal"), where=where, pattern=pattern) if ok else
+                Message(N_("%(where)s: no legal action matches %(pattern)r (%(n)s legal)"), where=where, pattern=pattern,
+                        n=len(legal)))
+        out.append(Check(f"{where}.includes", ok, str(said), where, pattern, None if ok else legal[:20], seed, said))
     for pattern in spec.get("excludes") or []:
         hits = [a for a in legal if matches(a, pattern)]
-        out.append(Check(f"{where}.excludes", not hits, f"{where}: {hits[0]!r} is legal, expected nothing matching "
-                         f"{pattern!r}" if hits else f"{where}: nothing matching {pattern!r} is legal",
-                         where, f"no action matching {pattern!r}", hits[:5] or None, seed))
+        said = (Message(N_("%(where)s: %(hit)r is legal, expected nothing matching %(pattern)r"), where=where,
+                        hit=hits[0], pattern=pattern) if hits else
+                Message(N_("%(where)s: nothing matching %(pattern)r is legal"), where=where, pattern=pattern))
+        out.append(Check(f"{where}.excludes", not hits, str(said), where, {"excludes": pattern}, hits[:5] or None, seed,
+                         said))
     if "count" in spec:
-        out.append(Check(f"{where}.count", len(legal) == spec["count"],
-                         f"{where}: {len(legal)} legal actions, expected {spec['count']}", where, spec["count"], len(legal), seed))
+        said = Message(N_("%(where)s: %(n)s legal actions, expected %(count)s"), where=where, n=len(legal),
+                       count=spec["count"])
+        out.append(Check(f"{where}.count", len(legal) == spec["count"], str(said), where, spec["count"], len(legal),
+                         seed, said))
     return out
 
 
@@ -578,10 +584,13 @@ def evaluate(spec: dict, state: dict, before: dict, events: list, where: str = "
     if "absent" in spec:
         ok = (value is MISSING) == spec["absent"]
         shown = "absent" if value is MISSING else value
-        return Check(path, ok, f"{path} is {shown!r}, expected it {'absent' if spec['absent'] else 'present'}",
-                     where, "absent" if spec["absent"] else "present", shown, seed)
+        found = Message(N_("absent")) if value is MISSING else repr(value)
+        said = Message(N_("%(path)s is %(value)s, expected it absent") if spec["absent"] else
+                       N_("%(path)s is %(value)s, expected it present"), path=path, value=found)
+        return Check(path, ok, str(said), where, "absent" if spec["absent"] else "present", shown, seed, said)
     if value is MISSING:
-        return Check(path, False, f"{path} does not exist", where, _expected(spec), None, seed)
+        said = Message(N_("%(path)s does not exist"), path=path)
+        return Check(path, False, str(said), where, _expected(spec), None, seed, said)
     for op in COMPARISONS:
         if op not in spec:
             continue
@@ -591,14 +600,14 @@ def evaluate(spec: dict, state: dict, before: dict, events: list, where: str = "
             try:
                 want = st.get_path(state, other)
             except KeyError:
-                return Check(path, False, f"{other} does not exist", where, spec[op], None, seed)
-        ok, actual, message = _compare(op, want, value, path, before)
-        if other is not None:
-            message = message.replace(f"{want!r}", f"{other} ({want!r})", 1)
+                said = Message(N_("%(path)s does not exist"), path=other)
+                return Check(path, False, str(said), where, spec[op], None, seed, said)
+        ok, actual, said = _compare(op, want, value, path, before, f"{other} ({want!r})" if other is not None else None)
         if not ok:
-            return Check(path, False, message, where, {op: spec[op]} if op != "equals" else spec[op], actual, seed)
-        last = (message, actual)
-    return Check(path, True, last[0], where, _expected(spec), last[1], seed)
+            return Check(path, False, str(said), where, {op: spec[op]} if op != "equals" else spec[op], actual, seed,
+                         said)
+        last = (said, actual)
+    return Check(path, True, str(last[0]), where, _expected(spec), last[1], seed, last[0])
 
 
 def _expected(spec: dict) -> Any:
@@ -606,32 +615,39 @@ def _expected(spec: dict) -> Any:
     return ops["equals"] if list(ops) == ["equals"] else ops
 
 
-def _compare(op: str, want: Any, value: Any, path: str, before: dict) -> tuple[bool, Any, str]:
+def _compare(op: str, want: Any, value: Any, path: str, before: dict, shown: str | None = None
+             ) -> tuple[bool, Any, Message]:
+    """Whether `value` passes `op` against `want`, the value compared, and what was found in words
+    (`shown`: how to name `want`, e.g. the other path it was read from)."""
+    said = {"path": path, "value": repr(value), "want": shown or repr(want)}
     try:
         if op == "equals":
-            return value == want, value, f"{path} is {value!r}, expected {want!r}"
+            return value == want, value, Message(N_("%(path)s is %(value)s, expected %(want)s"), **said)
         if op == "delta":
             try:
                 old = st.get_path(before, path)
             except KeyError:
-                return False, value, f"{path} did not exist before the steps"
-            return value - old == want, value - old, f"{path} changed by {value - old!r}, expected {want!r}"
+                return False, value, Message(N_("%(path)s did not exist before the steps"), path=path)
+            return value - old == want, value - old, Message(N_("%(path)s changed by %(change)r, expected %(want)s"),
+                                                              path=path, change=value - old, want=said["want"])
         if op == "at_least":
-            return value >= want, value, f"{path} is {value!r}, expected at least {want!r}"
+            return value >= want, value, Message(N_("%(path)s is %(value)s, expected at least %(want)s"), **said)
         if op == "at_most":
-            return value <= want, value, f"{path} is {value!r}, expected at most {want!r}"
+            return value <= want, value, Message(N_("%(path)s is %(value)s, expected at most %(want)s"), **said)
         if op == "greater_than":
-            return value > want, value, f"{path} is {value!r}, expected more than {want!r}"
+            return value > want, value, Message(N_("%(path)s is %(value)s, expected more than %(want)s"), **said)
         if op == "less_than":
-            return value < want, value, f"{path} is {value!r}, expected less than {want!r}"
+            return value < want, value, Message(N_("%(path)s is %(value)s, expected less than %(want)s"), **said)
         if op == "one_of":
-            return value in want, value, f"{path} is {value!r}, expected one of {want!r}"
+            return value in want, value, Message(N_("%(path)s is %(value)s, expected one of %(want)s"), **said)
         if op == "contains":
-            return want in value, value, f"{path} is {value!r}, expected it to contain {want!r}"
+            return want in value, value, Message(N_("%(path)s is %(value)s, expected it to contain %(want)s"), **said)
         if op == "length":
-            return len(value) == want, len(value), f"{path} has {len(value)} items, expected {want}"
+            return len(value) == want, len(value), Message(N_("%(path)s has %(n)s items, expected %(want)s"),
+                                                           path=path, n=len(value), want=want)
     except TypeError:
-        return False, value, f"{path} is {value!r}, which cannot be compared with {op} {want!r}"
+        return False, value, Message(N_("%(path)s is %(value)s, which cannot be compared with %(op)s %(want)s"),
+                                     op=op, **said)
     raise AssertionError(op)
 
 
@@ -655,15 +671,19 @@ def _event_check(spec: dict, events: list, where: str, seed: int | None) -> Chec
     pattern = spec["event"]
     hits = sum(1 for e in events if event_matches(e, pattern))
     if spec.get("absent"):
-        return Check("events", hits == 0, f"{hits} events match {pattern!r}, expected none", where,
-                     {"absent": pattern}, hits, seed)
+        said = Message(N_("%(n)s events match %(pattern)r, expected none"), n=hits, pattern=pattern)
+        return Check("events", hits == 0, str(said), where, {"absent": pattern}, hits, seed, said)
     if "count" in spec:
-        return Check("events", hits == spec["count"], f"{hits} events match {pattern!r}, expected {spec['count']}",
-                     where, {"count": spec["count"], "event": pattern}, hits, seed)
+        said = Message(N_("%(n)s events match %(pattern)r, expected %(count)s"), n=hits, pattern=pattern,
+                       count=spec["count"])
+        return Check("events", hits == spec["count"], str(said), where, {"count": spec["count"], "event": pattern}, hits,
+                     seed, said)
     near = [e for e in events if event_matches(e, {k: v for k, v in pattern.items() if k in KIND_KEYS})]
-    return Check("events", hits > 0, f"an event matching {pattern!r}" + (" was emitted" if hits else
-                 f" was not emitted (same kind: {near[:3]!r})" if near else f" was not emitted ({len(events)} events)"),
-                 where, pattern, None if hits else near[:3], seed)
+    said = (Message(N_("an event matching %(pattern)r was emitted"), pattern=pattern) if hits else
+            Message(N_("an event matching %(pattern)r was not emitted (same kind: %(near)r)"), pattern=pattern,
+                    near=near[:3]) if near else
+            Message(N_("an event matching %(pattern)r was not emitted (%(n)s events)"), pattern=pattern, n=len(events)))
+    return Check("events", hits > 0, str(said), where, pattern, None if hits else near[:3], seed, said)
 
 
 SCENARIO_FOLDERS = ("scenarios", "examples")
