@@ -19,7 +19,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from babel.support import NullTranslations, Translations
 
-from kb.messages import N_  # noqa: F401  (re-exported: the marker lives in kb, below i18n)
+from kb.messages import N_, Message  # noqa: F401  (re-exported: the marker lives in kb, below i18n)
 
 DOMAIN = "rulekb"
 CATALOG_LANGS = ("pl", "cs")  # languages with a translated catalog; English is the source language
@@ -300,3 +300,10 @@ def with_note_translations(entity: dict, lang: str) -> dict:
                      if isinstance(by_lang, dict) else [extra(i, ("repair",)) for i in by_lang])
              for field, by_lang in entity["texts"].items()}
     return {**entity, "texts": texts, "provenance": [extra(p, ("reference", "note")) for p in entity["provenance"]]}
+
+
+def render(lang: str, message: Message) -> str:
+    """Words kept as a msgid and parameters (kb.messages.Message: the loader's issues, the engine's
+    refusals) in the reader's language, a parameter that is itself a Message too."""
+    params = {k: render(lang, v) if isinstance(v, Message) else v for k, v in message.params.items()}
+    return t(lang, message.msgid, **params)

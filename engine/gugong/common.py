@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
+from kb.messages import N_
 
 R = "gugong/rule/"
 ONE_STEP = {"steps": 1}  # the palace steps a run of palace-extra-steps is for (move_palace runs it per step)
@@ -33,16 +34,16 @@ def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list
         return
     if use_double:
         if p["double"] != "pool":
-            raise IllegalAction(R + "double-servant-remove", "the double servant is not in your pool")
+            raise IllegalAction(R + "double-servant-remove", N_("the double servant is not in your pool"))
         rest = n - double_covers(g, n)
         if p["pool"] < rest:
-            raise IllegalAction(rule, f"{name} cannot pay {n} servants")
+            raise IllegalAction(rule, N_("%(name)s cannot pay %(n)s servants"), name=name, n=n)
         p["double"] = "supply"
         p["pool"] -= rest
         p["supply"] += rest
     else:
         if p["pool"] < n:
-            raise IllegalAction(rule, f"{name} has {p['pool']} servants in the pool and cannot pay {n}")
+            raise IllegalAction(rule, N_("%(name)s has %(pool)s servants in the pool and cannot pay %(n)s"), name=name, pool=p['pool'], n=n)
         p["pool"] -= n
         p["supply"] += n
     events.append({"event": "pay_servants", "player": name, "servants": n, "double": bool(use_double)})
@@ -106,12 +107,12 @@ def offer_double_servants(s: dict) -> None:
 def decide_take_double(s: dict, name: str, a: dict, events: list) -> None:
     item = s["pending"].pop(0)
     if a.get("take") not in (True, False):
-        raise MalformedAction("take_double: give take: true or false")
+        raise MalformedAction(N_("take_double: give take: true or false"))
     p = P(s, name)
     if a["take"] and p["double"] == "supply":
         if item.get("swap"):  # it comes instead of one of the normal servants just gained
             if p["pool"] < 1:
-                raise IllegalAction(R + "double-servant-gain", "no normal servant left to give back for the double servant")
+                raise IllegalAction(R + "double-servant-gain", N_("no normal servant left to give back for the double servant"))
             p["pool"] -= 1
             p["supply"] += 1
         p["double"] = "pool"
@@ -184,12 +185,12 @@ def wall_place(g, s: dict, name: str, piece: str, source: str, events: list) -> 
     p = P(s, name)
     if piece == "d":
         if p["double"] != source:
-            raise IllegalAction(R + "double-servant-placement", f"{name}'s double servant is not in the {source}")
+            raise IllegalAction(R + "double-servant-placement", N_("%(name)s's double servant is not in the %(source)s"), name=name, source=source)
         p["double"] = "wall"
         s["wall"].append([name, g.k.double_counts])
     else:
         if p[source] < 1:
-            raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
+            raise IllegalAction(R + "icon-place-servants", N_("%(name)s has no servant in the %(source)s"), name=name, source=source)
         p[source] -= 1
         s["wall"].append([name, 1])
     events.append({"event": "wall", "player": name, "piece": piece})
@@ -278,26 +279,26 @@ def ship_targets(g, s: dict, name: str, size: int) -> list[tuple[int, int | None
 def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, source: str, events: list) -> None:
     p = P(s, name)
     if not isinstance(ship, int) or not 0 <= ship < len(p["ships"]):
-        raise IllegalAction(R + "canal-adding-servants", "no such ship")
+        raise IllegalAction(R + "canal-adding-servants", N_("no such ship"))
     size = g.k.double_counts if piece == "d" else 1
     sh = p["ships"][ship]
     if sh is None:
         if path not in range(s["paths"]):
-            raise IllegalAction(R + "canal-paths", "a new ship needs a path of the canal")
+            raise IllegalAction(R + "canal-paths", N_("a new ship needs a path of the canal"))
         port = first_free(g, s, path, g.k.first_port - 1)
         if port is None:
-            raise IllegalAction(R + "canal-new-ship", "no free port on that path")
+            raise IllegalAction(R + "canal-new-ship", N_("no free port on that path"))
         sh = own(p, "ships")[ship] = {"path": path, "port": port, "load": []}
         events.append({"event": "new_ship", "player": name, "ship": ship, "path": path, "port": port})
     if ship_load(sh) + size > g.k.ship_capacity:
-        raise IllegalAction(R + "canal-adding-servants", "the ship has no free spot")
+        raise IllegalAction(R + "canal-adding-servants", N_("the ship has no free spot"))
     if piece == "d":
         if p["double"] != source:
-            raise IllegalAction(R + "double-servant-placement", f"the double servant is not in the {source}")
+            raise IllegalAction(R + "double-servant-placement", N_("the double servant is not in the %(source)s"), source=source)
         p["double"] = "ship"
     else:
         if p[source] < 1:
-            raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
+            raise IllegalAction(R + "icon-place-servants", N_("%(name)s has no servant in the %(source)s"), name=name, source=source)
         p[source] -= 1
     own(own(p, "ships"), ship)["load"].append(size)
     events.append({"event": "ship_servant", "player": name, "ship": ship, "piece": piece})

@@ -7,6 +7,7 @@ from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong.common import P
+from kb.messages import N_
 
 R = "gugong/rule/"
 GIFT = "gugong/term/gift-card"  # what the equal-value decree's modify step changes
@@ -25,22 +26,22 @@ def do_exchange(g, s, name, a, ev):
     p = P(s, name)
     card, loc, payment = a.get("card"), a.get("location"), a.get("payment")
     if loc not in s["board"] or payment not in PAYMENTS:
-        raise MalformedAction(f"exchange: location one of {sorted(s['board'])}, payment one of {PAYMENTS}")
+        raise MalformedAction(N_("exchange: location one of %(locations)s, payment one of %(payments)s"), locations=sorted(s['board']), payments=PAYMENTS)
     if card not in p["hand"]:
-        raise IllegalAction(R + "gift-exchange", f"{card!r} is not in {name}'s hand")
+        raise IllegalAction(R + "gift-exchange", N_("%(card)r is not in %(name)s's hand"), card=card, name=name)
     theirs = s["board"][loc]
     free = exchange_is_free(g, p, g.k.card_value[card] + L.gift_value_bonus(g, p), g.k.card_value[theirs])
     if payment == "free":
         if not free:
-            raise IllegalAction(R + "gift-exchange-lower", "your gift is not higher than the official's: pay, discard or take no action")
+            raise IllegalAction(R + "gift-exchange-lower", N_("your gift is not higher than the official's: pay, discard or take no action"))
     elif free:
-        raise IllegalAction(R + "gift-exchange-higher", "your gift is higher: exchange it freely")
+        raise IllegalAction(R + "gift-exchange-higher", N_("your gift is higher: exchange it freely"))
     elif payment == "servants":  # the payment, from its rule's effect
         g.effects.run(PAY_SERVANTS, s, name, ev, choice={"double": bool(a.get("double"))})
     elif payment == "discard":
         other = a.get("discard")
         if other == card or other not in p["hand"]:
-            raise IllegalAction(PAY_CARD, "discard another gift card from your hand")
+            raise IllegalAction(PAY_CARD, N_("discard another gift card from your hand"))
         g.effects.run(PAY_CARD, s, name, ev, choice={"discard": other})
     own(p, "hand").remove(card)
     s["board"][loc] = card
@@ -77,7 +78,7 @@ def exchange_opts(g, s, name):
 def do_card_action(g, s, name, a, ev):
     acts = s["acts"]
     if s["stage"] != "act" or not acts.get("card_action"):
-        raise IllegalAction(R + "perform-actions", "no card action available (it comes before the location action)")
+        raise IllegalAction(R + "perform-actions", N_("no card action available (it comes before the location action)"))
     acts["card_action"] = False
     L.do_card_action(g, s, name, g.k.card_ability[acts["card"]], a, ev)
 
@@ -85,7 +86,7 @@ def do_card_action(g, s, name, a, ev):
 def do_location_action(g, s, name, a, ev):
     acts = s["acts"]
     if s["stage"] != "act" or not acts.get("location_action"):
-        raise IllegalAction(R + "perform-actions", "no location action available this turn")
+        raise IllegalAction(R + "perform-actions", N_("no location action available this turn"))
     acts["location_action"] = False
     acts["card_action"] = False  # if both are done, the card action comes first
     L.DO[acts["location"]](g, s, name, a, ev)

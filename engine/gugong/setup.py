@@ -5,6 +5,7 @@ from engine.core.errors import EngineError, IllegalAction
 from engine.core.rng import Rng
 from engine.core.settle import Broken, named, settle_items
 from engine.gugong import solo
+from kb.messages import N_
 
 SOLO_OPTIONS = ("solo", "solo_sets", "focus")
 SERVANTS, JADE = "gugong/setup-step/servants", "gugong/setup-step/jade"
@@ -18,7 +19,7 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     solo_game = len(players) == 1
     if solo_game:  # gugong/variant/solo: Meng takes the second seat, the player starts
         if options.get("bonus_travel_tokens"):
-            raise IllegalAction("gugong/rule/solo-setup-basic-tokens", "the solo game uses only the basic travel tokens")
+            raise IllegalAction("gugong/rule/solo-setup-basic-tokens", N_("the solo game uses only the basic travel tokens"))
         players = players + [g.solo.meng]
         options = dict(options, first_player=players[0])
     lo, hi = g.rules.meta["players"]["min"], g.rules.meta["players"]["max"]
@@ -91,8 +92,8 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     # the solo game's options are refused in a game of several players, not ignored (gugong/variant/solo)
     given = [x for x in SOLO_OPTIONS if x in options and options[x] != g.game_type.option(x).default]
     if given and not solo_game:
-        raise IllegalAction("gugong/variant/solo", f"{', '.join(given)}: options of the solo game, "
-                            f"which is played by one player, not {len(players)}")
+        raise IllegalAction("gugong/variant/solo", N_("%(options)s: options of the solo game, which is played by one player, not %(players)s"),
+            options=', '.join(given), players=len(players))
     if solo_game:
         try:
             solo.setup(g, s, players[0], options, rng)

@@ -20,6 +20,8 @@ from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong.consts import TOKEN
+from engine.gugong.common import P
+from kb.messages import N_
 
 # mechanisms the effects name: a full ship may take its port's reward (a decision the caller
 # offers), a complete wall section is scored (the caller checks the wall after the step), cards move
@@ -314,7 +316,7 @@ class GugongVocabulary(Vocabulary):
         for i, option in enumerate(options):
             if gains(option, what):
                 return i
-        raise IllegalAction(run.entity, f"reward {run.choice.get('reward')!r} is not one of this port's")
+        raise IllegalAction(run.entity, N_("reward %(reward)r is not one of this port's"), reward=run.choice.get('reward'))
 
     def place(self, run: Run, what: str, count: int, where: str | None) -> None:
         a = run.choice
@@ -380,9 +382,9 @@ class GugongVocabulary(Vocabulary):
             return super().exchange(run, give, get, times)
         s, p, card, loc = run.state, _player(run), run.choice.get("card"), run.choice.get("location")
         if loc not in s["board"]:
-            raise MalformedAction("card exchange: card and location")
+            raise MalformedAction(N_("card exchange: card and location"))
         if card not in p["hand"]:
-            raise IllegalAction(run.entity, f"{card!r} is not in your hand")
+            raise IllegalAction(run.entity, N_("%(card)r is not in your hand"), card=card)
         own(p, "hand").remove(card)
         own(p, "hand").append(s["board"][loc])
         s["board"][loc] = card
@@ -426,12 +428,12 @@ class GugongVocabulary(Vocabulary):
         elif rule_id == DIE:
             die, face = a.get("die"), a.get("face")
             if die not in range(len(s["dice"])) or face not in range(1, self.g.k.die_faces + 1):
-                raise IllegalAction(run.entity, "choose a die and the side to turn it to")
+                raise IllegalAction(run.entity, N_("choose a die and the side to turn it to"))
             s["dice"][die] = face
         elif rule_id == RETRIEVE:  # a card of the discard pile back to the hand
             card = a.get("card")
             if card not in p["discard"]:
-                raise IllegalAction(run.entity, "that card is not on your discard pile")
+                raise IllegalAction(run.entity, N_("that card is not on your discard pile"))
             own(p, "discard").remove(card)
             own(p, "hand").append(card)
 
@@ -460,7 +462,7 @@ class GugongVocabulary(Vocabulary):
     def _discard_high_card(self, run: Run) -> bool:
         p, card = _player(run), run.choice.get("card")
         if card not in p["hand"] or self.g.k.card_value[card] < run.attrs["min_card_value"]:
-            raise IllegalAction(run.entity, "discard a gift card of high enough value from your hand")
+            raise IllegalAction(run.entity, N_("discard a gift card of high enough value from your hand"))
         own(p, "hand").remove(card)
         own(p, "discard").append(card)
         return True

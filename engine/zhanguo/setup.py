@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.core.errors import MalformedAction
 from engine.core.settle import Broken, named, settle_items
 from engine.zhanguo.common import P
+from kb.messages import N_
 
 
 def new_state(g, players, options=None, seed=0):
@@ -14,7 +15,7 @@ def new_state(g, players, options=None, seed=0):
     options = declared.check_options(options, [str(p) for p in players])
     players = [str(p) for p in players] + [str(p) for p in options.get("others") or []]
     if not declared.min_players <= len(players) <= declared.max_players or len(set(players)) != len(players):
-        raise MalformedAction(f"ZhanGuo is for {declared.min_players}-{declared.max_players} players with distinct names")
+        raise MalformedAction(N_("ZhanGuo is for %(min_players)s-%(max_players)s players with distinct names"), min_players=declared.min_players, max_players=declared.max_players)
     for option in declared.options:  # the state records every option's value
         if option.default is not None:
             options.setdefault(option.name, option.default)
