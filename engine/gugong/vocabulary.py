@@ -20,7 +20,6 @@ from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong.consts import TOKEN
-from engine.gugong.common import P
 from kb.messages import N_
 
 # mechanisms the effects name: a full ship may take its port's reward (a decision the caller
