@@ -383,8 +383,8 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
         context = _lex(titles.get((parent.get(d.entity_id), d.lang), ""), d.lang, seen, lex)
         context += " " + " ".join(_lex(n, lang_, {}, lex) for lang_, n in names_by_lang.get(d.entity_id, ())
                                       if lang_ != d.lang)
-        context += " " + " ".join(_lex(f"{titles.get((t, d.lang), '')} {' '.join(forms.get((t, d.lang), ()))}",
-                                           d.lang, {}, lex) for t in glossary.get(d.entity_id, ()))
+        context += " " + " ".join(_lex(f"{titles.get((term, d.lang), '')} {' '.join(forms.get((term, d.lang), ()))}",
+                                           d.lang, {}, lex) for term in glossary.get(d.entity_id, ()))
         row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen, lex)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
