@@ -81,6 +81,11 @@ class Game(ABC):
     def __init__(self, rules: Rules | None = None):
         self.rules = rules or Rules.load(self.key)
 
+    @cached_property
+    def draft_flat(self) -> frozenset[str]:
+        """Top-level state keys holding scalars only, by the game's state schema (see state.draft)."""
+        return st.flat_keys((self.state_schema() or {}).get("state") or {})
+
     @classmethod
     def over(cls, url: str | None = None) -> "Game":
         """The engine over the rule set compiled into the database at `url`."""
@@ -154,7 +159,7 @@ class Game(ABC):
         if allowed is not None and not allowed.issuperset(action):  # stored in the history: nothing else rides along
             unknown = sorted(set(action) - allowed)
             raise MalformedAction(N_("a %(type)s action has no field %(unknown)s; its fields: %(fields)s"), type=action['type'], unknown=', '.join(map(repr, unknown)), fields=', '.join(sorted(allowed)))
-        work = st.draft(state, self.draft_deeper, self.draft_fixed)
+        work = st.draft(state, self.draft_deeper, self.draft_fixed, self.draft_flat)
         events: list[Event] = []
         try:
             self._apply(work, action, events)
