@@ -107,6 +107,8 @@ class TextOut(Out):
     source: Optional[str] = None
     lines: Optional[list[list[int]]] = Field(default=None, description="[first, last] line spans in the source")
     repair: Optional[str] = Field(default=None, description="what was restored that the OCR lost, and from where")
+    repair_translated: Optional[str] = Field(
+        default=None, description="the repair note (English) in the asked language (?lang=pl or cs), when translated")
 
 
 class ProvenanceOut(Out):
@@ -119,6 +121,9 @@ class ProvenanceOut(Out):
     example: Optional[str] = None
     reference: Optional[str] = None
     note: Optional[str] = None
+    reference_translated: Optional[str] = Field(
+        default=None, description="the reference or assumption (English) in the asked language (?lang=pl or cs)")
+    note_translated: Optional[str] = Field(default=None, description="the note (English) in the asked language")
 
 
 class EntityOut(Out):

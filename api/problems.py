@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from i18n.catalog import N_, t
+from i18n.catalog import N_, Message, render, t
 from i18n.locale import negotiate
 from kb import queries
 
@@ -113,7 +113,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):
         lang = request_lang(request)
-        detail = t(lang, exc.detail, **safe(exc.params, PARAM_CHARS))
+        params = {k: render(lang, v) if isinstance(v, Message) else v for k, v in exc.params.items()}  # an engine's refusal
+        detail = t(lang, exc.detail, **safe(params, PARAM_CHARS))
         return problem(exc.status, detail, lang, headers=exc.headers, **safe(exc.extra, PARAM_CHARS))
 
     @app.exception_handler(StarletteHTTPException)

@@ -553,10 +553,10 @@ class Store:
         try:
             new_state, events = g.apply(cur.state, action)
         except IllegalAction as exc:
-            raise Rejected(N_("The action breaks a rule of the game: %(reason)s"), {"reason": exc.message},
+            raise Rejected(N_("The action breaks a rule of the game: %(reason)s"), {"reason": exc.said},
                            rule=exc.rule) from None
         except MalformedAction as exc:
-            raise Rejected(N_("The action is not an action of this game: %(reason)s"), {"reason": str(exc)},
+            raise Rejected(N_("The action is not an action of this game: %(reason)s"), {"reason": exc.said},
                            field="action") from None
         at, touched = _now(), time.time()
         cur.played = cur.played or by == "human"

@@ -21,7 +21,59 @@ from kb import DATA_DIR
 from kb.messages import N_, spans_text
 
 
-class _App(typer.Typer):
+class _Localized:
+    """What click writes itself on a help screen and a usage line (the help option's help, "Usage:",
+    "[OPTIONS]", "COMMAND [ARGS]...") in the reader's language: typer's bundled click has no gettext."""
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = tr(N_("Show this message and exit."))
+        return option
+
+    def format_usage(self, ctx, formatter) -> None:
+        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix=tr(N_("Usage:")) + " ")
+
+    # the value a parameter takes, as typer labels it (<str>); a flag's <bool> says nothing a reader needs
+    TYPES = {"<str>": N_("TEXT"), "<int>": N_("NUMBER"), "<int range>": N_("NUMBER"), "<path>": N_("FILE"),
+             "<list[str]>": N_("TEXT...")}
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        for param in params:
+            shown = param.display_type(ctx)
+            label = "" if getattr(param, "is_flag", False) or shown == "<bool>" else tr(self.TYPES.get(shown, shown))
+            if param.param_type_name == "argument":  # its metavar is its name: the type is shown apart
+                param.display_type_rich = lambda ctx, label=label: label
+            elif param.metavar is None:
+                param.metavar = label
+        return params
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        said = {"[OPTIONS]": N_("[OPTIONS]"), "COMMAND [ARGS]...": N_("COMMAND [ARGS]...")}
+        return [tr(said[p]) if p in said else p for p in pieces]
+
+
+class _Command(_Localized, typer.core.TyperCommand):
+    pass
+
+
+class _Group(_Localized, typer.core.TyperGroup):
+    pass
+
+
+class _Typer(typer.Typer):
+    """A typer app whose groups and commands speak the reader's language (_Localized)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(cls=_Group, **kwargs)
+
+    def command(self, *args, **kwargs):
+        return super().command(*args, cls=_Command, **kwargs)
+
+
+class _App(_Typer):
     """The console script's entry: renders usage errors itself (translated, JSON under --json)."""
 
     def __call__(self, *args, **kwargs):
@@ -46,12 +98,13 @@ app = _App(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-site_app = typer.Typer(help=N_("The docs site."), no_args_is_help=True)
+site_app = _Typer(help=N_("The docs site."), no_args_is_help=True)
 app.add_typer(site_app, name="site")
-i18n_app = typer.Typer(help=N_("Interface translations (babel catalogs)."), no_args_is_help=True)
+i18n_app = _Typer(help=N_("Interface translations (babel catalogs)."), no_args_is_help=True)
 app.add_typer(i18n_app, name="i18n")
 
 LANGS = ("pl", "cs", "en")
+GAME = N_("GAME")  # an argument's name on help screens and in usage errors
 
 
 def _emit_json(data) -> None:
@@ -97,14 +150,18 @@ def _translate_help(typer_app: typer.Typer) -> None:
 
     for name, msgid in (("ARGUMENTS_PANEL_TITLE", N_("Arguments")), ("OPTIONS_PANEL_TITLE", N_("Options")),
                         ("COMMANDS_PANEL_TITLE", N_("Commands")), ("REQUIRED_LONG_STRING", N_("[required]")),
-                        ("DEFAULT_STRING", N_("[default: {}]"))):
+                        ("DEFAULT_STRING", N_("[default: {}]")), ("ENVVAR_STRING", N_("[env var: {}]")),
+                        ("DEPRECATED_STRING", N_("(deprecated) ")), ("ERRORS_PANEL_TITLE", N_("Error")),
+                        ("ABORTED_TEXT", N_("Aborted.")),
+                        ("RICH_HELP", N_("Try [blue]'{command_path} {help_option}'[/] for help."))):
         setattr(rich_utils, name, tr(msgid))
     infos = [typer_app.info, *typer_app.registered_commands, *typer_app.registered_groups]
     for command in typer_app.registered_commands:
         infos += [p.default for p in inspect.signature(command.callback).parameters.values()]
     for info in infos:
-        if isinstance(getattr(info, "help", None), str):
-            info.help = tr(info.help)
+        for attr in ("help", "metavar"):
+            if isinstance(getattr(info, attr, None), str):
+                setattr(info, attr, tr(getattr(info, attr)))
     for group in typer_app.registered_groups:
         _translate_help(group.typer_instance)
 
@@ -139,11 +196,36 @@ def _render_usage_error(exc: click_errors.ClickException, as_json: bool) -> int:
         _emit_json({"error": {"code": "usage", "message": message, "exit_status": exc.exit_code}})
     else:
         if ctx is not None:
-            typer.echo(usage.usage_line(ctx, tr), err=True)
+            typer.echo(ctx.get_usage(), err=True)  # translated by _Localized
         typer.echo(f"rulekb: {message}", err=True)
         if ctx is not None:
             typer.echo(tr("Try `%(command)s --help` for help.", command=ctx.command_path), err=True)
     return exc.exit_code
+
+
+def _said(message) -> str:
+    """Words kept as a msgid and parameters (kb.messages.Message) in the reader's language."""
+    from i18n.catalog import render
+
+    return render(ui_lang(), message)
+
+
+def _issue_line(issue) -> str:
+    """One problem the loader found: severity, file, [entity], field and what is wrong, in the reader's words."""
+    from kb.loader import SEVERITIES
+
+    where = f" [{issue.where}]" if issue.where else ""
+    return f"{tr(SEVERITIES[issue.severity])}: {issue.file}{where}: {_said(issue.text)}"
+
+
+def _invalid_data(exc) -> None:
+    """Stop on a knowledge base that does not load: its errors, the first 50 of them, in the reader's words."""
+    errors = [i for i in exc.issues if i.severity == "error"]
+    lines = [_nt("the knowledge base has %(n)d error:", "the knowledge base has %(n)d errors:", len(errors))]
+    lines += ["  " + _issue_line(i) for i in errors[:50]]
+    if len(errors) > 50:
+        lines.append("  " + _nt("… and %(n)d more", "… and %(n)d more", len(errors) - 50))
+    _fail("\n".join(lines), error="invalid_data", issues=[{**i.to_dict(), "message": _said(i.text)} for i in errors])
 
 
 def _unknown(error: str, message: str, value: str, choices: Iterable[str]) -> None:
@@ -209,7 +291,7 @@ def _progress(description: str, total: Optional[int] = None, as_json: bool = Fal
 
 @app.command(help=N_("Validate the curated data of one game; measure text fidelity and source coverage."))
 def check(
-    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    game: str = typer.Argument(..., metavar=GAME, help=N_("gugong, dragon or zhanguo")),
     only_files: Optional[str] = typer.Option(None, help=N_("glob on paths under kb/data, e.g. 'gugong/location/*'")),
     as_json: bool = typer.Option(False, "--json", help=N_("machine-readable report")),
     verbose: bool = typer.Option(False, "-v", help=N_("list every uncovered line")),
@@ -230,7 +312,7 @@ def check(
     covs = [coverage(kb, s) for s in sources]
     if as_json:
         _emit_json({
-            "issues": [i.__dict__ for i in issues],
+            "issues": [{**i.to_dict(), "message": _said(i.text)} for i in issues],
             "fidelity": {"texts": len(fid), "below_threshold": [
                 {"id": f.record.id, "field": f.field, "lang": f.lang, "score": round(f.score, 3), "missing": f.missing,
                  "wrong_numbers": f.wrong_numbers}
@@ -240,7 +322,7 @@ def check(
         })
     else:
         for i in issues:
-            typer.echo(str(i))
+            typer.echo(_issue_line(i))
         typer.echo("\n" + tr("fidelity: %(ok)d/%(texts)d source texts at or above %(threshold)s with every number "
                              "found in their lines", ok=len(fid) - len(bad), texts=len(fid), threshold=MIN_FIDELITY))
         for f in sorted(bad, key=lambda f: f.score):
@@ -267,12 +349,10 @@ DB_HELP = N_("database URL (default: RULEKB_DATABASE_URL or the SQLite file var/
 
 
 def _engine(url: Optional[str]):
-    from kb.db import open_engine
-
-    try:
-        return open_engine(url, readonly=True)
-    except FileNotFoundError:
+    engine = _built(url)
+    if engine is None:
         _fail(tr("The knowledge base has not been built yet: run `rulekb build`."), error="not_built")
+    return engine
 
 
 def _names(engine, column, game: Optional[str] = None) -> list[str]:
@@ -316,7 +396,7 @@ def build(
         try:
             report = run_build(database_url)
         except KBError as exc:
-            _fail(str(exc), error="invalid_data")
+            _invalid_data(exc)
         compile_catalogs()
         bulk = _publish_bulk(database_url, steps) if write_bulk else None
     if as_json:
@@ -414,8 +494,8 @@ def export_cmd(
     "What changed between two versions of the knowledge base: entities added and removed, attributes and "
     "texts changed (word by word)."))
 def diff_cmd(
-    old: str = typer.Argument(..., help=N_("an export (rulekb.json, or a folder holding one), or `build`")),
-    new: str = typer.Argument("build", help=N_("another export, or `build`: the current database (default)")),
+    old: str = typer.Argument(..., metavar=N_("OLD"), help=N_("an export (rulekb.json, or a folder holding one), or `build`")),
+    new: str = typer.Argument("build", metavar=N_("NEW"), help=N_("another export, or `build`: the current database (default)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -425,7 +505,7 @@ def diff_cmd(
     if as_json:
         _emit_json(changes)
     else:
-        typer.echo(render_text(changes, tr))
+        typer.echo(render_text(changes, tr, ui_lang()))
 
 
 def _version_of(where: str, database_url: Optional[str]):
@@ -442,7 +522,7 @@ def _version_of(where: str, database_url: Optional[str]):
         return export.load(Path(where))
     except OSError:
         _fail(tr("no export at %(path)s: give a rulekb.json file, a folder holding one, or `build`", path=where),
-              2, error="bad_file")
+              1, error="not_found")
     except ValueError:  # pydantic's ValidationError is a ValueError; its wording is for programmers
         _fail(tr("%(path)s is not a rulekb JSON export (written by `rulekb export`): give a rulekb.json file, "
                  "a folder holding one, or `build`", path=where), 2, error="bad_file")
@@ -450,7 +530,7 @@ def _version_of(where: str, database_url: Optional[str]):
 
 @app.command(help=N_("Ranked lookup over every text and glossary form."))
 def search(
-    query: str = typer.Argument(..., help=N_("words to look for; case and diacritics do not matter")),
+    query: str = typer.Argument(..., metavar=N_("QUERY"), help=N_("words to look for; case and diacritics do not matter")),
     game: Optional[str] = typer.Option(None, help=N_("gugong, dragon or zhanguo")),
     lang: Optional[str] = typer.Option(None, help=N_("pl, cs or en")),
     kind: Optional[str] = typer.Option(None, help=N_("entity kind, e.g. term, location, decree")),
@@ -510,18 +590,20 @@ def _cited(source: str, spans) -> str:
 
 @app.command(help=N_("One entity with its texts, attributes and sources."))
 def show(
-    entity_id: str = typer.Argument(..., metavar="ID", help=N_("an entity id such as gugong/location/travel")),
+    entity_id: str = typer.Argument(..., metavar=N_("ID"), help=N_("an entity id such as gugong/location/travel")),
     lang: Optional[str] = typer.Option(None, help=N_("show texts in one language (with any fallback said)")),
     database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     from kb import models as m
+    from i18n.catalog import with_note_translations
     from kb.queries import NotFound, get_entity
 
     _check_choice("lang", lang, LANGS)
     engine = _engine(database_url)
     try:
         ent = get_entity(engine, entity_id, lang)
+        ent = with_note_translations(ent, lang) if lang else ent  # its English notes in that language too
     except NotFound as exc:
         _unknown("unknown_entity", tr("There is no entry with the id %(id)s; try `rulekb search`.", id=exc.ident),
                  entity_id, _names(engine, m.Entity.id))
@@ -539,7 +621,7 @@ def show(
             typer.echo(f"\n{fld} [{item['lang']}, {origin}]")
             typer.echo(f"  {item['text']}")
             if item.get("repair"):
-                typer.echo("  " + tr("(repaired: %(repair)s)", repair=item["repair"]))
+                typer.echo("  " + tr("(repaired: %(repair)s)", repair=item.get("repair_translated") or item["repair"]))
         if lang and fld in ent["fallbacks"]:
             typer.echo("  " + tr("(no %(lang)s text for %(field)s: shown in %(shown)s)", lang=lang, field=fld,
                                  shown=ent["fallbacks"][fld]))
@@ -552,7 +634,8 @@ def show(
     if ent["provenance"]:
         typer.echo("\n" + tr("provenance:"))
     for p in ent["provenance"]:
-        where = _cited(p["source"], p["lines"]) if p.get("source") else p.get("example") or p.get("reference")
+        where = (_cited(p["source"], p["lines"]) if p.get("source") else
+                 p.get("example") or p.get("reference_translated") or p.get("reference"))
         basis = tr(BASES[p["basis"]]) if p["basis"] in BASES else p["basis"]
         typer.echo(f"  {p['attr']}{'@' + p['edition'] if p.get('edition') else ''}: {basis}: {where}")
     for key, label in (("children", N_("children: %(ids)s")), ("refs", N_("references: %(ids)s")),
@@ -613,7 +696,7 @@ def list_cmd(
     "Where two rulebooks (languages or editions, or an outside text against a KB source) say different "
     "things: every finding with its class (rule, wording, ocr), both quotes and both line spans."))
 def compare(
-    game: Optional[str] = typer.Argument(None, help=N_("gugong, dragon or zhanguo (not needed with --text)")),
+    game: Optional[str] = typer.Argument(None, metavar=GAME, help=N_("gugong, dragon or zhanguo (not needed with --text)")),
     langs: Optional[str] = typer.Option(None, help=N_("two languages, e.g. pl,cs")),
     editions: Optional[str] = typer.Option(None, help=N_("two editions, e.g. 2007,2017")),
     text: Optional[Path] = typer.Option(None, "--text", help=N_("a rulebook text file that is not in the KB")),
@@ -625,11 +708,14 @@ def compare(
     fmt: str = typer.Option("text", "--format", help=N_("text or html (a side-by-side review page)")),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help=N_("write the report here instead of stdout")),
     as_json: bool = typer.Option(False, "--json", help=N_("every finding with its class, whatever the filters")),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DB_HELP),
 ) -> None:
     from collections import Counter
 
-    from i18n.checker import CHECKS, CLASSES, Checker, check_text, default_comparisons
+    from i18n.checker import CHECKS, CLASSES, Checker, check_text, comparisons
+    from i18n.derived import stored_findings
     from i18n.review import page
+    from kb import models as m
     from kb.loader import KBError, load
 
     _check_choice("format", fmt, ("text", "html"))
@@ -649,12 +735,16 @@ def compare(
     if (lang or against) and not text:
         _fail(tr("--lang and --against go with --text FILE"), 2, error="usage")
     _check_choice("lang", lang, LANGS)
-    try:
-        kb = load()
-    except KBError as exc:
-        _fail(str(exc), error="invalid_data")
+
+    def from_data():
+        try:
+            return load()
+        except KBError as exc:
+            _invalid_data(exc)
+
     with _progress(tr("Comparing"), as_json=as_json):
         if text:
+            kb = from_data()
             if against not in kb.sources:
                 _unknown("unknown_source", tr("There is no source %(source)s.", source=repr(against)), against,
                          kb.sources)
@@ -662,7 +752,7 @@ def compare(
                 _fail(tr("%(source)s is a %(its)s source, not %(game)s", source=against,
                          its=kb.sources[against].meta.game, game=game), 2, error="usage")
             if not text.is_file():
-                _fail(tr("no such file: %(path)s", path=text), 2, error="bad_file")
+                _fail(tr("no such file: %(path)s", path=text), 1, error="not_found")
             try:
                 findings = check_text(kb, text, lang, against)
             except UnicodeDecodeError:
@@ -675,23 +765,42 @@ def compare(
             if game is None:
                 _fail(tr("name a game (gugong, dragon, zhanguo), or give --text FILE --lang L --against SOURCE"), 2,
                       error="usage")
-            _check_game(game, kb.games)
+            # The build holds the default comparisons' findings: reading them takes milliseconds, loading
+            # kb/data and running the checker seconds. Without a build, or for another pair, the checker runs.
+            engine, kb = _built(database_url), None
+            if engine is None:
+                kb = from_data()
+                games, sources = kb.games, [s.meta for s in kb.sources.values()]
+            else:
+                games, sources = _names(engine, m.Game.id), _source_metas(engine)
+            _check_game(game, games)
             if langs or editions:
                 pair = (langs or editions).split(",")
                 if len(pair) != 2:
                     _fail(tr("name exactly two, e.g. --langs pl,cs or --editions 2007,2017"), 2, error="usage")
                 mode, (a, b) = ("langs" if langs else "editions"), pair
-                _check_pair(kb, game, mode, a, b)
+                _check_pair(sources, game, mode, a, b)
             else:
-                defaults = [c for c in default_comparisons(kb) if c[0] == game]
+                defaults = [c for c in comparisons(games, sources) if c[0] == game]
                 if not defaults:
                     _fail(tr("%(game)s has a single source: nothing to compare", game=game), 1,
                           error="nothing_to_compare")
                 _, mode, a, b = defaults[0]
-            try:
-                findings = Checker(kb, game).run(mode, a, b)
-            except ValueError as exc:
-                _fail(str(exc), 2, error="usage")
+            findings, why = stored_findings(engine, game, mode, a, b) if engine is not None else (None, "")
+            if findings is None:
+                if engine is None:
+                    typer.echo(tr("note: %(warning)s", warning=tr(
+                        "the knowledge base has not been built: comparing from kb/data, which takes longer "
+                        "(`rulekb build` stores the comparisons)")), err=True)
+                elif why == "stale":
+                    typer.echo(tr("note: %(warning)s", warning=tr(
+                        "kb/data or the checker changed since the last build: comparing from kb/data, which "
+                        "takes longer (`rulekb build` stores the comparisons again)")), err=True)
+                kb = kb or from_data()
+                try:
+                    findings = Checker(kb, game).run(mode, a, b)
+                except ValueError as exc:
+                    _fail(str(exc), 2, error="usage")
     shown = [f for f in findings if f.triage in wanted and (not check_names or f.check in check_names)]
     reader = ui_lang()
     for f in findings:  # the reader's language (RULEKB_LANG); quoted words stay as the source writes them
@@ -728,10 +837,32 @@ def compare(
         typer.echo(report, nl=False)
 
 
-def _check_pair(kb, game: str, mode: str, a: str, b: str) -> None:
+def _built(url: Optional[str]):
+    """An engine on the built knowledge base, or None when there is none yet."""
+    from kb.db import open_engine
+
+    try:
+        return open_engine(url, readonly=True)
+    except FileNotFoundError:
+        return None
+
+
+def _source_metas(engine) -> list:
+    """The built sources described as the checker's comparisons need them (game, lang, edition)."""
+    from types import SimpleNamespace
+
+    from sqlmodel import Session, select
+
+    from kb import models as m
+
+    with Session(engine) as db:
+        return [SimpleNamespace(game=s.game_id, lang=s.lang, edition=s.edition_key) for s in db.exec(select(m.Source))]
+
+
+def _check_pair(sources, game: str, mode: str, a: str, b: str) -> None:
     """Two languages or editions the game has sources for, and not one twice."""
     key = "lang" if mode == "langs" else "edition"
-    have = sorted({getattr(s.meta, key) for s in kb.sources.values() if s.meta.game == game})
+    have = sorted({getattr(s, key) for s in sources if s.game == game})
     for value in (a, b):
         if value not in have:
             message = (tr("%(game)s has no source in language %(value)s (it has: %(have)s)", game=game,
@@ -806,7 +937,7 @@ def i18n_update(as_json: bool = typer.Option(False, "--json")) -> None:
 
 # ---------------------------------------------------------------- engine
 
-scenario_app = typer.Typer(help=N_("Scenarios: worked examples the engine runs."), no_args_is_help=True)
+scenario_app = _Typer(help=N_("Scenarios: worked examples the engine runs."), no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 
 
@@ -823,7 +954,7 @@ def _game(key: str):
 
 @app.command(help=N_("The JSON schema of a game state (paths in it are what scenarios check)."))
 def schema(
-    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    game: str = typer.Argument(..., metavar=GAME, help=N_("gugong, dragon or zhanguo")),
     as_json: bool = typer.Option(False, "--json", help=N_("accepted for uniformity: the schema is JSON either way")),
 ) -> None:
     _emit_json(_game(game).state_schema())
@@ -833,7 +964,7 @@ def schema(
     "Run scenario files: one line each (PASS, FAIL, PENDING, ERROR), under a failure each failing check "
     "with where it is, the expected and the actual value; then a summary line."))
 def scenario_run(
-    path: str = typer.Argument(..., help=N_("a scenario file or a folder of them")),
+    path: str = typer.Argument(..., metavar=N_("PATH"), help=N_("a scenario file or a folder of them")),
     strict: bool = typer.Option(False, help=N_("a worked example with no steps yet counts as a failure")),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -842,7 +973,7 @@ def scenario_run(
 
     target = Path(path)
     if not target.exists():
-        _fail(tr("no such file or folder: %(path)s", path=path), 2, error="bad_file")
+        _fail(tr("no such file or folder: %(path)s", path=path), 1, error="not_found")  # like an unknown id
     outcomes: list[tuple[str, Outcome]] = []
     found = list(files(target))
     with _progress(tr("Running scenarios"), total=len(found), as_json=as_json or len(found) < 2) as steps:
@@ -850,22 +981,27 @@ def scenario_run(
             try:
                 outcomes.append((str(f), run(load_file(f), source=str(f))))
             except ScenarioError as exc:
-                outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc))))
+                outcomes.append((str(f), Outcome(str(f), "ERROR", message=str(exc), said=exc.said)))
             steps.advance()
     checks = [c for _, o in outcomes for c in o.checks]
     if as_json:
-        _emit_json([{"id": o.id, "file": f, "status": o.status, "message": o.message, "seeds": o.seeds,
+        _emit_json([{"id": o.id, "file": f, "status": o.status, "message": _said(o.said) if o.said else o.message,
+                     "seeds": o.seeds,
                      "failed_seeds": o.failed_seeds, "follows": o.follows,
-                     "checks": [c.__dict__ for c in o.checks]} for f, o in outcomes])
+                     "checks": [{**c.__dict__, "said": _said(c.said) if c.said else None} for c in o.checks]}
+                    for f, o in outcomes])
     else:
         for f, o in outcomes:
             typer.echo(f"{o.status} {o.id}" + (f" ({f})" if o.status in ("FAIL", "ERROR") else "")
-                       + (f": {o.message}" if o.message else ""))
+                       + (f": {_said(o.said)}" if o.said else f": {o.message}" if o.message else ""))
             for c in o.checks:
                 if not c.ok:
                     seed = " " + tr("[seed %(seed)s]", seed=c.seed) if len(o.seeds) > 1 else ""
+                    if c.said is not None and c.path == c.where:  # a step refused or not applied, in the reader's words
+                        typer.echo(f"    {c.where}{seed}: {_said(c.said)}")
+                        continue
                     where = c.path if c.where in ("expect", c.path) else f"{c.where} {c.path}"
-                    detail = c.message.removeprefix(f"{c.where}: ")
+                    detail = _said(c.said) if c.said is not None else c.message.removeprefix(f"{c.where}: ")
                     typer.echo(f"    {where}{seed}: " + tr("expected %(expected)s, actual %(actual)s (%(detail)s)",
                                                           expected=repr(c.expected), actual=repr(c.actual),
                                                           detail=detail))
@@ -882,7 +1018,7 @@ def scenario_run(
 
 @app.command(help=N_("Seeded full games with a random agent (a progress bar for many games)."))
 def play(
-    game: str = typer.Argument(..., help=N_("gugong, dragon or zhanguo")),
+    game: str = typer.Argument(..., metavar=GAME, help=N_("gugong, dragon or zhanguo")),
     players: int = typer.Option(..., "--players", min=1, max=5),
     seed: int = typer.Option(0, "--seed"),
     games: int = typer.Option(1, "--games", min=1, max=100_000),
@@ -899,8 +1035,10 @@ def play(
             try:
                 results.append(random_game(g, players, s, check=check))
             except Exception as exc:  # a crash is a finding: report the seed that reproduces it
-                _fail(tr("seed %(seed)d: %(error)s", seed=s, error=type(exc).__name__ + ": " + str(exc)), error="crash",
-                      seed=s)
+                said = getattr(exc, "said", None)  # an engine's refusal, in the reader's words (with its rule)
+                error = (tr("%(reason)s (rule %(rule)s)", reason=_said(said), rule=exc.rule) if said is not None
+                         and hasattr(exc, "rule") else _said(said) if said is not None else f"{type(exc).__name__}: {exc}")
+                _fail(tr("seed %(seed)d: %(error)s", seed=s, error=error), error="crash", seed=s)
             steps.advance()
     if as_json:
         _emit_json([{"seed": r.seed, "actions": len(r.actions), "scores": r.scores, "violations": r.violations}

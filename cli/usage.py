@@ -73,7 +73,3 @@ def closest(value: str, choices, limit: int = 3) -> list[str]:
     return [c for c, _score, _i in process.extract(value, list(choices), scorer=fuzz.ratio,
                                                    limit=limit, score_cutoff=60)]
 
-
-def usage_line(ctx, say: Translate) -> str:
-    """click's "Usage: rulekb show [OPTIONS] ID" with the label translated."""
-    return ctx.get_usage().replace("Usage:", say(N_("Usage:")), 1)

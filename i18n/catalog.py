@@ -9,6 +9,7 @@ source language: its catalog is empty and gettext falls back to the msgid.
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from babel.support import NullTranslations, Translations
 
-from kb.messages import N_  # noqa: F401  (re-exported: the marker lives in kb, below i18n)
+from kb.messages import N_, Message  # noqa: F401  (re-exported: the marker lives in kb, below i18n)
 
 DOMAIN = "rulekb"
 CATALOG_LANGS = ("pl", "cs")  # languages with a translated catalog; English is the source language
@@ -37,6 +38,13 @@ SCAN = [  # (directory, method map)
 
 
 EFFECTS_DOMAIN = "effects"
+# The knowledge base's free-text notes, written in English in kb/data (the one source): provenance
+# references, assumptions and notes, OCR repair notes, the facts a worked example states, and free-text
+# attribute values. Their Polish and Czech translations are data of this catalog; a changed note
+# leaves its old translation behind (dropped as obsolete by `rulekb i18n update`) and is untranslated.
+NOTES_DOMAIN = "notes"
+# an attribute value that is words, not a name or a number ("cheapest available")
+FREE_VALUE = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}")
 
 
 def po_path(lang: str, domain: str = DOMAIN) -> Path:
@@ -88,6 +96,51 @@ ROLE_NOTES = {
 }
 
 
+def extract_notes_template() -> Catalog:
+    """The English notes of kb/data (see NOTES_DOMAIN), each with the entities it is written for."""
+    from kb.loader import load
+    from kb.schema import text_items
+
+    template = Catalog(project="rulekb", domain=NOTES_DOMAIN)
+    kb = load(strict=False)
+    for rec in sorted(kb.records.values(), key=lambda r: r.id):
+        for role, note in _notes(rec.item, text_items):
+            where = [(str(rec.file.relative_to(ROOT)), 0)]
+            known = template.get(note)
+            if known is None:
+                template.add(note, None, where, auto_comments=[f"{role} of {rec.id}"])
+            elif len(known.auto_comments) < 3:  # a few of the entities it is written for are enough
+                known.auto_comments.append(f"{role} of {rec.id}")
+    return template
+
+
+def _notes(item, text_items):
+    def provenance(p):
+        for key in ("reference", "assumption", "note"):
+            if getattr(p, key):
+                yield f"provenance {key}", getattr(p, key)
+        for inner in (p.by_edition or {}).values():
+            yield from provenance(inner)
+
+    def values(v, attr):
+        if isinstance(v, str) and FREE_VALUE.search(v):
+            yield f"value of {attr}", v
+        for inner in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()):
+            yield from values(inner, attr)
+
+    for p in (getattr(item, "provenance", None) or {}).values():
+        yield from provenance(p)
+    for by_lang in item.texts.values():
+        for value in by_lang.values():
+            for text in text_items(value):
+                if text.repair:
+                    yield "repair note", text.repair
+    for fact in getattr(item, "facts", None) or []:
+        yield "worked example fact", fact.what
+    for attr, v in (getattr(item, "attrs", None) or {}).items():
+        yield from values(v, attr)
+
+
 def extract_template() -> Catalog:
     """Every marked interface string in the code and templates."""
     template = Catalog(project="rulekb", domain=DOMAIN)
@@ -110,8 +163,8 @@ def read_catalog(lang: str, domain: str = DOMAIN) -> Catalog:
 def update_catalogs() -> dict[str, int]:
     """Merge newly marked strings into the .po files; returns how many are untranslated per catalog."""
     missing = {}
-    for domain, template in ((DOMAIN, extract_template()), (EFFECTS_DOMAIN, extract_effects_template())):
-        for lang, count in _update_domain(domain, template).items():
+    for domain, extract in TEMPLATES.items():
+        for lang, count in _update_domain(domain, extract()).items():
             missing[f"{lang}/{domain}"] = count
     return missing
 
@@ -130,8 +183,7 @@ def _update_domain(domain: str, template: Catalog) -> dict[str, int]:
         catalog.msgid_bugs_address = ""
         catalog.last_translator = "the rulekb project"
         catalog.language_team = f"rulekb {lang}"
-        catalog.header_comment = (f"# {lang} interface strings of rulekb. Extracted with `rulekb i18n update`;\n"
-                                  "# compiled to .mo by `rulekb build`.")
+        catalog.header_comment = HEADERS.get(domain, HEADERS[DOMAIN]).format(lang=lang)
         with path.open("wb") as fh:
             write_po(fh, catalog, width=100, omit_header=False, sort_output=True, ignore_obsolete=True)
         missing[lang] = sum(1 for m in catalog if m.id and not _translated(m))
@@ -147,7 +199,7 @@ def untranslated(lang: str, domain: str = DOMAIN) -> list[str]:
     """Marked strings with no translation (or a fuzzy one) in the language's catalog."""
     if lang not in CATALOG_LANGS:
         return []
-    template = extract_template() if domain == DOMAIN else extract_effects_template()
+    template = TEMPLATES[domain]()
     catalog = read_catalog(lang, domain)
     wanted = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
     done = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id and _translated(m)}
@@ -166,12 +218,13 @@ def compile_domain(domain: str, lang: str) -> Path:
 
 def compile_catalogs() -> list[Path]:
     written = []
-    for domain in (DOMAIN, EFFECTS_DOMAIN):
+    for domain in (DOMAIN, EFFECTS_DOMAIN):  # the notes are read from their .po (see `note`)
         for lang in CATALOG_LANGS:
             if po_path(lang, domain).is_file():
                 po_path(lang, domain).touch()  # force recompilation
                 written.append(compile_domain(domain, lang))
     translations.cache_clear()
+    _note_catalog.cache_clear()
     return written
 
 
@@ -192,3 +245,51 @@ def nt(lang: str, singular: str, plural: str, n: int, /, **params) -> str:
     """Plural-aware: Polish and Czech catalogs carry their CLDR plural forms (one/few/many)."""
     text = translations(lang).ngettext(singular, plural, n)
     return text % {"n": n, **params}  # a caller may pass n already formatted for the locale
+
+
+TEMPLATES = {DOMAIN: extract_template, EFFECTS_DOMAIN: extract_effects_template, NOTES_DOMAIN: extract_notes_template}
+HEADERS = {
+    DOMAIN: "# {lang} interface strings of rulekb. Extracted with `rulekb i18n update`;\n# compiled to .mo by `rulekb build`.",
+    NOTES_DOMAIN: "# {lang} translations of the English notes of kb/data. Extracted with `rulekb i18n update`;\n"
+                  "# read by i18n.catalog.note (a translation must be told from a missing one: no .mo).",
+}
+
+
+@lru_cache(maxsize=None)
+def _note_catalog(lang: str) -> dict[str, str]:
+    # read from the .po itself: a lookup must tell a missing translation from the note (gettext cannot)
+    if lang not in CATALOG_LANGS or not po_path(lang, NOTES_DOMAIN).is_file():
+        return {}
+    return {m.id: m.string for m in read_catalog(lang, NOTES_DOMAIN) if m.id and _translated(m)}
+
+
+def note(lang: str, text: str) -> str | None:
+    """A kb/data note in the reader's language: its translation, None when it has none (English is
+    the note's own language: the note itself)."""
+    if lang not in CATALOG_LANGS:
+        return text
+    return _note_catalog(lang).get(text)
+
+
+def with_note_translations(entity: dict, lang: str) -> dict:
+    """An entity document (kb.queries) with its English notes also in `lang`, beside them: a provenance
+    entry's `reference_translated` and `note_translated`, a text's `repair_translated` (absent where the
+    notes catalog has no translation). Additive: every key the document had keeps its value."""
+    if lang not in CATALOG_LANGS:
+        return entity
+
+    def extra(item: dict, keys: tuple[str, ...]) -> dict:
+        found = {f"{k}_translated": note(lang, item[k]) for k in keys if item.get(k)}
+        return {**item, **{k: v for k, v in found.items() if v}}
+
+    texts = {field: ({l: [extra(i, ("repair",)) for i in items] for l, items in by_lang.items()}
+                     if isinstance(by_lang, dict) else [extra(i, ("repair",)) for i in by_lang])
+             for field, by_lang in entity["texts"].items()}
+    return {**entity, "texts": texts, "provenance": [extra(p, ("reference", "note")) for p in entity["provenance"]]}
+
+
+def render(lang: str, message: Message) -> str:
+    """Words kept as a msgid and parameters (kb.messages.Message: the loader's issues, the engine's
+    refusals) in the reader's language, a parameter that is itself a Message too."""
+    params = {k: render(lang, v) if isinstance(v, Message) else v for k, v in message.params.items()}
+    return t(lang, message.msgid, **params)

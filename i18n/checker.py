@@ -40,7 +40,7 @@ from i18n.align import Change, Document, Sentence, align, join, paragraph_senten
 from i18n.lexicon import (CONDITIONS, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
                           alternatives, analyse, lemmas, numbers, per_kind, places_or_moves, puts, ranks, supply_covered,
                           supply_rule, time_units)
-from i18n.catalog import N_, t
+from i18n.catalog import N_, note, t
 from kb.fold import words
 from kb.loader import KnowledgeBase, Record
 from kb.schema import Entity, Example, TextItem, text_items
@@ -151,6 +151,8 @@ def message_text(lang: str, msgid: str, params: dict) -> str:
     """A finding's message in the reader's language from its msgid and parameters, as the build stores
     them (the CLI, the API and the site all read a finding through this)."""
     params = dict(params)
+    if params.get("fact") and note(lang, params["fact"]):  # what a worked example states: a note of kb/data
+        params["what"] = f"{params.get('who', '')} {note(lang, params['fact'])}".strip()
     if "says" in params:  # what a sentence marker means (SENTENCE_MARKERS), in the reader's words
         params["says"] = t(lang, params["says"])
     for side in ("ua", "ub"):  # time units (i18n/lexicon.py TIME_UNITS), in the reader's words
@@ -339,6 +341,15 @@ class Comparer:
                                    and len(terms & named) >= MOVED_SHARE * len(terms)
                                    for s, named in self._related_sentences(other))
 
+    def said_in_paragraph(self, text: str, lang: str, other: Para, marker: str) -> bool:
+        """Whether another sentence of the other text's own paragraph carries the marker for a game object
+        this text names: "shuffle the seven gift cards … place the seven cards on the board" against
+        "… place these 7 cards at random": cards shuffled first are placed at random either way."""
+        terms = self.terms(text, lang)
+        return bool(terms) and any(marker in self.read(s.text, other.lang).markers
+                                   and terms & self.terms(s.text, other.lang)
+                                   for s in paragraph_sentences(other.text, None))
+
     def said_nearby_term(self, pieces: set[str], place: str, other: Para) -> bool:
         """Whether the other source names a place in a related sentence that also names most of these
         pieces."""
@@ -482,8 +493,10 @@ class Comparer:
             ma, mb = self.read(xa.text, p.pa.lang).markers, self.read(xb.text, p.pb.lang).markers
             for x, mx, my in ((p.pa, ma, mb), (p.pb, mb, ma)):
                 if "then" in mx and "and-also" in my and "then" not in my:
+                    # both list the two steps in one order, and a player does what "A and B" tells in the
+                    # order it is told: "and then" spells out that order, it changes no play
                     y = p.pb if x is p.pa else p.pa
-                    p.add("sequence", "rule", msg(N_("sequence: the %(x)s text says “and then”, the %(y)s text “and” (no order)"),
+                    p.add("sequence", "wording", msg(N_("sequence: the %(x)s text says “and then”, the %(y)s text “and” (no order)"),
                                                   x=x.label, y=y.label), p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=x.label)
         for x, y, rx, ry in ((p.pa, p.pb, p.ra, p.rb), (p.pb, p.pa, p.rb, p.ra)):
             if "and-or" in rx.markers and "or" in ry.markers:
@@ -568,7 +581,8 @@ class Comparer:
                 mine = xa if has is p.pa else xb
                 # "random" ("free") where the other text leaves the same things to chance (makes the same
                 # move free) in a related text (the event tiles drawn at setup): both are random anyway
-                same = check in ("random", "free") and self.said_nearby(mine.text, has.lang, lacks, check)
+                same = check in ("random", "free") and (self.said_nearby(mine.text, has.lang, lacks, check)
+                                                        or self.said_in_paragraph(mine.text, has.lang, lacks, check))
                 p.add(check, "wording" if same else "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
                                           has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
@@ -893,7 +907,8 @@ class Checker:
             triage = "wording"
             out.append(Finding(self.game, rec.id, "facts", "example", triage,
                                msg(N_("only the %(has)s version of the example states: %(what)s = %(value)s"), has=has,
-                                   what=f"{fact.who or ''} {fact.what}".strip(), value=fact.value),
+                                   what=f"{fact.who or ''} {fact.what}".strip(), value=fact.value,
+                                   who=fact.who or "", fact=fact.what),  # a reader's language: see message_text
                                side if has == a else None, None if has == a else side, detail=f"{n}:{fact.what}"))
         return out
 
@@ -945,10 +960,16 @@ def _lines(item: TextItem) -> list[list[int]]:
 
 def default_comparisons(kb: KnowledgeBase) -> list[tuple[str, str, str, str]]:
     """(game, mode, a, b) for every game with two sources: languages or editions."""
+    return comparisons(kb.games, [s.meta for s in kb.sources.values()])
+
+
+def comparisons(games, sources) -> list[tuple[str, str, str, str]]:
+    """default_comparisons over source descriptions (anything with game, lang and edition): the build
+    stores these, and `rulekb compare` reads them back without loading kb/data."""
     out = []
     lang_order = {"pl": 0, "cs": 1, "en": 2}
-    for game in sorted(kb.games):
-        metas = [s.meta for s in kb.sources.values() if s.meta.game == game]
+    for game in sorted(games):
+        metas = [m for m in sources if m.game == game]
         for m1, m2 in combinations(sorted(metas, key=lambda m: (lang_order[m.lang], m.edition)), 2):
             if m1.lang != m2.lang:
                 out.append((game, "langs", m1.lang, m2.lang))

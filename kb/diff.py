@@ -30,9 +30,18 @@ def _texts(e: EntityRecord) -> dict[tuple[str, str, int], str]:
     return {(item.field, item.lang, item.position): item.text for item in e.texts}
 
 
+def _names(e: EntityRecord) -> dict[str, str]:
+    """The entity's name in each language it has one in."""
+    return {item.lang: item.text for item in e.texts if item.field == "name" and item.position == 0}
+
+
 def _name(e: EntityRecord) -> str:
-    names = {item.lang: item.text for item in e.texts if item.field == "name" and item.position == 0}
+    names = _names(e)
     return names.get("en") or names.get("pl") or names.get("cs") or e.key
+
+
+def _named(e: EntityRecord) -> dict[str, Any]:
+    return {"name": _name(e), "names": _names(e)}
 
 
 def _change(path: str, old: Any, new: Any) -> dict[str, Any]:
@@ -65,7 +74,7 @@ def entity_changes(old: EntityRecord, new: EntityRecord) -> dict[str, Any] | Non
                       "removed": sorted(set(old.refs) - set(new.refs))})
     if not (attrs or texts or other):
         return None
-    return {"id": new.id, "name": _name(new), "attrs": attrs, "texts": texts, "other": other}
+    return {"id": new.id, **_named(new), "attrs": attrs, "texts": texts, "other": other}
 
 
 def _version(export: Export) -> dict[str, Any]:
@@ -77,8 +86,8 @@ def diff(old: Export, new: Export) -> dict[str, Any]:
     """The changes from `old` to `new`, JSON-ready; `summary` counts them (all 0: nothing changed)."""
     before = {e.id: e for e in old.data.entities}
     after = {e.id: e for e in new.data.entities}
-    added = [{"id": i, "kind": after[i].kind, "name": _name(after[i])} for i in sorted(after.keys() - before.keys())]
-    removed = [{"id": i, "kind": before[i].kind, "name": _name(before[i])} for i in sorted(before.keys() - after.keys())]
+    added = [{"id": i, "kind": after[i].kind, **_named(after[i])} for i in sorted(after.keys() - before.keys())]
+    removed = [{"id": i, "kind": before[i].kind, **_named(before[i])} for i in sorted(before.keys() - after.keys())]
     changed = [c for i in sorted(before.keys() & after.keys()) if (c := entity_changes(before[i], after[i]))]
     findings_old = {f.key for f in old.data.discrepancies}
     findings_new = {f.key for f in new.data.discrepancies}
@@ -129,9 +138,13 @@ def _marked(runs: list[dict[str, str]]) -> str:
                    for r in runs)
 
 
-def render_text(changes: dict[str, Any], say: Callable[..., str] = _english) -> str:
+def render_text(changes: dict[str, Any], say: Callable[..., str] = _english, lang: str = "en") -> str:
     """The changes for a terminal: one line per entity added or removed, one per value changed, and
-    each changed text whole with its changed words marked. `say` translates (the CLI hands in its own)."""
+    each changed text whole with its changed words marked. `say` translates (the CLI hands in its own);
+    entities are named in `lang` where they have a name in it."""
+    def name(entry: dict[str, Any]) -> str:
+        return (entry.get("names") or {}).get(lang) or entry["name"]
+
     old, new, s = changes["old"], changes["new"], changes["summary"]
     if old["kb_version"] == new["kb_version"]:
         lines = [say(N_("knowledge base %(version)s (built %(built)s)"), version=new["kb_version"],
@@ -142,11 +155,11 @@ def render_text(changes: dict[str, Any], say: Callable[..., str] = _english) -> 
         return "\n".join(lines + [say(N_("no changes"))])
     lines.append(say(N_("%(added)d added, %(removed)d removed, %(changed)d changed (%(attrs)d attributes, %(texts)d "
                         "texts); findings +%(findings_added)d -%(findings_removed)d"), **s))
-    lines += [f"+ {a['id']}  {a['name']}" for a in changes["added"]]
-    lines += [f"- {r['id']}  {r['name']}" for r in changes["removed"]]
+    lines += [f"+ {a['id']}  {name(a)}" for a in changes["added"]]
+    lines += [f"- {r['id']}  {name(r)}" for r in changes["removed"]]
     none = say(N_("(none)"))
     for c in changes["changed"]:
-        lines.append(f"~ {c['id']}  {c['name']}")
+        lines.append(f"~ {c['id']}  {name(c)}")
         for a in c["attrs"] + c["other"]:
             if "added" in a:
                 lines.append(f"    {a['path']}: +{a['added']} -{a['removed']}")

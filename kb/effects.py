@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
+from kb.messages import N_, Invalid, Message
+
 REF = "attr."
 # where a nested effect sits inside each op's arguments
 NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "trigger": "do", "condition": "do"}
@@ -31,8 +33,8 @@ TERM_SECTIONS = ("conditions", "counts", "places", "others", "quantities")
 TERM_ROLES = {"conditions": "if", "counts": "each", "places": "place", "others": "whom", "quantities": "what"}
 
 
-class RefError(ValueError):
-    pass
+class RefError(Invalid):
+    """A reference that names no number of the entity's attributes."""
 
 
 def is_ref(value: Any) -> bool:
@@ -48,7 +50,7 @@ def resolve(value: Any, attrs: dict[str, Any]) -> Any:
         return -resolve(value[1:], attrs)
     parts = value[len(REF):].split(".")
     if parts[0] not in attrs:
-        raise RefError(f"{value}: the entity has no attribute {parts[0]!r}")
+        raise RefError(N_("%(ref)s: the entity has no attribute %(attr)r"), ref=value, attr=parts[0])
     current: Any = attrs[parts[0]]
     for part in parts[1:]:
         if isinstance(current, dict) and "by_edition" in current and part in current["by_edition"]:
@@ -60,11 +62,12 @@ def resolve(value: Any, attrs: dict[str, Any]) -> Any:
         elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
             current = current[int(part)]
         else:
-            raise RefError(f"{value}: {part!r} is not a key of the value it names")
+            raise RefError(N_("%(ref)s: %(key)r is not a key of the value it names"), ref=value, key=part)
     if isinstance(current, dict) and "by_edition" in current:
-        raise RefError(f"{value} differs by edition: name the edition ({', '.join(current['by_edition'])})")
+        raise RefError(N_("%(ref)s differs by edition: name the edition (%(editions)s)"), ref=value,
+                       editions=", ".join(current["by_edition"]))
     if isinstance(current, bool) or not isinstance(current, (int, float)):
-        raise RefError(f"{value} names {current!r}, not a number")
+        raise RefError(N_("%(ref)s names %(value)r, not a number"), ref=value, value=current)
     return current
 
 
@@ -114,12 +117,12 @@ class EffectVisitor:
 
     def visit(self, steps: Any, path: str = "effect") -> None:
         if not isinstance(steps, list):
-            self.malformed(path, "an effect is a list of steps")
+            self.malformed(path, Message(N_("an effect is a list of steps")))
             return
         for n, step in enumerate(steps):
             here = f"{path}[{n}]"
             if not isinstance(step, dict) or len(step) != 1:
-                self.malformed(here, "a step is a one-key mapping {op: args}")
+                self.malformed(here, Message(N_("a step is a one-key mapping {op: args}")))
                 continue
             (op, args), = step.items()
             self.step(op, args, here)
@@ -139,7 +142,7 @@ class EffectVisitor:
     def term(self, section: str, value: Any, path: str, op: str) -> None:
         pass
 
-    def malformed(self, path: str, message: str) -> None:
+    def malformed(self, path: str, message: Message) -> None:
         pass
 
 

@@ -15,6 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
+from kb.messages import N_, Invalid, Message
 from kb.effects import (ID_ARGS, TERM_SECTIONS, EffectVisitor, RefError, duplicated_literals, is_ref, resolve, term,
                         term_literals)
 from kb.schema import (
@@ -23,16 +24,27 @@ from kb.schema import (
 )
 
 
+SEVERITIES = {"error": N_("error"), "warning": N_("warning")}
+
+
 @dataclass(frozen=True)
 class Issue:
     file: str
     where: str
-    message: str
+    text: Message  # rendered in the reader's language by i18n.catalog.render; `message` is the English
     severity: str = "error"
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
 
     def __str__(self) -> str:
         where = f" [{self.where}]" if self.where else ""
         return f"{self.severity}: {self.file}{where}: {self.message}"
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "where": self.where, "message": self.message, "severity": self.severity,
+                **self.text.to_dict()}
 
 
 class KBError(Exception):
@@ -101,14 +113,50 @@ def _rel(path: Path, base: Path) -> str:
         return str(path)
 
 
+# pydantic's error types in the project's words (pydantic's own are English only); the field is named apart
+_WANTED = {
+    "missing": N_("missing (a required field)"),
+    "extra_forbidden": N_("unknown key (see kb/data/README.md)"),
+    "string_type": N_("expected text, got %(value)s"),
+    "string_too_short": N_("must not be empty"),
+    "int_type": N_("expected a whole number, got %(value)s"),
+    "int_parsing": N_("expected a whole number, got %(value)s"),
+    "int_from_float": N_("expected a whole number, got %(value)s"),
+    "float_type": N_("expected a number, got %(value)s"),
+    "float_parsing": N_("expected a number, got %(value)s"),
+    "bool_type": N_("expected true or false, got %(value)s"),
+    "bool_parsing": N_("expected true or false, got %(value)s"),
+    "list_type": N_("expected a list, got %(value)s"),
+    "tuple_type": N_("expected a list, got %(value)s"),
+    "too_short": N_("expected more items, got %(value)s"),
+    "too_long": N_("expected fewer items, got %(value)s"),
+    "dict_type": N_("expected a mapping (key: value), got %(value)s"),
+    "model_type": N_("expected a mapping (key: value), got %(value)s"),
+    "model_attributes_type": N_("expected a mapping (key: value), got %(value)s"),
+    "literal_error": N_("expected %(expected)s, got %(value)s"),
+    "enum": N_("expected %(expected)s, got %(value)s"),
+}
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def _pydantic_issues(err: ValidationError, file: str, where: str) -> list[Issue]:
     out = []
     for e in err.errors():
         loc = ".".join(str(p) for p in e["loc"])
-        msg = e["msg"].removeprefix("Value error, ")
-        if e["type"] == "extra_forbidden":
-            msg = "unknown key (see kb/data/README.md)"
-        out.append(Issue(file, where, f"{loc}: {msg}" if loc else msg))
+        refused = (e.get("ctx") or {}).get("error")
+        if isinstance(refused, Invalid):  # the schema's own check (kb/schema.py), already in our words
+            problem = refused.message
+        elif e["type"] in _WANTED:
+            problem = Message(_WANTED[e["type"]], value=_shown(e.get("input")),
+                              expected=str((e.get("ctx") or {}).get("expected", "")))
+        else:  # a check the table does not know: its code names it
+            problem = Message(N_("invalid value %(value)s (%(kind)s)"), value=_shown(e.get("input")), kind=e["type"])
+        out.append(Issue(file, where, Message(N_("field %(field)s: %(problem)s"), field=loc, problem=problem)
+                         if loc else problem))
     return out
 
 
@@ -117,9 +165,12 @@ def _read_yaml(path: Path, kb: KnowledgeBase, rel: str) -> Any:
         with path.open(encoding="utf-8") as fh:
             return yaml.safe_load(fh)
     except yaml.YAMLError as exc:
-        kb.issues.append(Issue(rel, "", f"YAML syntax: {exc}".replace("\n", " ")))
+        mark = getattr(exc, "problem_mark", None)
+        kb.issues.append(Issue(rel, "", Message(N_("YAML syntax error at line %(line)s, column %(column)s: %(problem)s"),
+                                                line=mark.line + 1 if mark else "?", column=mark.column + 1 if mark else "?",
+                                                problem=getattr(exc, "problem", None) or str(exc).replace("\n", " "))))
     except UnicodeDecodeError as exc:
-        kb.issues.append(Issue(rel, "", f"not UTF-8: {exc}"))
+        kb.issues.append(Issue(rel, "", Message(N_("not UTF-8 text (byte %(position)s)"), position=exc.start)))
     return None
 
 
@@ -146,12 +197,13 @@ def _load_sources(kb: KnowledgeBase, sources_dir: Path) -> None:
     for src in manifest.sources:
         path = sources_dir / src.file
         if not path.is_file():
-            kb.issues.append(Issue(rel, src.id, f"file {src.file} is missing"))
+            kb.issues.append(Issue(rel, src.id, Message(N_("file %(file)s is missing"), file=src.file)))
             continue
         data = path.read_bytes()
         digest = hashlib.sha256(data).hexdigest()
         if digest != src.sha256:
-            kb.issues.append(Issue(rel, src.id, f"sha256 of {src.file} is {digest}, manifest says {src.sha256}"))
+            kb.issues.append(Issue(rel, src.id, Message(N_("sha256 of %(file)s is %(digest)s, manifest says %(listed)s"),
+                                                   file=src.file, digest=digest, listed=src.sha256)))
         lines = data.decode("utf-8").split("\n")
         if lines and lines[-1] == "":  # a final newline ends the last line; it does not start one
             lines.pop()
@@ -171,7 +223,7 @@ def _load_game(kb: KnowledgeBase, game_dir: Path) -> None:
     game_file = game_dir / "game.yaml"
     rel = _rel(game_file, kb.data_dir)
     if not game_file.is_file():
-        kb.issues.append(Issue(rel, game_key, "game.yaml is missing"))
+        kb.issues.append(Issue(rel, game_key, Message(N_("game.yaml is missing"))))
         return
     try:
         kb.games[game_key] = Game.model_validate(_read_yaml(game_file, kb, rel))
@@ -184,7 +236,7 @@ def _load_game(kb: KnowledgeBase, game_dir: Path) -> None:
         rel = _rel(path, kb.data_dir)
         parts = path.relative_to(game_dir).parts
         if path.suffix != ".yaml":
-            kb.issues.append(Issue(rel, "", "unexpected file (only .yaml files belong in kb/data)"))
+            kb.issues.append(Issue(rel, "", Message(N_("unexpected file (only .yaml files belong in kb/data)"))))
         elif parts[0] == "examples" and len(parts) == 2:
             _load_example(kb, game_key, path, rel)
         elif parts[0] == "scenarios":
@@ -194,17 +246,18 @@ def _load_game(kb: KnowledgeBase, game_dir: Path) -> None:
         elif len(parts) == 1 or len(parts) == 2:
             kind = path.stem if len(parts) == 1 else parts[0]
             if kind not in KINDS or kind == "example":
-                kb.issues.append(Issue(rel, "", f"{kind!r} is not a kind; kinds: {', '.join(KINDS[:-1])}"))
+                kb.issues.append(Issue(rel, "", Message(N_("%(kind)r is not a kind; kinds: %(kinds)s"), kind=kind,
+                                                        kinds=", ".join(KINDS[:-1]))))
                 continue
             _load_entities(kb, game_key, kind, path, rel)
         else:
-            kb.issues.append(Issue(rel, "", "too deeply nested: use <kind>.yaml or <kind>/<part>.yaml"))
+            kb.issues.append(Issue(rel, "", Message(N_("too deeply nested: use <kind>.yaml or <kind>/<part>.yaml"))))
 
 
 def _add(kb: KnowledgeBase, rec: Record, rel: str) -> None:
     if rec.id in kb.records:
         other = _rel(kb.records[rec.id].file, kb.data_dir)
-        kb.issues.append(Issue(rel, rec.id, f"duplicate id (also in {other})"))
+        kb.issues.append(Issue(rel, rec.id, Message(N_("duplicate id (also in %(file)s)"), file=other)))
         return
     kb.records[rec.id] = rec
 
@@ -214,7 +267,7 @@ def _load_entities(kb: KnowledgeBase, game: str, kind: str, path: Path, rel: str
     if raw is None:
         return
     if not isinstance(raw, list):
-        kb.issues.append(Issue(rel, "", "an entity file holds a YAML list of entities"))
+        kb.issues.append(Issue(rel, "", Message(N_("an entity file holds a YAML list of entities"))))
         return
     for n, item in enumerate(raw):
         where = f"{game}/{kind}/{item.get('key')}" if isinstance(item, dict) else f"item {n + 1}"
@@ -237,9 +290,10 @@ def _load_example(kb: KnowledgeBase, game: str, path: Path, rel: str) -> None:
         kb.issues.extend(_pydantic_issues(err, rel, where))
         return
     if ex.key != path.stem:
-        kb.issues.append(Issue(rel, where, f"key {ex.key!r} must equal the file name {path.stem!r}"))
+        kb.issues.append(Issue(rel, where, Message(N_("key %(key)r must equal the file name %(name)r"), key=ex.key,
+                                                  name=path.stem)))
     if ex.id and ex.id != where:
-        kb.issues.append(Issue(rel, where, f"id {ex.id!r} must be {where!r}"))
+        kb.issues.append(Issue(rel, where, Message(N_("id %(id)r must be %(wanted)r"), id=ex.id, wanted=where)))
     _add(kb, Record(where, game, "example", ex.key, path, ex), rel)
 
 
@@ -260,14 +314,17 @@ def _load_coverage(kb: KnowledgeBase, path: Path, rel: str) -> None:
 def _check_spans(kb: KnowledgeBase, rel: str, where: str, what: str, src: str, spans, game: str) -> None:
     source = kb.sources.get(src)
     if source is None:
-        kb.issues.append(Issue(rel, where, f"{what}: unknown source {src!r}"))
+        kb.issues.append(Issue(rel, where, Message(N_("%(what)s: unknown source %(source)r"), what=what, source=src)))
         return
     if source.meta.game != game:
-        kb.issues.append(Issue(rel, where, f"{what}: source {src!r} belongs to {source.meta.game}, not {game}"))
+        kb.issues.append(Issue(rel, where, Message(N_("%(what)s: source %(source)r belongs to %(its)s, not %(game)s"),
+                                                  what=what, source=src, its=source.meta.game, game=game)))
     n = len(source.lines)
     for a, b in spans:
         if b > n:
-            kb.issues.append(Issue(rel, where, f"{what}: lines [{a}, {b}] run past the end of {src} ({n} lines)"))
+            kb.issues.append(Issue(rel, where, Message(N_("%(what)s: lines [%(first)s, %(last)s] run past the end of "
+                                                     "%(source)s (%(n)s lines)"), what=what, first=a, last=b,
+                                                  source=src, n=n)))
 
 
 def _has_number(value: Any) -> bool:
@@ -287,7 +344,8 @@ def _check_provenance(kb: KnowledgeBase, rec: Record, rel: str, name: str, prov:
     if prov.src:
         _check_spans(kb, rel, rec.id, what, prov.src, prov.lines, rec.game)
     if prov.example and prov.example not in kb.records:
-        kb.issues.append(Issue(rel, rec.id, f"{what}: example {prov.example!r} does not exist"))
+        kb.issues.append(Issue(rel, rec.id, Message(N_("%(what)s: example %(example)r does not exist"), what=what,
+                                                   example=prov.example)))
     for ed, sub in (prov.by_edition or {}).items():
         _check_provenance(kb, rec, rel, f"{name}.{ed}", sub)
 
@@ -310,7 +368,7 @@ def _cross_check(kb: KnowledgeBase) -> None:
         item = rec.item
         for ref in ([item.parent] if isinstance(item, Entity) and item.parent else []) + list(item.refs):
             if ref not in kb.records:
-                kb.issues.append(Issue(rel, rec.id, f"reference to {ref!r}, which does not exist"))
+                kb.issues.append(Issue(rel, rec.id, Message(N_("reference to %(id)r, which does not exist"), id=ref)))
         no_source = set(game.no_source_langs) if game else set()
         for fld, langs in rec.texts.items():
             for lang, value in langs.items():
@@ -319,41 +377,46 @@ def _cross_check(kb: KnowledgeBase) -> None:
                         _check_spans(kb, rel, rec.id, f"texts.{fld}.{lang}", entry.src, entry.lines, rec.game)
                         src = kb.sources.get(entry.src)
                         if src and src.meta.lang != lang:
-                            kb.issues.append(Issue(rel, rec.id, f"texts.{fld}.{lang}: cites {entry.src}, a {src.meta.lang} source"))
+                            kb.issues.append(Issue(rel, rec.id, Message(N_("texts.%(field)s.%(lang)s: cites %(source)s, a %(its)s "
+                                                                 "source"), field=fld, lang=lang, source=entry.src,
+                                                               its=src.meta.lang)))
                     elif lang in no_source or lang == "en":
                         pass
         name = rec.texts.get("name", {}) if isinstance(item, Entity) else {l: v for l, v in item.title.items()}
         missing = [l for l in TEXT_LANGS if l not in name]
         if missing:
-            kb.issues.append(Issue(rel, rec.id, f"name missing in {', '.join(missing)}", "warning"))
+            kb.issues.append(Issue(rel, rec.id, Message(N_("name missing in %(langs)s"), langs=", ".join(missing)), "warning"))
         if isinstance(item, Entity):
             for attr, value in item.attrs.items():
                 if _has_number(value) and attr not in item.provenance:
-                    kb.issues.append(Issue(rel, rec.id, f"attrs.{attr} holds a number but has no provenance"))
+                    kb.issues.append(Issue(rel, rec.id, Message(N_("attrs.%(attr)s holds a number but has no provenance"),
+                                                           attr=attr)))
             for pname, prov in item.provenance.items():
                 if pname != "effect" and pname not in item.attrs:
-                    kb.issues.append(Issue(rel, rec.id, f"provenance.{pname} names no attr"))
+                    kb.issues.append(Issue(rel, rec.id, Message(N_("provenance.%(name)s names no attr"), name=pname)))
                 _check_provenance(kb, rec, rel, pname, prov)
             if item.effect is not None:
                 if _has_number(item.effect) and "effect" not in item.provenance:
-                    kb.issues.append(Issue(rel, rec.id, "effect holds a number but provenance.effect is missing"))
+                    kb.issues.append(Issue(rel, rec.id, Message(N_("effect holds a number but provenance.effect is missing"))))
                 _check_effect(kb, rec, rel, game, item.effect, "effect")
         else:
             for n, fact in enumerate(item.facts):
                 for key, spans in (fact.model_extra or {}).items():
                     src_id = _fact_source(kb, rec.game, key)
                     if src_id is None:
-                        kb.issues.append(Issue(rel, rec.id, f"facts[{n}].{key}: not a line reference (pl, cs, pl2007, pl2017)"))
+                        kb.issues.append(Issue(rel, rec.id, Message(N_("facts[%(n)s].%(key)s: not a line reference (pl, cs, "
+                                                                     "pl2007, pl2017)"), n=n, key=key)))
                         continue
                     try:
                         _check_spans(kb, rel, rec.id, f"facts[{n}].{key}", src_id, normalize_spans(spans), rec.game)
-                    except ValueError as exc:
-                        kb.issues.append(Issue(rel, rec.id, f"facts[{n}].{key}: {exc}"))
+                    except Invalid as exc:
+                        kb.issues.append(Issue(rel, rec.id, Message(N_("%(path)s: %(problem)s"), path=f"facts[{n}].{key}",
+                                                                    problem=exc.message)))
     for src_id, covs in kb.coverage.items():
         for cov, path in covs:
             rel = _rel(path, kb.data_dir)
             if src_id not in kb.sources:
-                kb.issues.append(Issue(rel, "", f"unknown source {src_id!r}"))
+                kb.issues.append(Issue(rel, "", Message(N_("unknown source %(source)r"), source=src_id)))
                 continue
             for note in cov.exclude + cov.noise:
                 _check_spans(kb, rel, "", "coverage", src_id, note.lines, kb.sources[src_id].meta.game)
@@ -378,56 +441,66 @@ class _EffectCheck(EffectVisitor):
         self.kb, self.rec, self.rel, self.game = kb, rec, rel, game
         self.ops = kb.effects.ops if kb.effects else {}
 
-    def issue(self, where: str, message: str) -> None:
-        self.kb.issues.append(Issue(self.rel, self.rec.id, f"{where}: {message}"))
+    def issue(self, where: str, msgid: str, /, **params) -> None:
+        self.said(where, Message(msgid, **params))
 
-    def malformed(self, path: str, message: str) -> None:
-        self.issue(path, message)
+    def said(self, where: str, message: Message) -> None:
+        self.kb.issues.append(Issue(self.rel, self.rec.id, Message(N_("%(path)s: %(problem)s"), path=where,
+                                                                   problem=message)))
+
+    def malformed(self, path: str, message: Message) -> None:
+        self.said(path, message)
 
     def step(self, op: str, args: Any, here: str) -> None:
         game = self.game
         if op not in self.ops:
-            self.issue(here, f"unknown op {op!r}; ops: {', '.join(self.ops)}")
+            self.issue(here, N_("unknown op %(op)r; ops: %(ops)s"), op=op, ops=", ".join(self.ops))
             return
         if op in ("gain", "pay", "lose"):
             if not isinstance(args, dict):
-                self.issue(f"{here}.{op}", "expected {resource: amount}")
+                self.issue(f"{here}.{op}", N_("expected {resource: amount}"))
             elif game:
                 for res in args:
                     if res not in game.resources:
-                        self.issue(f"{here}.{op}", f"{res!r} is not a resource of {game.key} (game.yaml)")
+                        self.issue(f"{here}.{op}", N_("%(resource)r is not a resource of %(game)s (game.yaml)"),
+                                   resource=res, game=game.key)
         elif op == "take":
             things = args.get("things") if isinstance(args, dict) else None
             if not isinstance(things, dict) or not isinstance(args.get("from"), str):
-                self.issue(f"{here}.take", "expected {things: {resource: amount}, from: text}")
+                self.issue(f"{here}.take", N_("expected {things: {resource: amount}, from: text}"))
             elif game:
                 for res in things:
                     if res not in game.resources:
-                        self.issue(f"{here}.take", f"{res!r} is not a resource of {game.key} (game.yaml)")
+                        self.issue(f"{here}.take", N_("%(resource)r is not a resource of %(game)s (game.yaml)"),
+                                   resource=res, game=game.key)
         elif op == "place" and isinstance(args, dict) and game and args.get("what") not in game.resources:
-            self.issue(f"{here}.place", f"what {args.get('what')!r} is not a resource of {game.key}")
+            self.issue(f"{here}.place", N_("what %(what)r is not a resource of %(game)s"), what=args.get("what"),
+                       game=game.key)
         elif op == "move" and isinstance(args, dict) and game and args.get("track") not in game.tracks:
-            self.issue(f"{here}.move", f"track {args.get('track')!r} is not a track of {game.key}")
+            self.issue(f"{here}.move", N_("track %(track)r is not a track of %(game)s"), track=args.get("track"),
+                       game=game.key)
         elif op == "trigger" and isinstance(args, dict) and game and args.get("when") not in game.moments:
-            self.issue(f"{here}.trigger", f"moment {args.get('when')!r} is not a moment of {game.key}")
+            self.issue(f"{here}.trigger", N_("moment %(moment)r is not a moment of %(game)s"), moment=args.get("when"),
+                       game=game.key)
         if op in ID_ARGS:
             target = args.get(ID_ARGS[op]) if isinstance(args, dict) else args
             if target not in self.kb.records:
-                self.issue(f"{here}.{op}", f"{target!r} is not an existing id")
+                self.issue(f"{here}.{op}", N_("%(id)r is not an existing id"), id=target)
 
     def number(self, value: Any, path: str, op: str) -> None:
         if is_ref(value):
             try:
                 resolve(value, self.rec.item.attrs)
             except RefError as exc:
-                self.issue(path, str(exc))
+                self.said(path, exc.message)
 
     def term(self, section: str, value: Any, path: str, op: str) -> None:
         """A named condition, count, place, player or quantity: declared in the game's game.yaml,
         with exactly the params it declares, each a number or a reference to one."""
         named = term(value)
         if named is None:
-            self.issue(path, f"expected a name of {section} in game.yaml, or {{name: {{param: value}}}}; got {value!r}")
+            self.issue(path, N_("expected a name of %(section)s in game.yaml, or {name: {param: value}}; got %(value)r"),
+                       section=section, value=value)
             return
         if self.game is None:
             return
@@ -435,28 +508,38 @@ class _EffectCheck(EffectVisitor):
         entries = getattr(self.game, section)
         if name not in entries:
             close = difflib.get_close_matches(name, list(entries), n=1, cutoff=0.4)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            self.issue(path, f"{name!r} is not one of the {section} of {self.game.key} (game.yaml){hint}")
+            if close:
+                self.issue(path, N_("%(name)r is not one of the %(section)s of %(game)s (game.yaml); did you mean %(close)r?"),
+                           name=name, section=section, game=self.game.key, close=close[0])
+            else:
+                self.issue(path, N_("%(name)r is not one of the %(section)s of %(game)s (game.yaml)"),
+                           name=name, section=section, game=self.game.key)
             return
         declared = entries[name].params
         for missing in sorted(set(declared) - set(params)):
-            self.issue(path, f"{name}: param {missing!r} is missing (declared in game.yaml)")
+            self.issue(path, N_("%(name)s: param %(param)r is missing (declared in game.yaml)"), name=name, param=missing)
         for param, value in params.items():
             if param not in declared:
                 close = difflib.get_close_matches(param, list(declared), n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else f"; {name} takes {', '.join(declared) or 'no params'}"
-                self.issue(path, f"{name}: {param!r} is not a param of it{hint}")
+                if close:
+                    self.issue(path, N_("%(name)s: %(param)r is not a param of it; did you mean %(close)r?"),
+                               name=name, param=param, close=close[0])
+                else:
+                    self.issue(path, N_("%(name)s: %(param)r is not a param of it; %(name)s takes %(params)s"),
+                               name=name, param=param, params=", ".join(declared) or "no params")
             elif is_ref(value):
                 self.number(value, f"{path}.{name}.{param}", op)
             elif isinstance(value, bool) or not isinstance(value, int):
-                self.issue(path, f"{name}: param {param} must be a number or attr.<name>, not {value!r}")
+                self.issue(path, N_("%(name)s: param %(param)s must be a number or attr.<name>, not %(value)r"),
+                           name=name, param=param, value=value)
 
 
 def _check_effect(kb: KnowledgeBase, rec: Record, rel: str, game: Game | None, steps: Any, path: str) -> None:
     _EffectCheck(kb, rec, rel, game).visit(steps, path)
     # a constant is typed once: an effect names the attribute instead of repeating its number
     for where, value, refs in duplicated_literals(steps, rec.item.attrs):
-        kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))
+        kb.issues.append(Issue(rel, rec.id, Message(N_("%(path)s: %(value)s repeats %(refs)s; write the reference "
+                                                       "instead"), path=where, value=value, refs=" / ".join(refs))))
     for where, value, refs in term_literals(steps, rec.item.attrs):
-        kb.issues.append(Issue(rel, rec.id, f"{where}: {value} repeats {' or '.join(refs)}; write the reference instead"))
-
+        kb.issues.append(Issue(rel, rec.id, Message(N_("%(path)s: %(value)s repeats %(refs)s; write the reference "
+                                                       "instead"), path=where, value=value, refs=" / ".join(refs))))

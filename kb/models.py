@@ -145,6 +145,8 @@ class Finding(SQLModel, table=True):
     message_args: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     side_a: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     side_b: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+    detail: str = ""  # what the key is made of beside the columns above (the differing words, numbers)
+    position: int = 0  # the checker's order within its comparison (class, entity, field), kept for `compare`
 
 
 class BuildInfo(SQLModel, table=True):

@@ -12,6 +12,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from kb.messages import N_, Invalid
+
 TEXT_LANGS = ("pl", "cs", "en")  # the languages of the data texts (names, bodies)
 KINDS = (
     "component", "setup-step", "phase", "step", "location", "action", "action-option", "court-action",
@@ -25,13 +27,13 @@ FIELD_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 def _key(v: str) -> str:
     if not KEY_RE.match(v):
-        raise ValueError(f"key {v!r} must be lowercase a-z, 0-9 and single hyphens")
+        raise Invalid(N_("key %(key)r must be lowercase a-z, 0-9 and single hyphens"), key=v)
     return v
 
 
 def _entity_id(v: str) -> str:
     if not ID_RE.match(v):
-        raise ValueError(f"{v!r} is not an id game/kind/key")
+        raise Invalid(N_("%(id)r is not an id game/kind/key"), id=v)
     return v
 
 
@@ -51,14 +53,14 @@ def normalize_spans(value: Any) -> list[Span]:
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value):
         value = [value]
     if not isinstance(value, (list, tuple)) or not value:
-        raise ValueError("lines must be [first, last] or a list of [first, last]")
+        raise Invalid(N_("lines must be [first, last] or a list of [first, last]"))
     spans = []
     for item in value:
         if not (isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(v, int) for v in item)):
-            raise ValueError(f"bad line span {item!r}: expected [first, last]")
+            raise Invalid(N_("bad line span %(span)r: expected [first, last]"), span=item)
         a, b = item
         if a < 1 or b < a:
-            raise ValueError(f"bad line span [{a}, {b}]: need 1 <= first <= last")
+            raise Invalid(N_("bad line span [%(first)s, %(last)s]: need 1 <= first <= last"), first=a, last=b)
         spans.append((a, b))
     return spans
 
@@ -77,9 +79,9 @@ class TextItem(Strict):
     @model_validator(mode="after")
     def _source_needs_lines(self):
         if (self.src is None) != (self.lines is None):
-            raise ValueError("a source text needs both `src` and `lines` (a translated text has neither)")
+            raise Invalid(N_("a source text needs both `src` and `lines` (a translated text has neither)"))
         if self.repair and not self.src:
-            raise ValueError("`repair` only applies to a source text")
+            raise Invalid(N_("`repair` only applies to a source text"))
         return self
 
     @property
@@ -116,9 +118,9 @@ class Provenance(Strict):
     def _one_basis(self):
         bases = [b for b in ("src", "example", "reference", "assumption", "by_edition") if getattr(self, b)]
         if len(bases) != 1:
-            raise ValueError("provenance needs exactly one of src+lines, example, reference, assumption, by_edition")
+            raise Invalid(N_("provenance needs exactly one of src+lines, example, reference, assumption, by_edition"))
         if (self.src is None) != (self.lines is None):
-            raise ValueError("provenance `src` needs `lines`")
+            raise Invalid(N_("provenance `src` needs `lines`"))
         return self
 
     @property
@@ -141,10 +143,11 @@ Texts = dict[str, dict[str, TextValue]]
 def _check_texts(texts: Texts) -> Texts:
     for field, langs in texts.items():
         if not FIELD_RE.match(field):
-            raise ValueError(f"text field {field!r} must be snake_case")
+            raise Invalid(N_("text field %(field)r must be snake_case"), field=field)
         for lang in langs:
             if lang not in TEXT_LANGS:
-                raise ValueError(f"text {field}.{lang}: language must be one of {', '.join(TEXT_LANGS)}")
+                raise Invalid(N_("text %(field)s.%(lang)s: language must be one of %(langs)s"), field=field, lang=lang,
+                              langs=", ".join(TEXT_LANGS))
     return texts
 
 
@@ -164,7 +167,7 @@ class Entity(Strict):
     @classmethod
     def _texts(cls, v):
         if "name" not in v:
-            raise ValueError("every entity needs texts.name")
+            raise Invalid(N_("every entity needs texts.name"))
         return _check_texts(v)
 
     @field_validator("forms")
@@ -173,7 +176,7 @@ class Entity(Strict):
         if v is not None:
             for lang in v:
                 if lang not in TEXT_LANGS:
-                    raise ValueError(f"forms.{lang}: language must be one of {', '.join(TEXT_LANGS)}")
+                    raise Invalid(N_("forms.%(lang)s: language must be one of %(langs)s"), lang=lang, langs=", ".join(TEXT_LANGS))
         return v
 
 

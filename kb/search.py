@@ -6,8 +6,12 @@ and PostgreSQL:
 1. Candidates from an inverted index of the build's search documents (read once per process and
    build: a few MB). Each word of an entry is indexed folded (kb.fold: case, accents, ł) together
    with its dictionary forms (kb.lemmas), so "mnichów", "mnichy" and "monks" meet the lemma of the
-   entry's word. A query word becomes: itself as a prefix (typing "sluz" already finds "Służący"), its
-   lemmas, and, when the knowledge base has no such word, the words one edit away (two for 9+
+   entry's word, and with its Polish or Czech stem (the endings of kb/data/search.yaml cut from the
+   folded word), so "sluzebniku" typed without diacritics and "noční" meet "služebník" and "noc" where
+   the lemmatizers miss. An entry is also known by its names in the other languages and by the
+   glossary forms of the terms it refers to: a thin Czech text still answers. A query word becomes:
+   itself as a prefix (typing "sluz" already finds "Służący"), its lemmas and stems, and, when the
+   knowledge base has no such word, the words one edit away (two for 9+
    letters) — typo tolerance. The database's own full-text search is not used: it ordered the
    matches by a score of its own before the ranking saw them, differently on each database, and its
    queries were half of a search's time (two thirds on PostgreSQL).
@@ -17,16 +21,17 @@ and PostgreSQL:
 2. A ranking computed here: an entity
    whose name or glossary form *is* the query comes first (exact > prefix > fuzzy), then names that
    contain the query, then texts that merely mention it; kinds a player looks up before long prose
-   and the unknowns register; words close together count, and a text holding every content word.
-   Each query word weighs by its rarity (idf), less when it merely completes a stock phrase with the
-   word before it ("end of game"). A question (an interrogative or question word) ranks the kinds
-   that state rules before the glossary, and its question word favours the kind of answer it asks
-   for: a number ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo"); so does a description
-   of three content words or more that is no entry's name. Texts that come back to the query's words
-   for their length rank higher (BM25); an example, a tip or an open question answers through the
-   rule it is about (its references or parent); a variant's rules (solo) yield to the base game's
-   unless the query names the variant; of the first results, a text the rulebooks print twice
-   takes one place.
+   and the unknowns register; words close together count. The text's relevance is one score
+   (_relevance): each query word the entry holds earns its rarity (idf), less when it merely completes
+   a stock phrase with the word before it ("end of game"), most of it for being held and the rest as
+   the text comes back to it for its length (BM25), and a text holding every content word earns a
+   little more. A question (an interrogative or question word) ranks the kinds that state rules
+   before the glossary, and its question word favours the kind of answer it asks for: a number
+   ("ile"), a phase or a moment ("kiedy"), a limit ("za dużo"); so does a description of three
+   content words or more that is no entry's name. An example, a tip or an open question answers
+   through the rule it is about (its references or parent); a variant's rules (solo) yield to the
+   base game's unless the query names the variant; of the first results, a text the rulebooks print
+   twice takes one place; equal scores go to the text more about the query.
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
@@ -62,7 +67,9 @@ MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
 CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
-COVER_ALL = 3.0  # what a text holding every content word of a query of several adds
+# what holding every content word of a query of several adds to the text's relevance (TEXT): a text
+# holding every word of a question answers it better than a name holding one
+COVER_ALL = 3.0
 SOME_SHARE, SOME_NAME = 20.0, 20.0  # a name holding some of the query's words: per share of the query, of the name
 # A question ("kolik pater může mít palác") names its subject, which the answer's text holds; the entry
 # named by those words (the term "patro paláce") is rarely the answer: in a question the kinds that
@@ -79,14 +86,16 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 # not the answer to "too much unrest in a region"
 QUESTION_NAME_CAP = 25.0
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
-REPEATS = 3.0  # what a text coming back to the query's words adds at most (see _proximity)
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
 VARIANT_PRIOR = 6.0
-# BM25 over an entry's text: a text that keeps coming back to the query's words, for its length, is
-# about them; one that mentions them once in passing is not. BM25 points at most; K1 and B as usual
-BM25, BM25_K1, BM25_B = 3.0, 1.2, 0.75
+# The text's relevance (see _relevance): TEXT points at most, TEXT_FLOOR of a word's share for holding it
+# at all, the rest by BM25's saturation: a text that keeps coming back to the query's words, for its
+# length, is about them; one that mentions them once in passing is not. 30 for holding every word and 6
+# for saying them again and again, the balance of the coverage, BM25 and repeats it replaces (30, 3, 3);
+# K1 and B as usual
+TEXT, TEXT_FLOOR, BM25_K1, BM25_B = 36.0, 30 / 36, 1.2, 0.75
 # An example retells the rule it illustrates with a case ("Klara has 2 yuan…"), a tip or an open
 # question of the unknowns register speaks of a rule in a player's words: they hold a player's words
 # more often than the rule, but a question one of them answers is answered by that rule, which gets
@@ -139,23 +148,26 @@ def _by_lang(entry, where: str) -> dict[str, list[str]]:
     return {lang: [str(w) for w in ws or ()] for lang, ws in entry.items()}
 
 
-def _with_lemmas(phrases: list[str], lang: str) -> set[str]:
-    """The folded words of some phrases, and each word's lemmas."""
+def _with_lemmas(phrases: list[str], lang: str, stems: dict | None = None) -> set[str]:
+    """The folded words of some phrases, and each word's lemmas and stem."""
     out = set()
     for phrase in phrases:
         for w in _WORD.findall(phrase):
             out.add(fold(w))
             if not w.isdigit():
                 out |= lemmas(w, lang)
+                out |= {x for x in [stem(fold(w), (stems or {}).get(lang))] if x}
     return out
 
 
 def compile_lexicon(raw: dict) -> dict:
     """kb/data/search.yaml checked and folded, as the build stores it (JSON): stop words per language,
     question hints and synonym groups. Aliases are not in it: the build indexes them as names."""
-    if not isinstance(raw, dict) or not set(raw) <= {"stopwords", "questions", "synonyms", "aliases"}:
-        raise LexiconError("kb/data/search.yaml: expected the sections stopwords, questions, synonyms, aliases")
+    if not isinstance(raw, dict) or not set(raw) <= {"stopwords", "stems", "questions", "synonyms", "aliases"}:
+        raise LexiconError("kb/data/search.yaml: expected the sections stopwords, stems, questions, synonyms, "
+                           "aliases")
     aliases(raw)  # checked here too: `rulekb build` refuses a malformed alias before it writes anything
+    stems = _stem_rules(raw.get("stems") or {})
     stop_entry = raw.get("stopwords") or {}
     if stop_entry:
         _provenance(stop_entry, "stopwords")
@@ -175,7 +187,7 @@ def compile_lexicon(raw: dict) -> dict:
                 stops.setdefault(lang, set()).update(words(phrase))  # a question word is a stop word too
         answer = set()
         for lang, ws in _by_lang(q.get("answer") or {}, where).items():
-            answer |= _with_lemmas(ws, lang)
+            answer |= _with_lemmas(ws, lang, stems)
         questions.append({"asks": q.get("asks", ""), "phrases": phrases, "kinds": list(q.get("kinds") or []),
                           "digits": bool(q.get("digits")), "answer": sorted(answer)})
     synonyms = []
@@ -184,10 +196,46 @@ def compile_lexicon(raw: dict) -> dict:
         _provenance(g, where)
         group = set()
         for lang, ws in _by_lang(g.get("words"), where).items():
-            group |= _with_lemmas(ws, lang)
+            group |= _with_lemmas(ws, lang, stems)
         synonyms.append(sorted(group))
-    return {"stopwords": {lang: sorted(ws) for lang, ws in stops.items()}, "questions": questions,
+    return {"stopwords": {lang: sorted(ws) for lang, ws in stops.items()}, "stems": stems, "questions": questions,
             "synonyms": synonyms}
+
+
+def _stem_rules(entry: dict) -> dict:
+    """The stems section checked: per language its endings, longest first, and derivations."""
+    if not entry:
+        return {}
+    _provenance(entry, "stems")
+    least = entry.get("min", 3)
+    if not isinstance(least, int) or least < 2:
+        raise LexiconError("kb/data/search.yaml stems: min is a whole number of letters, 2 or more")
+    out = {}
+    for lang, rules in entry.items():
+        if lang in ("min", *_PROVENANCE):
+            continue
+        if lang not in LANGS or not isinstance(rules, dict) or not set(rules) <= {"endings", "derivations"}:
+            raise LexiconError(f"kb/data/search.yaml stems: {lang}: expected endings and derivations of one of "
+                               f"{', '.join(LANGS)}")
+        out[lang] = {key: sorted({fold(str(e)) for e in rules.get(key) or ()}, key=lambda e: (-len(e), e))
+                     for key in ("endings", "derivations")} | {"min": least}
+    return out
+
+
+STEM_MARK = "~"  # a stem is indexed as "noc~": never taken for a word of the texts
+
+
+def stem(word: str, rules: dict | None) -> str | None:
+    """The stem of a folded word by one language's rules (kb/data/search.yaml, stems), marked."""
+    if not rules or word.isdigit():
+        return None
+    least = rules["min"]
+    for key in ("endings", "derivations"):
+        for ending in rules[key]:
+            if word.endswith(ending) and len(word) - len(ending) >= least:
+                word = word[:-len(ending)]
+                break
+    return word + STEM_MARK
 
 
 def aliases(raw: dict) -> list[tuple[str, str, str]]:
@@ -217,6 +265,7 @@ class Lexicon:
     questions: list[dict] = field(default_factory=list)  # see compile_lexicon
     synonyms: dict[str, frozenset[str]] = field(default_factory=dict)  # word or lemma -> its group
     any_stop: frozenset[str] = frozenset()  # every language's stop words: for a query of no known language
+    stem_rules: dict[str, dict] = field(default_factory=dict)  # lang -> its stems rules (see stem)
 
     @classmethod
     def of(cls, compiled: dict) -> "Lexicon":
@@ -228,7 +277,13 @@ class Lexicon:
         questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"])}
                      for q in compiled.get("questions", [])]
         return cls(stops, questions, {w: frozenset(g) for w, g in syn.items()},
-                   frozenset().union(*stops.values()) if stops else frozenset())
+                   frozenset().union(*stops.values()) if stops else frozenset(), compiled.get("stems", {}))
+
+    def stems(self, word: str, lang: str | None = None) -> set[str]:
+        """The stems of a folded word: by its language's rules, or by every language's when unknown."""
+        found = {stem(word, self.stem_rules.get(lang_)) for lang_ in ([lang] if lang else self.stem_rules)}
+        found.discard(None)
+        return found
 
     def stops(self, lang: str | None) -> frozenset[str]:
         return self.stopwords.get(lang, frozenset()) if lang else self.any_stop
@@ -247,12 +302,12 @@ class Lexicon:
 
 # ---------------------------------------------------------------- index (part of `rulekb build`)
 
-def _lex(text_: str, lang: str, seen: dict) -> str:
-    """Folded words followed by their lemmas: what the index holds for one text."""
+def _lex(text_: str, lang: str, seen: dict, lexicon: Lexicon) -> str:
+    """Folded words followed by their lemmas and stems: what the index holds for one text."""
     out = []
     for w in _WORD.findall(text_):
         f = fold(w)
-        ls = lemmas(w, lang) if not w.isdigit() else frozenset({f})
+        ls = lemmas(w, lang) | lexicon.stems(f, lang) if not w.isdigit() else frozenset({f})
         entry = seen.setdefault(f, [set(), Counter()])
         entry[0].update(ls)
         entry[1][w.lower()] += 1
@@ -292,6 +347,7 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
     (kb/data/search.yaml): its aliases indexed as glossary forms of their entities."""
     raw = read_lexicon(lexicon)
     compiled = compile_lexicon(raw)
+    lex = Lexicon.of(compiled)
     docs = conn.execute(text("SELECT id, entity_id, lang, name, body FROM searchdoc")).fetchall()
     forms: dict[tuple[str, str], list[str]] = {}
     for eid, lang, form in conn.execute(text("SELECT entity_id, lang, form FROM termform ORDER BY id")):
@@ -302,6 +358,16 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
     # "Rozwiązywanie remisu" settles the "Nagrody za Zjednoczenie"; its name counts as the rule's words
     parent = dict(conn.execute(text("SELECT id, parent_id FROM entity WHERE parent_id IS NOT NULL")).fetchall())
     titles = {(d.entity_id, d.lang): d.name for d in docs}
+    # what the entry is known by beyond its own text, which may be thin (the project's Czech texts of the
+    # games without a Czech rulebook are half the Polish ones): its names in the other languages, each
+    # read in its own language, and the glossary forms of the terms it refers to, in its language
+    names_by_lang: dict[str, list[tuple[str, str]]] = {}
+    for d in docs:
+        names_by_lang.setdefault(d.entity_id, []).append((d.lang, d.name))
+    glossary: dict[str, list[str]] = {}
+    for eid, target in conn.execute(text("SELECT r.entity_id, r.target_id FROM entityref r JOIN entity t "
+                                         "ON t.id = r.target_id WHERE t.kind = 'term' ORDER BY r.id")):
+        glossary.setdefault(eid, []).append(target)
     vocab: dict[str, list] = {}
     word_df: Counter = Counter()
     lemma_df: Counter = Counter()
@@ -312,10 +378,14 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
         pair_df.update({f"{a} {b}" for a, b in zip(body, body[1:])})
         seen: dict = {}
         fs = forms.get((d.entity_id, d.lang), [])
-        named = f"{_lex(d.name, d.lang, seen)} {_lex(' '.join(fs), d.lang, seen)}"
+        named = f"{_lex(d.name, d.lang, seen, lex)} {_lex(' '.join(fs), d.lang, seen, lex)}"
         row = dict(id=d.id, names=" ".join(sorted(set(named.split()))), phrases=_phrases(d.name, fs))
-        context = _lex(titles.get((parent.get(d.entity_id), d.lang), ""), d.lang, seen)
-        row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen)}".split())))
+        context = _lex(titles.get((parent.get(d.entity_id), d.lang), ""), d.lang, seen, lex)
+        context += " " + " ".join(_lex(n, lang_, {}, lex) for lang_, n in names_by_lang.get(d.entity_id, ())
+                                      if lang_ != d.lang)
+        context += " " + " ".join(_lex(f"{titles.get((term, d.lang), '')} {' '.join(forms.get((term, d.lang), ()))}",
+                                           d.lang, {}, lex) for term in glossary.get(d.entity_id, ()))
+        row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen, lex)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
             entry = vocab.setdefault(f, [set(), Counter()])
@@ -538,6 +608,7 @@ class Term:
     correction: str | None = None  # the likeliest intended word, for "did you mean"
     prefixed: frozenset[str] = frozenset()  # words of the knowledge base that start with this word
     exact_words: set[str] = field(default_factory=set, repr=False)
+    stem_words: set[str] = field(default_factory=set, repr=False)
     fuzzy_words: set[str] = field(default_factory=set, repr=False)
     prefix: bool = False  # matches the indexed strings it begins (3+ letters, not a number)
     # ids of the documents that hold one of its strings: anywhere, in a name, and as whole strings only
@@ -548,8 +619,11 @@ class Term:
     def expand(self, v: Vocab) -> "Term":
         """The knowledge base's words that match: each of them, and any word that has one of the lemmas."""
         # the word may itself be a lemma ("remis", "zed"): its inflections ("remisu", "zdi") are its words too
-        self.exact_words = {self.word} | self.exact | {w for lemma in self.exact | {self.word}
-                                                        for w in v.by_lemma.get(lemma, ())}
+        lemmas_ = {x for x in self.exact if not x.endswith(STEM_MARK)} | {self.word}
+        self.exact_words = {self.word} | self.exact | {w for lemma in lemmas_ for w in v.by_lemma.get(lemma, ())}
+        # a word sharing only a stem is a form of the word as far as the endings tell: a name holding it
+        # matches like one the query begins, below a shared dictionary form
+        self.stem_words = {w for x in self.exact - lemmas_ for w in v.by_lemma.get(x, ())} - self.exact_words
         self.fuzzy_words = self.fuzzy | {w for l in self.fuzzy for w in v.by_lemma.get(l, ())}
         self.prefix = len(self.word) >= MIN_PREFIX and not self.word.isdigit()
         whole = {self.word} | self.exact | set(sorted(self.fuzzy)[:MAX_FUZZY])
@@ -605,10 +679,19 @@ def _new_term(raw: str, v: Vocab) -> Term:
     if not w.isdigit():
         for lang in LANGS:  # the query's language is unknown: every lemmatizer may add a dictionary form
             exact |= {l for l in lemmas(raw, lang) if l in v.lemma_df}
-    for key in [w, *exact]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
-        exact |= {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
-    exact.discard(w)
+    # a word is known when the knowledge base has it, a dictionary form of it or a synonym; a stem alone
+    # ("sluzaci" shares one with "służący") finds its family but still gets a did-you-mean
     known = w in v.df or bool(exact)
+    stems = {s for s in v.lexicon.stems(w) if s in v.lemma_df} if not w.isdigit() else set()
+    for key in [w, *exact, *stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+        found = {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
+        if key in stems:  # a stem's synonyms are stems too: a form, not the word
+            found = {s for s in found if s.endswith(STEM_MARK)}
+        elif found:
+            known = True  # a synonym's word is a word the knowledge base knows
+        exact |= found
+    exact |= stems
+    exact.discard(w)
     fuzzy: set[str] = set()
     correction = None
     k = max_edits(w)
@@ -796,40 +879,32 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         if asked:
             name = min(name, QUESTION_NAME_CAP)
         kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if asked else r.kind_weight
-        cov, missing = 0.0, 0
-        for item, exact, fuzzy in sets:
-            if not exact.isdisjoint(r.words):
-                cov += item.idf
-            elif not fuzzy.isdisjoint(r.words):
-                cov += item.idf / 2
-            else:
-                missing += 1
-        cov /= total_idf
-        # a text holding every content word of a question answers it better than a name holding one
-        whole = COVER_ALL if len(terms) > 1 and not missing else 0.0
+        lookup = len(terms) == 1 or name >= NAME_LEVEL_SCORE[FUZZY]
+        text_, share, missing = _relevance(r, match, sets, lookup)
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
-        # a name lookup is answered by the entry of that name, not by the texts that repeat it
-        bm25 = _bm25(r, match) if len(terms) > 1 and name < NAME_LEVEL_SCORE[FUZZY] else 0.0
-        parts.update(name=name, coverage=30 * cov, every_word=whole, question=hint, kind=kind, length=-r.length,
-                     variant=variant, bm25=bm25)
-        score = name + 30 * cov + whole + hint + kind - r.length + variant + bm25
+        parts.update(name=name, text=text_, coverage=share, every_word=not missing, question=hint, kind=kind,
+                     length=-r.length, variant=variant)
+        score = name + text_ + hint + kind - r.length + variant
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
         # closeness in the text ranks prose; an entry named by the whole query needs no help from it
         whole_name = not match.question and s["explain"]["name"] >= NAME_LEVEL_SCORE[FUZZY] + 30
-        p, again = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else (0.0, 0.0)
-        s["explain"].update(proximity=p, repeats=again)
-        s["score"] += p + again
+        p = _proximity(s["row"], match) if len(terms) > 1 and not whole_name else 0.0
+        s["explain"].update(proximity=p)
+        s["score"] += p
     best: dict[str, dict] = {}
     for s in scored:  # an entity has one document per language: the best one speaks for it
         e = s["row"].entity_id
         if e not in best or s["score"] > best[e]["score"]:
             best[e] = s
     _families(best, match)
-    ranked = sorted(best.values(), key=lambda s: (-round(s["score"], 6), -s["explain"]["coverage"],
-                                                  -s["row"].kind_weight, len(s["row"].name), s["row"].entity_id))
+    # equal scores go to the text more about the query, then the closer words, then the kind a player
+    # looks up and the shorter name; the id last, so the order is the same every time
+    ranked = sorted(best.values(), key=lambda s: (-round(s["score"], 6), -round(s["explain"]["text"], 6),
+                                                  -s["explain"].get("proximity", 0.0), -s["row"].kind_weight,
+                                                  len(s["row"].name), s["row"].entity_id))
     return _diverse(ranked)
 
 
@@ -863,15 +938,37 @@ def _families(best: dict[str, dict], match: "_Matcher") -> None:
             best[target]["explain"]["family"] = row.entity_id
 
 
-def _bm25(doc: Doc, match: "_Matcher") -> float:
-    """BM25 of the query's words in the entry's text, as a share of the most the query could earn."""
-    tf = [0] * len(match.terms)
-    for w in doc.body_words & match.which.keys():
-        for k in match.which[w]:
+def _relevance(doc: Doc, match: "_Matcher", sets: list, lookup: bool) -> tuple[float, float, int]:
+    """How much of the query the entry's words hold, and how much its text is about them: one score.
+
+    Each query word earns its weight (idf) when the entry holds it (half for a typo's neighbour), times
+    TEXT_FLOOR plus the rest by BM25's saturation of how often the text says it for its length: a word
+    in the name or the parent's title only earns TEXT_FLOOR of it, a text that keeps coming back to it
+    all of it. A name lookup (one word, or the whole name) earns the full weight on holding the word:
+    the entry of that name answers it, not the texts that repeat it. Holding every word of a query of
+    several adds COVER_ALL. Returns the points (TEXT + COVER_ALL at most), the share of the query's
+    weight held, and how many query words the entry lacks."""
+    weights, missing = [], 0
+    for item, exact, fuzzy in sets:
+        if not exact.isdisjoint(doc.words):
+            weights.append(item.idf)
+        elif not fuzzy.isdisjoint(doc.words):
+            weights.append(item.idf / 2)
+        else:
+            weights.append(0.0)
+            missing += 1
+    held = sum(weights)
+    whole = COVER_ALL if len(weights) > 1 and not missing else 0.0
+    if lookup or not held:
+        return TEXT * held / match.total_idf + whole, held / match.total_idf, missing
+    tf = [0] * len(weights)
+    which = match.which
+    for w in doc.body_words & which.keys():
+        for k in which[w]:
             tf[k] += doc.tf[w]
     norm = BM25_K1 * (1 - BM25_B + BM25_B * len(doc.tokens) / match.avg_length)
-    got = sum(item.idf * n * (BM25_K1 + 1) / (n + norm) for item, n in zip(match.terms, tf) if n)
-    return BM25 * got / (match.total_idf * (BM25_K1 + 1))
+    got = sum(weight * (TEXT_FLOOR + (1 - TEXT_FLOOR) * n / (n + norm)) for weight, n in zip(weights, tf))
+    return TEXT * got / match.total_idf + whole, held / match.total_idf, missing
 
 
 def _hint(doc: Doc, asked: list[dict]) -> float:
@@ -927,7 +1024,8 @@ class _Matcher:
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):
             completions = _begun(item.word, v.words) if item.prefix else []
-            for level, found in ((FUZZY, item.fuzzy_words), (PREFIX, completions), (EXACT, item.exact_words)):
+            for level, found in ((FUZZY, item.fuzzy_words), (PREFIX, completions), (PREFIX, item.stem_words),
+                                 (EXACT, item.exact_words)):
                 for w in found:  # stronger levels come last and overwrite
                     table.setdefault(w, [0] * len(terms))[k] = level
         self.table = {w: tuple(ls) for w, ls in table.items()}
@@ -946,16 +1044,14 @@ class _Matcher:
         return self.which.get(word, ())
 
 
-def _proximity(doc: Doc, match: _Matcher) -> tuple[float, float]:
-    """Up to 10 points when the query's words stand close together in the text, and up to REPEATS
-    when the text comes back to them: a rule about empty palaces names them in every sentence, a rule
-    that mentions one in passing once."""
+def _proximity(doc: Doc, match: _Matcher) -> float:
+    """Up to 10 points when the query's words stand close together in the text (how often it says
+    them is _relevance's part)."""
     hits = {w: match(w) for w in doc.body_words & match.which.keys()}
     positions = [(i, k) for i, (_, w) in enumerate(doc.tokens) if w in hits for k in hits[w]]
     need = len({k for _, k in positions})
     if need < 2:
-        return 0.0, 0.0
-    repeats = REPEATS * min(1.0, (len(positions) - need) / (3 * len(match.terms)))
+        return 0.0
     best, count, lo = None, Counter(), 0
     for i, k in positions:  # smallest window holding every matched word
         count[k] += 1
@@ -966,7 +1062,7 @@ def _proximity(doc: Doc, match: _Matcher) -> tuple[float, float]:
             if not count[positions[lo][1]]:
                 del count[positions[lo][1]]
             lo += 1
-    return (10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0), repeats
+    return 10.0 * (need / len(match.terms)) * min(1.0, need / best) if best else 0.0
 
 
 def snippet(name: str, body: str, match: _Matcher, folded_body: str | None = None,

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # site/sitegen ("site"
 
 from babel import Locale  # noqa: E402
 
-from i18n.catalog import N_, t, untranslated  # noqa: E402
+from i18n.catalog import N_, note, t, untranslated  # noqa: E402
 from i18n.checker import message_text  # noqa: E402
 from i18n.render import LOCALES  # noqa: E402
 from i18n.render import Renderer  # noqa: E402
@@ -55,7 +55,8 @@ from kb.queries import get_entity, get_game, list_entities, list_findings, list_
 from engine.core import scenario  # noqa: E402
 from engine.core.state import get_path  # noqa: E402
 from sitegen import diagrams  # noqa: E402
-from sitegen.values import Values, label, missing_labels, number, plural  # noqa: E402
+from sitegen.values import (LABEL_COLUMNS, TRANSLATED_HINT, Values, data, english, label, missing_labels, number,  # noqa: E402
+                            plural, translation)
 from sitegen.ocr import mark_artefacts  # noqa: E402
 
 LANGS = ("en", "pl", "cs")
@@ -75,7 +76,8 @@ KIND_NAMES = {
     "example": N_("Worked examples"), "unknown": N_("Unknowns register"),
 }
 FIELD_NAMES = {"note": N_("Note"), "summary": N_("Summary"), "difference": N_("Edition difference"),
-               "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title")}
+               "choice": N_("Choice"), "effect": N_("Effect"), "warning": N_("Warning"), "title": N_("Title"),
+               "ability": N_("What it does"), "also": N_("Also")}
 # the text fields a finding may compare, besides FIELD_NAMES and attribute names (labels.yaml)
 FINDING_FIELDS = {"body": N_("Text"), "name": N_("Name"), "*": N_("Whole entry"), "facts": N_("Facts"),
                   "continued": N_("Continuation")}
@@ -95,6 +97,8 @@ HOW = {"equals": N_("equals"), "delta": N_("changes by"), "contains": N_("contai
 ENTITY_REF = re.compile(r"\b(gugong|dragon|zhanguo)/[a-z][a-z-]*/[a-z0-9][a-z0-9-]*")
 CODE_NAME = re.compile(r"\$this->\w+|\b[a-z]+_[a-z0-9_]+\b|\b[\w-]+\.(?:inc\.)?php\b")
 TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "reward", "person", "event"}
+# Text fields that say what an entry does (a person's role), shown in its kind's table when it has no effect
+ABILITY_FIELDS = ("ability", "also")
 PART_SIZE = 36  # at most this many entities on one page of a kind (a chapter bigger than that is cut)
 SMALL_CHAPTER = 10  # chapters smaller than this share a page with their small neighbours
 FINDINGS_PER_PAGE = 60  # the checker's findings, quoting both texts each, split likewise
@@ -111,7 +115,8 @@ def lang_name(code: str, in_lang: str) -> str:
     return Locale.parse(LOCALES[in_lang]).languages.get(code, code)
 
 
-TEMPLATES.globals.update(t=t, lang_name=lang_name, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
+TEMPLATES.globals.update(t=t, kb_note=note, TRANSLATED_HINT=TRANSLATED_HINT,
+                         lang_name=lang_name, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
                          TABLE_KINDS=TABLE_KINDS, plural=plural, number=number)
 # Text from the knowledge base goes into Markdown once, escaped once (never inside code spans).
 TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).replace("|", "&#124;").replace("\n", " ")
@@ -334,6 +339,11 @@ def rel_html(from_page: str, to_page: str) -> str:
     return "../" * served(from_page).count("/") + served(to_page)
 
 
+def source_lines(items) -> set[tuple[str, int]]:
+    """The (source, line) pairs the rulebook texts among `items` cite."""
+    return {(i["source"], n) for i in items if i["origin"] == "source" for a, b in i["lines"] for n in range(a, b + 1)}
+
+
 def first_text(texts: dict, field: str, lang: str) -> str:
     items = (texts.get(field) or {})
     chosen = items.get(lang) or items.get("en") or items.get("pl") or items.get("cs") or []
@@ -435,33 +445,74 @@ class Site:
                 "parent": self.entity_md(path, e["parent"]) if e["parent"] else "",
                 "refs": [self.entity_md(path, r) for r in refs],
                 "referenced_by": [self.entity_md(path, r) for r in dict.fromkeys(e["referenced_by"])],
-                "children": [self.entity_md(path, c) for c in e["children"]]}
+                "children": [self.entity_md(path, c) for c in e["children"]],
+                "abilities": self.abilities(e, lang, path),
+                # a young or elder version does what its type does
+                "ability_of": self.entity_md(path, e["parent"]) if e["parent"] and any(
+                    (self.full.get(e["parent"]) or {"texts": {}})["texts"].get(f) for f in ABILITY_FIELDS) else ""}
+
+    def abilities(self, e: dict, lang: str, path: str) -> list[dict]:
+        """What an entry does in words (its ABILITY_FIELDS), each in the page's language with the rulebook
+        passage it comes from and the entry that passage belongs to (the action, event or scoring rule)."""
+        out = []
+        for field in ABILITY_FIELDS:
+            texts = e["texts"].get(field) or {}
+            shown = texts.get(lang) or texts.get("en") or []
+            quoted = [i for items in texts.values() for i in items if i["origin"] == "source"]
+            if not shown:
+                continue
+            cited = quoted[0] if quoted else None
+            where = self.passage_owner(e, cited) if cited else None
+            out.append({"text": shown[0], "cited": cited, "where": self.entity_md(path, where) if where else ""})
+        return out
+
+    def passage_owner(self, e: dict, item: dict) -> str | None:
+        """The referenced entry whose own rulebook texts share the most lines with a quoted passage: a
+        person's role is quoted from the action or event that counts its symbol, so no link is typed twice."""
+        wanted = source_lines([item])
+        best, most = None, 0
+        for ref in e["refs"]:
+            other = self.full.get(ref)
+            if other is None:
+                continue
+            shared = len(wanted & source_lines(i for langs in other["texts"].values() for items in langs.values()
+                                               for i in items))
+            if shared > most:
+                best, most = ref, shared
+        return best
 
     def text_md(self, text: str, path: str) -> str:
         """A text of an entry: the entries it names by id ("see gugong/unknown/decree-costs") linked by name."""
         return self.note_md(text, "en", path)
 
     def note_md(self, text: str, lang: str, path: str, limit: int | None = None) -> str:
-        """A provenance note of the knowledge base (free text, written in English only): the entries it
-        names linked by name, code names as code, and marked as English on the other languages' pages."""
-        text = str(text)
-        if limit and len(text) > limit:
-            text = text[:limit - 1].rstrip() + "…"
+        """A note of the knowledge base (free text kb/data writes in English: provenance, repairs,
+        worked example facts) in the page's language through the notes catalog, marked as a translation;
+        English, marked so, where the catalog has none yet. The entries it names by id are linked by
+        name, code names shown by their label or as code."""
+        text = str(text or "")
+        translated = note(lang, text) if lang != "en" and text else None
+        shown = translated or text
+        if limit and len(shown) > limit:  # cut between words: never inside an entity id
+            shown = shown[:limit].rsplit(" ", 1)[0].rstrip(" ,;:(") + "…"
+        words = lang if translated else "en"  # the language the note is shown in
         esc = TEMPLATES.filters["escape_md"]
         out, last = [], 0
-        for m in re.finditer(f"{ENTITY_REF.pattern}|{CODE_NAME.pattern}", text):
-            out.append(esc(text[last:m.start()]))
+        for m in re.finditer(f"{ENTITY_REF.pattern}|{CODE_NAME.pattern}", shown):
+            out.append(esc(shown[last:m.start()]))
             word = m.group(0)
             if ENTITY_REF.fullmatch(word) and word in self.full:
                 out.append(self.entity_md(path, word))
-            elif label(word, "en"):  # the note is English: the attribute by its English label
-                out.append(esc(label(word, "en")))
+            elif label(word, words):  # an attribute by its label in the note's language
+                out.append(esc(label(word, words)))
             else:
                 out.append(f"<code>{html.escape(word)}</code>")
             last = m.end()
-        out.append(esc(text[last:]))
+        out.append(esc(shown[last:]))
         body = "".join(out)
-        return body if lang == "en" else f'<span lang="en" class="rk-en">{body}</span>'
+        if lang == "en" or not body:
+            return body
+        return translation(body, lang) if translated else english(body)
 
     def field_label(self, field: str, lang: str, game: str, path: str) -> str:
         if field in FIELD_NAMES:
@@ -487,19 +538,25 @@ class Site:
 
     def message_md(self, f: dict, lang: str, path: str) -> str:
         """The checker's message in the page's language (stored as a msgid with its parameters); the words
-        it quotes stay as the source writes them. Hand-recorded notes have no msgid: English, marked so."""
+        it quotes stay as the source writes them. A hand-recorded note has no msgid: the entry's own note
+        in the page's language, or the English note through the notes catalog."""
         args = f.get("message_args")
         if not args:
-            return self.note_md(f["message"], lang, path)
+            own = (self.full.get(f["entity"], {}).get("texts", {}).get(f["field"]) or {}).get(lang) if lang != "en" else None
+            return self.text_md(own[0]["text"], path) if own else self.note_md(f["message"], lang, path)
         esc = TEMPLATES.filters["escape_md"]
         params = dict(args["params"])
         if "attr" in params:  # an attribute by its label in the page's language, not its code name
             params["attr"] = self.values(f["game"], lang, path).label(params["attr"])
-        english = params.get("what")  # what a worked example states: a note of kb/data, English only
-        if english and lang != "en":
+        words = data()["values"]  # a value kb/data names by its code ("purple"): its word in the page's language
+        if isinstance(params.get("value"), str) and params["value"] in words:
+            params["value"] = words[params["value"]][LABEL_COLUMNS.index(lang)]
+        # what a worked example states: a note of kb/data, translated by message_text when the catalog has it
+        untranslated_what = params.get("what") if lang != "en" and not note(lang, params.get("fact", "")) else None
+        if untranslated_what:
             params["what"] = "\x00"
         body = esc(message_text(lang, args["msgid"], params))
-        return body.replace("\x00", f'<span lang="en" class="rk-en">{esc(english)}</span>') if english else body
+        return body.replace("\x00", english(esc(untranslated_what))) if untranslated_what else body
 
     def path_label(self, state_path: str, vals: Values) -> str:
         """An engine state path (players.Anna.vp) as the reader says it: "Anna · VP"."""

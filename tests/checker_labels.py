@@ -1,5 +1,9 @@
 """Rule-class precision of the knowledge-base comparisons under the strict labels of
-tests/data/finding_labels.yaml, and the agreement of the second labelling pass once it is filled in.
+tests/data/finding_labels.yaml, and the agreement of the second labelling pass once it is filled in;
+the outside reviewer's labels (`outside_pass`) as two aggregate figures, its tuning part and its held-out
+part; the third reviewer's labels of this round's rule class (`outside_pass_3`); and how many rule differences of the outside list (tests/data/checker_outside_truth.yaml) a
+rule-class finding quotes. Only counts are printed: the held-out labels and the outside list are not
+for reading while tuning.
 
     .venv/bin/python -m tests.checker_labels
 """
@@ -10,6 +14,39 @@ from pathlib import Path
 import yaml
 
 LABELS = Path(__file__).parent / "data" / "finding_labels.yaml"
+OUTSIDE_TRUTH = Path(__file__).parent / "data" / "checker_outside_truth.yaml"
+
+
+def outside(findings) -> list[str]:
+    from i18n.evaluation import Rate, recalls
+    from kb.schema import normalize_spans
+
+    data = yaml.safe_load(LABELS.read_text(encoding="utf-8"))
+    rule_class = {f.key for f in findings if f.triage == "rule"}  # hand-recorded ones too: a reader sees them
+    parts: dict[str, Rate] = {}
+    for key, entry in (data.get("outside_pass") or {}).items():
+        if key in rule_class:
+            rate = parts.setdefault(entry["part"], Rate())
+            rate.total += 1
+            rate.hits += entry["label"] == "rule"
+    unlabelled = len(rule_class - set(data.get("outside_pass") or {}))
+    lines = [f"rule-class findings: {len(rule_class)}; outside labels, precision: "
+             + ", ".join(f"{part} {rate}" for part, rate in sorted(parts.items(), reverse=True))
+             + f"; not labelled by the outside reviewer: {unlabelled}"]
+    third = {key: entry for key, entry in (data.get("outside_pass_3") or {}).items() if key in rule_class}
+    if third:  # a third reviewer, who saw no earlier labels, over this round's rule class
+        ruled = sum(entry["label"] == "rule" for entry in third.values())
+        lines.append(f"third outside pass: rule-class precision {ruled}/{len(third)} "
+                     f"({ruled / len(third):.0%}); not labelled by it: {len(rule_class - set(third))}")
+    if OUTSIDE_TRUTH.is_file():
+        truth = yaml.safe_load(OUTSIDE_TRUTH.read_text(encoding="utf-8"))
+        ruled = [f for f in findings if f.triage == "rule"]
+        for group in ("rule_differences", "same"):
+            items = [{**item, **{side: {**item[side], "lines": normalize_spans(item[side]["lines"])}
+                                 for side in ("a", "b")}} for item in truth.get(group) or []]
+            hit = sum(any(recalls(f, item) for f in ruled) for item in items)
+            lines.append(f"outside list, {group}: {hit}/{len(items)} quoted by a rule-class finding")
+    return lines
 
 
 def report(findings) -> list[str]:
@@ -35,7 +72,8 @@ def main() -> None:
     from i18n.checker import check_all
     from kb.loader import load
 
-    print("\n".join(report(check_all(load()))))
+    findings = check_all(load())
+    print("\n".join(report(findings) + outside(findings)))
 
 
 if __name__ == "__main__":

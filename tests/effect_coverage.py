@@ -28,10 +28,11 @@ SEEDS = {"zhanguo": 5}
 
 def random_games(key: str, game) -> list[dict]:
     """The options of the seeded random games played: every edition and expansion, and with the
-    Great Events each great event once (a game draws one); Gugong's token mixes, advanced deck and solo;
+    Great Events each great event once (a game draws one); Gugong's token mixes, advanced deck and solo (normal, and hard with Meng's focus on each location);
     ZhanGuo's board sides and variants."""
     if key == "gugong":  # both token mixes (a game plays every location, decree and port it meets)
-        return [{}, {"bonus_travel_tokens": True}, {"advanced": True}, {"solo": "normal"}]
+        return ([{}, {"bonus_travel_tokens": True}, {"advanced": True}, {"solo": "normal"}]
+                + [{"solo": "hard", "focus": loc} for loc in game.consts.locations])  # Meng's special card at each location
     if key == "zhanguo":
         return [{}, {"sides": "B", "unrest_per_worker": True}, {"sides": "auction", "card_selection": True}]
     if key != "dragon":

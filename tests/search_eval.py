@@ -5,9 +5,9 @@ Two committed sets, and an outside one when present:
   diacritics; run as a player types into the one search box: no game, kind or language filter;
 - questions (tests/data/search_questions.yaml, issue 38): questions and concepts in pl/cs/en, run with
   the game and the language of the query, as the site and the API send them;
-- outside (tests/data/search_questions_outside.yaml, or the file RULEKB_SEARCH_OUTSIDE names): a
-  question set written by someone who never saw the ranking; run like the questions, reported apart,
-  entirely held out.
+- outside (tests/data/search_questions_outside.yaml, or the file RULEKB_SEARCH_OUTSIDE names) and
+  outside-2 (tests/data/search_questions_outside2.yaml, written later by another session that saw neither
+  the ranking nor any other set): run like the questions, reported apart, entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -27,6 +27,7 @@ DATA = Path(__file__).parent / "data"
 QUERIES = DATA / "search_queries.yaml"
 QUESTIONS = DATA / "search_questions.yaml"
 OUTSIDE = DATA / "search_questions_outside.yaml"
+OUTSIDE_2 = DATA / "search_questions_outside2.yaml"
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
@@ -43,15 +44,15 @@ NAMES = QuerySet("names", QUERIES, filtered=False)
 QUESTION_SET = QuerySet("questions", QUESTIONS, filtered=True)
 
 
-def outside_set() -> QuerySet | None:
-    """The outside question set, when a file for it is there."""
-    path = Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)
-    return QuerySet("outside", path, filtered=True, all_held_out=True) if path.is_file() else None
+def outside_sets() -> list[QuerySet]:
+    """The outside question sets whose files are there."""
+    paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)), ("outside-2", OUTSIDE_2)]
+    return [QuerySet(name, path, filtered=True, all_held_out=True) for name, path in paths if path.is_file()]
 
 
 def query_sets() -> list[QuerySet]:
-    """Every set to report: the two committed ones, then the outside one when present."""
-    return [NAMES, QUESTION_SET] + [s for s in [outside_set()] if s]
+    """Every set to report: the two committed ones, then the outside ones present."""
+    return [NAMES, QUESTION_SET] + outside_sets()
 
 
 @dataclass

@@ -236,3 +236,21 @@ def test_a_new_build_is_looked_up_and_searched_within_seconds(request, backend, 
         time.sleep(RECHECK_SECONDS + 0.2)
         assert c.get(f"/api/v1/entities/{JADE}").status_code == 200
         assert JADE in [h["id"] for h in c.get("/api/v1/search", params={"q": "nefrit"}).json()["data"]]
+
+
+def test_an_entity_in_polish_or_czech_carries_its_english_notes_translated_beside_them(real_client):
+    """?lang=pl|cs adds each English note's translation next to it (the English keys keep their values)."""
+    all_langs = real_client.get("/api/v1/entities/gugong/decree/l1-intrigue").json()
+    cost = next(p for p in all_langs["provenance"] if p["basis"] == "assumption")
+    assert "reference_translated" not in cost  # no language asked: the document as stored
+    for lang, start, repair in (("pl", "koszt wydrukowany na dekrecie", "OCR połączyło liczbę ze słowem"),
+                                ("cs", "cena vytištěná na dekretu", None)):  # the Czech text needed no repair
+        body = real_client.get("/api/v1/entities/gugong/decree/l1-intrigue", params={"lang": lang}).json()
+        note = next(p for p in body["provenance"] if p["basis"] == "assumption")
+        assert note["reference"] == cost["reference"] and note["reference_translated"].startswith(start)
+        assert "gugong/unknown/decree-costs" in note["reference_translated"]  # the id, for a client to link
+        repairs = [item["repair_translated"] for items in body["texts"].values() for item in items
+                   if "repair_translated" in item]
+        assert [r for r in repairs if r.startswith(repair)] if repair else repairs == []
+    english = real_client.get("/api/v1/entities/gugong/decree/l1-intrigue", params={"lang": "en"}).json()
+    assert not any("reference_translated" in p for p in english["provenance"])

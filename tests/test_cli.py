@@ -77,6 +77,33 @@ def test_compare_json_carries_every_finding_whatever_the_display_filter():
     assert "rule" in {f["class"] for f in filtered["findings"]}  # not only the ocr gaps shown
 
 
+def test_compare_reads_the_findings_the_build_stored(tmp_path, real_kb, monkeypatch):
+    """`compare` on a build gives what the checker gives on kb/data, without loading kb/data (seconds);
+    with no build it says so and compares from kb/data."""
+    import kb.loader
+    from i18n.derived import findings
+    from kb.build import build
+
+    url = f"sqlite:///{tmp_path / 'kb.db'}"
+    build(url, kb=real_kb, contributions=[findings])
+    none = f"sqlite:///{tmp_path / 'none.db'}"
+    for args in (("gugong", "--langs", "pl,cs", "--json"), ("gugong", "--class", "rule"),
+                 ("dragon", "--editions", "2007,2017", "--json")):
+        from_data = rulekb("compare", *args, "--database-url", none)
+        assert "has not been built" in from_data.stderr and from_data.returncode == 0
+        with monkeypatch.context() as patched:
+            patched.setattr(kb.loader, "load", lambda *a, **k: (_ for _ in ()).throw(AssertionError("kb/data read")))
+            r = run("compare", *args, "--database-url", url)
+        assert r.exit_code == 0, r.output
+        assert r.stdout == from_data.stdout
+    reversed_order = run("compare", "gugong", "--langs", "cs,pl", "--json", "--database-url", url)
+    assert json.loads(reversed_order.stdout)["compared"] == ["cs", "pl"]  # not stored: the checker runs
+    # kb/data (or the checker) changed after the build: its findings are not given for the present ones
+    monkeypatch.setattr("i18n.derived.inputs", lambda *a: "another kb/data")
+    stale = run("compare", "dragon", "--editions", "2007,2017", "--json", "--database-url", url)
+    assert "changed since the last build" in stale.stderr and stale.stdout == from_data.stdout
+
+
 def test_compare_usage_errors():
     assert run("compare", "dragon", "--langs", "pl,cs").exit_code == 2  # no Czech Dragon rulebook
     assert run("compare", "zhanguo").exit_code == 1  # one source only
@@ -85,12 +112,12 @@ def test_compare_usage_errors():
                        (["gugong", "--class", "style"], "--class must be one of"),
                        (["dragon", "--editions", "2007,2020"], "no source for edition 2020"),
                        (["--text", "README.md", "--lang", "de", "--against", "gugong-pl"], "--lang must be one of"),
-                       (["--text", "no-such-file.txt", "--lang", "cs", "--against", "gugong-pl"], "no such file"),
                        (["--text", "README.md"], "--text needs --lang")]:
         r = run("compare", *args)
         assert r.exit_code == 2 and says in r.output, (args, r.output)
         assert "Traceback" not in r.output
     for args, says in [(["chess"], "There is no game 'chess'"),
+                       (["--text", "no-such-file.txt", "--lang", "cs", "--against", "gugong-pl"], "no such file"),
                        (["--text", "README.md", "--lang", "cs", "--against", "gugong-xx"],
                         "There is no source 'gugong-xx'. Did you mean gugong-cs, gugong-pl?")]:
         r = run("compare", *args)
@@ -105,7 +132,7 @@ def test_scenario_run_prints_one_line_per_scenario(tmp_path):
     bad.write_text("id: x\ngame: gugong\nsteps: [1]\nexpect: []\nplayers: []\n", encoding="utf-8")
     r = run("scenario", "run", str(bad))
     assert r.exit_code == 1 and "ERROR" in r.stdout
-    assert run("scenario", "run", str(tmp_path / "none.yaml")).exit_code == 2
+    assert run("scenario", "run", str(tmp_path / "none.yaml")).exit_code == 1  # not found, like an unknown id
 
 
 def test_engines_not_yet_written_say_so(monkeypatch):

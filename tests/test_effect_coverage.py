@@ -1,6 +1,6 @@
 """Which effects the engine runs (tests/effect_coverage.py). Dragon and ZhanGuo: every effect is executed
-by the interpreter or names a mechanism, except the ones listed here as not migrated yet; Gugong: the
-migrated families are executed. A behaviour moved back into hand-written code, or a migrated one left on a
+by the interpreter or names a mechanism, except the ones listed here as not migrated yet; Gugong too,
+apart from the appendix's repeats of entities whose own effects run. A behaviour moved back into hand-written code, or a migrated one left on a
 list, fails the test."""
 from __future__ import annotations
 
@@ -61,6 +61,24 @@ def test_gugong_decrees_ports_rewards_abilities_and_scorings_run_from_their_effe
     assert wanted <= ran, f"not run from their effects: {sorted(wanted - ran)}"
     tokens = {i for i, e in entities.items() if e["kind"] == "token" and i in ran}
     assert len(tokens) >= 10, sorted(tokens)
+
+
+# Gugong's effects the engine does not run, and why: the rulebook's appendix repeats each decree, travel
+# token, intrigue reward and gift card benefit (gugong/rule/appendix-*), whose own entity's effect runs
+APPENDIX = "gugong/rule/appendix-"
+GUGONG_NOT_YET = {
+    "gugong/step/night-move-ships": "the night moves every player's ships together, the furthest first "
+                                    "(engine/gugong/night.py), while the effect reads one player's ships",
+}
+
+
+def test_every_gugong_effect_runs_or_names_a_mechanism_or_repeats_one_or_is_listed():
+    ran, left = _left("gugong")
+    repeats = {i for i in left if i.startswith(APPENDIX)}
+    assert left - repeats == set(GUGONG_NOT_YET), (f"not run and not listed: {sorted(left - repeats - set(GUGONG_NOT_YET))}; "
+                                                   f"listed but now run: {sorted(set(GUGONG_NOT_YET) - left)}")
+    assert not {i for i in ran if i.startswith(APPENDIX)}, "an appendix repeat runs instead of its entity"
+    assert len(ran) >= 101
 
 
 def test_every_zhanguo_effect_runs_or_names_a_mechanism_or_is_listed():

@@ -104,6 +104,14 @@ def complete_wall_at(n):
     return change
 
 
+def servants_per_match(n):
+    """The night gives n servants for a card whose value shows on one die (the rule says 1)."""
+    def change(effect):
+        per = effect[0]["per"]
+        return [{"per": dict(per, do=[{"gain": {"servant": n}}])}] + effect[1:]
+    return change
+
+
 # (what is mutated, the entity, the change, the worked example or scenario that must notice)
 CASES = [
     ("repeated step", "dragon/event/imperial-tribute", repeat_first_step, "imperial-tribute.yaml"),
@@ -116,6 +124,7 @@ CASES = [
     ("gugong changed number", "gugong/port/port-3", cards_drawn(4), "morning-decree-bonus.yaml"),
     ("gugong changed condition", "gugong/decree/l1-ship", ship_condition("envoy-already-in-palace"),
      "morning-decree-bonus.yaml"),
+    ("gugong night dice changed number", "gugong/rule/night-destiny-dice", servants_per_match(3), "night-dice.yaml"),
     ("zhanguo repeated step", "zhanguo/scoring-rule/governor-majority", repeat_first_step, "governor-majority-region-1.yaml"),
     ("zhanguo changed number", "zhanguo/scoring-rule/governor-majority", majority_points(12), "governor-majority-tie.yaml"),
     ("zhanguo changed condition", "zhanguo/scoring-rule/governor-majority", majority_by_markers,

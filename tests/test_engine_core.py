@@ -270,3 +270,28 @@ def test_a_game_outside_its_player_range_is_refused_by_the_game_type_alone(key, 
     count = len(players) + len(options.get("others", []))
     assert str(err.value) in (f"{declared.title} is played by {declared.min_players}-{declared.max_players} players, "
                               f"not {count}", "player names must be distinct")
+
+
+def test_a_draft_copies_in_one_step_only_what_the_state_schema_declares_flat():
+    """state.flat_keys reads the closed state schema: lists and mappings of scalars are flat; a list of
+    lists, an object of objects or a mapping the schema leaves open are not (their items need copying)."""
+    from engine.core import state as st
+
+    schema = {"properties": {
+        "order": {"type": "array", "items": {"type": "string"}},
+        "supply": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "options": {"type": "object", "properties": {"solo": {"enum": ["easy", None]}}, "additionalProperties": False},
+        "groups": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        "players": {"type": "object", "additionalProperties": {"type": "object"}},
+        "bank": {"type": "object"},
+        "sunrise": {"type": "array"},
+        "round": {"type": "integer"}}}
+    assert st.flat_keys(schema) == {"order", "supply", "options"}
+    state = {"order": ["A"], "supply": {"x": 1}, "groups": [["a"]], "round": 1}
+    work = st.draft(state, flat=frozenset({"order", "supply"}))
+    st.end_draft()
+    work["order"].append("B")
+    work["supply"]["x"] = 0
+    work["groups"][0].append("b")
+    assert state == {"order": ["A"], "supply": {"x": 1}, "groups": [["a"]], "round": 1}  # every level private
+    assert work["order"] is not state["order"] and work["supply"] is not state["supply"]

@@ -192,11 +192,11 @@ def test_diff_names_added_and_removed_entities(fixture_db):
     assert [a["id"] for a in diff(fewer, full)["added"]] == [gone.id]
 
 
-def test_diff_of_something_that_is_not_an_export_is_a_usage_error(tmp_path):
+def test_diff_of_something_that_is_not_an_export_is_a_usage_error_and_of_nothing_a_missing_file(tmp_path):
     (tmp_path / "x.json").write_text("{}")
-    for target in (str(tmp_path / "x.json"), str(tmp_path / "missing")):
+    for target, status in ((str(tmp_path / "x.json"), 2), (str(tmp_path / "missing"), 1)):  # missing: like an unknown id
         result = CliRunner().invoke(cli, ["diff", target, str(tmp_path / "x.json")])
-        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert result.exit_code == status and "Traceback" not in result.output
 
 
 def test_publishing_keeps_a_changelog_first_build_then_only_real_changes(fixture_db, tmp_path):

@@ -35,7 +35,7 @@ def test_fixture_loads_clean(fixture_kb):
 
 def test_unknown_key_is_an_error(data):
     edit(data / "gugong/term.yaml", "- key: jade\n", "- key: jade\n  colour: green\n")
-    assert any("term.yaml [gugong/term/jade]: colour: unknown key" in e for e in errors_of(data))
+    assert any("term.yaml [gugong/term/jade]: field colour: unknown key" in e for e in errors_of(data))
 
 
 def test_duplicate_id_is_an_error(data):

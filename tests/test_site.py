@@ -131,6 +131,9 @@ def test_a_crawl_from_the_root_finds_no_broken_link_no_markup_no_id_and_no_engli
     assert figures["pages"] > 200  # every language's pages, the sources and the developers' guide
     assert report["broken"][:5] == [] and report["markup"][:5] == []
     assert report["ids"][:5] == [] and report["english"][:5] == []
+    # the knowledge base's English notes are shown in the page's language (tests/test_i18n.py: every one has
+    # a translation), none kept in English
+    assert report["english_marked"][:5] == []
     # no link a reader cannot tell from the next one ("A", "B": an action's options out of context)
     import re
     bare = {p.relative_to(real_site).as_posix() for p in real_site.rglob("*.html")
@@ -149,7 +152,8 @@ def test_the_crawler_finds_what_a_reader_would(tmp_path):
     (tmp_path / "pl" / "index.html").write_text(
         '<html lang="pl"><body><h1 id="top">Zasady</h1><p>Koszt {: .rk-meta }</p><p>zobacz gugong/unknown/decree-costs'
         ' i large_price</p><p>Each player takes one card from the supply.</p>'
-        '<p lang="en">Each player takes one card from the supply.</p><pre>players.Anna.vp</pre></body></html>',
+        '<p lang="en">Each player takes one card from the supply.</p><pre>players.Anna.vp</pre>'
+        '<p><span lang="en" class="rk-en">the rulebook never says how many sides the dice have</span></p></body></html>',
         encoding="utf-8")
     report = crawl(tmp_path)
     assert report["pages"] == 2
@@ -157,6 +161,29 @@ def test_the_crawler_finds_what_a_reader_would(tmp_path):
     assert [m for _, m in report["markup"]] == ["{: .rk-meta }"]
     assert [i for _, i in report["ids"]] == ["gugong/unknown/decree-costs", "large_price"]
     assert [r for _, r in report["english"]] == ["Each player takes one card from the supply"]
+    assert [r for _, r in report["english_marked"]] == ["the rulebook never says how many sides the dice have"]
+
+
+def test_kb_notes_show_in_the_page_language_marked_as_translations_with_their_ids_linked(real_site):
+    """An English note of kb/data (an assumption naming the unknowns entry it relies on, an OCR repair, a
+    free-text value) reads in Polish and Czech on their pages, marked as a translation; the entity id inside
+    the translated note is a link named in the page's language."""
+    import re
+
+    expected = {"pl": ("zob.", "Koszt Dekretów w Służących", "przetłumaczone z angielskiego",
+                       "OCR połączyło liczbę ze słowem"),
+                "cs": ("viz", "Cena dekretů ve služebnících", "přeloženo z angličtiny", "OCR spojilo číslo se slovem")}
+    for lang, (see, name, hint, repair) in expected.items():
+        page = (real_site / lang / "gugong" / "decree" / "index.html").read_text(encoding="utf-8")
+        notes = re.findall(r'<span class="rk-tr" title="([^"]*)">(.*?)</span>', page)
+        assert notes and {title for title, _ in notes} == {hint}
+        assert any(f'{see} <a href="../unknowns/#decree-costs">{name}</a>' in body for _, body in notes)
+        assert "gugong/unknown/decree-costs" not in page and 'class="rk-en"' not in page
+        assert re.search(f'<abbr class="rk-tr" title="{repair}[^"]*">', page)  # the OCR repair's note
+    solo = (real_site / "cs" / "gugong" / "rule-6" / "index.html").read_text(encoding="utf-8")  # a free-text value
+    assert '<span class="rk-tr" title="přeloženo z angličtiny">dolní část karty Automy</span>' in solo
+    english = (real_site / "en" / "gugong" / "decree" / "index.html").read_text(encoding="utf-8")
+    assert 'see <a href="../unknowns/#decree-costs">Decree costs in servants</a>' in english and "rk-tr" not in english
 
 
 def test_each_home_links_to_the_changelog_in_its_language(real_site):
@@ -223,3 +250,47 @@ def test_findings_speak_the_pages_language_and_print_one_line_as_one_number(real
     assert "tylko tekst cs ma to zdanie" in pl and "only the cs text says this sentence" not in pl
     assert "only the cs text says this sentence" not in cs
     assert not re.search(r"\b(\d+)–\1\b", pl)
+    # a value stated by a worked example's fact, by its word on the page, not its code
+    assert "gracza (tekst polski) = fioletowy" in pl and "= purple" not in pl and "= fialová" in cs
+
+
+# What each Dragon person type does, as a reader of the person table finds it: the entry that counts its
+# symbol, and a phrase of the rulebook text (pl) or of its translation (cs).
+PERSON_ROLES = {
+    "craftsman": ("action/#build", "za każdy młot", "za každé kladivo"),
+    "court-lady": ("scoring-rule/#round-court-ladies", "każdego smoka na wachlarzach dwórek", "draka na vějířích dvorních dam"),
+    "pyrotechnist": ("action/#fireworks", "za każdą racę", "za každou raketu"),
+    "tax-collector": ("action/#taxes", "za każdą monetę", "za každou minci"),
+    "warrior": ("action/#military-parade", "na każdy hełm", "za každou helmu"),
+    "monk": ("scoring-rule/#end-monks", "ikony Buddy", "symbolů Buddhy"),
+    "healer": ("event/#plague", "Za każdy moździerz", "Za každý hmoždíř"),
+    "farmer": ("action/#harvest", "za każdy worek ryżu", "za každý pytel rýže"),
+    "scholar": ("action/#research", "na każdą księgę", "za každou knihu"),
+}
+
+
+def test_the_dragon_person_table_says_what_each_person_does_in_the_pages_language_with_its_rulebook_lines(real_site):
+    """pl and cs person pages: each of the 9 types' row links the action, event or scoring rule that counts
+    its symbol, says what it does in the page's language and cites the rulebook lines (quoted on pl,
+    translated on cs); young and elder rows point to their type; no English in the table."""
+    import re
+
+    for lang, column, citation in (("pl", 1, '<span class="origin source">instrukcja <a href="../../../sources/dragon-2007-pl/#L'),
+                                   ("cs", 2, '<span class="origin translated">překlad: <a href="../../../sources/dragon-2007-pl/#L')):
+        page = (real_site / lang / "dragon" / "person" / "index.html").read_text(encoding="utf-8")
+        table = page[page.index('<div class="rk-table rk-stack">'):]
+        table = table[:table.index("</table>")]
+        rows = {m.group(1): m.group(0) for m in re.finditer(r'<tr>\s*<td><a href="#([a-z-]+)">.*?</tr>', table, re.S)}
+        assert ("<th>Co robi</th>" if lang == "pl" else "<th>Co dělá</th>") in table
+        for key, (used_by, *phrases) in PERSON_ROLES.items():
+            row = rows[key]
+            assert f'href="../{used_by}"' in row, (lang, key)
+            assert phrases[column - 1] in row, (lang, key)
+            assert citation in row, (lang, key)
+        assert 'href="../event/#mongol-invasion"' in rows["warrior"]  # a second role: helmets in the invasion
+        assert ("zob." if lang == "pl" else "viz") + ' <a href="./#warrior">' in rows["warrior-elder"]
+        assert "rk-en" not in table and 'lang="en"' not in table
+        # symbol values are words of the page's language, not the data's English
+        assert ("wachlarz ze smokiem" if lang == "pl" else "vějíř s drakem") in rows["court-lady"]
+        own_language = re.sub(r"<details.*?</details>", "", page, flags=re.S)  # the other languages' texts aside
+        assert "fan with a dragon" not in own_language and "rice bag" not in own_language

@@ -11,6 +11,7 @@ from api.deps import (ENTITIES, GameFilter, KbDep, KindFilter, Lang, LangDep, Li
                       envelope, make_router)
 from api.knowledge import KbReader
 from api.problems import responses
+from i18n.catalog import with_note_translations
 from i18n.locale import negotiate
 from kb import queries
 
@@ -39,7 +40,7 @@ async def get_entity(request: Request, entity_id: str, lang: Optional[Lang] = No
         raise queries.NotFound("entity", entity_id)
     header = request.headers.get("accept-language")
     lang = lang or (negotiate(header) if header else None)  # all languages unless the client names one
-    if lang:
-        document = json.dumps(queries.in_language(json.loads(document), lang), ensure_ascii=False,
-                              separators=(",", ":"))
+    if lang:  # one language's texts, and the knowledge base's English notes in it beside them
+        document = json.dumps(with_note_translations(queries.in_language(json.loads(document), lang), lang),
+                              ensure_ascii=False, separators=(",", ":"))
     return Response(document, media_type="application/json")

@@ -60,7 +60,8 @@ def _all_finite(value: Any) -> bool:
 def result(outcome) -> dict[str, Any]:
     """The outcome as sent: a client's text it repeats (a path, a value, a setup key) is made safe."""
     return safe(js_safe({"id": outcome.id, "status": outcome.status, "message": safe(outcome.message, PARAM_CHARS),
-                         "checks": [{**c.__dict__, "message": safe(c.message, PARAM_CHARS)} for c in outcome.checks],
+                         "checks": [{**{k: v for k, v in c.__dict__.items() if k != "said"},
+                                     "message": safe(c.message, PARAM_CHARS)} for c in outcome.checks],
                          "state_before": outcome.before, "state_after": outcome.state}))
 
 
@@ -70,9 +71,10 @@ def run(doc: dict[str, Any], url: str) -> dict[str, Any]:
     try:
         outcome = scenario.run(doc, url=url)
     except (EngineError, KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
-        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": str(exc) or type(exc).__name__})
-    if outcome.status == "ERROR":  # malformed: the engine never got to check anything
-        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": outcome.message})
+        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"),
+                       params={"problem": getattr(exc, "said", None) or str(exc) or type(exc).__name__})
+    if outcome.status == "ERROR":  # malformed: the engine never got to check anything (in the reader's words)
+        raise ApiError(422, N_("The scenario cannot be run: %(problem)s"), params={"problem": outcome.said or outcome.message})
     return result(outcome)
 
 

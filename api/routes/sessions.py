@@ -19,7 +19,7 @@ from api.deps import Limit, MessageLangDep, Offset, ReaderDep, StoreDep, TokenDe
 from api.problems import ApiError, responses
 from api.store import Rejected, etag
 from engine.core.game import ENGINES
-from i18n.catalog import N_
+from i18n.catalog import N_, Message, render
 from kb import queries
 
 router = make_router(prefix="/sessions", tags=["sessions"])
@@ -146,7 +146,7 @@ async def act(sid: SessionId, body: ApplyAction, response: Response, store: Stor
         name = await reader.run(lambda: rule_name(reader, exc.extra["rule"], lang))
         raise ApiError(422, N_("The action breaks the rule “%(name)s” (%(rule)s)."),
                        params={"name": name, "rule": exc.extra["rule"]},
-                       rule=exc.extra["rule"], engine_message=exc.params.get("reason", "")) from None
+                       rule=exc.extra["rule"], engine_message=_said(lang, exc.params.get("reason", ""))) from None
     return _tagged(response, view)
 
 
@@ -165,3 +165,8 @@ def rule_name(reader, rule: str, lang: str) -> str:
 async def remove(sid: SessionId, store: StoreDep, token: TokenDep) -> Response:
     await run_in_threadpool(store.delete, sid, token)
     return Response(status_code=204)
+
+
+def _said(lang: str, reason) -> str:
+    """The engine's own reason for a refusal (kb.messages.Message), in the reader's language."""
+    return render(lang, reason) if isinstance(reason, Message) else reason

@@ -1,20 +1,34 @@
 """Errors the engine raises. An illegal action names the rule it breaks; the state is unchanged."""
 from __future__ import annotations
 
+from kb.messages import Message
+
 
 class EngineError(Exception):
     """Base class."""
 
 
 class IllegalAction(EngineError):
-    def __init__(self, rule: str, message: str):
-        self.rule, self.message = rule, message
-        super().__init__(f"{message} (rule {rule})")
+    """`message` is a catalog msgid and `params` its parameters: `said` is rendered in the reader's language
+    (i18n.catalog.render); `message` is the English."""
+
+    def __init__(self, rule: str, message: str, /, **params):
+        self.rule, self.said = rule, Message(message, **params)
+        self.message = str(self.said)
+        super().__init__(f"{self.message} (rule {rule})")
 
 
 class MalformedAction(EngineError):
-    """The action is not an action of this game at all (wrong shape, unknown type)."""
+    """The action is not an action of this game at all (wrong shape, unknown type); `said` as for IllegalAction."""
+
+    def __init__(self, message: str, /, **params):
+        self.said = Message(message, **params)
+        super().__init__(str(self.said))
 
 
 class ScenarioError(EngineError):
-    """A scenario file is invalid."""
+    """A scenario file is invalid; `said` as for IllegalAction."""
+
+    def __init__(self, message: str, /, **params):
+        self.said = Message(message, **params)
+        super().__init__(str(self.said))

@@ -24,6 +24,7 @@ from engine.core.rng import Rng
 from kb import ruleset
 from kb.db import database_url
 from kb.effects import resolved
+from kb.messages import N_
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -78,6 +79,11 @@ class Game(ABC):
 
     def __init__(self, rules: Rules | None = None):
         self.rules = rules or Rules.load(self.key)
+
+    @cached_property
+    def draft_flat(self) -> frozenset[str]:
+        """Top-level state keys holding scalars only, by the game's state schema (see state.draft)."""
+        return st.flat_keys((self.state_schema() or {}).get("state") or {})
 
     @classmethod
     def over(cls, url: str | None = None) -> "Game":
@@ -147,13 +153,12 @@ class Game(ABC):
 
     def apply(self, state: dict, action: Action) -> tuple[dict, list[Event]]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise MalformedAction("an action is a JSON object with a string 'type'")
+            raise MalformedAction(N_("an action is a JSON object with a string 'type'"))
         allowed = self.action_fields().get(action["type"])
         if allowed is not None and not allowed.issuperset(action):  # stored in the history: nothing else rides along
             unknown = sorted(set(action) - allowed)
-            raise MalformedAction(f"a {action['type']} action has no field {', '.join(map(repr, unknown))}; "
-                                  f"its fields: {', '.join(sorted(allowed))}")
-        work = st.draft(state, self.draft_deeper, self.draft_fixed)
+            raise MalformedAction(N_("a %(type)s action has no field %(unknown)s; its fields: %(fields)s"), type=action['type'], unknown=', '.join(map(repr, unknown)), fields=', '.join(sorted(allowed)))
+        work = st.draft(state, self.draft_deeper, self.draft_fixed, self.draft_flat)
         events: list[Event] = []
         try:
             self._apply(work, action, events)
@@ -163,7 +168,7 @@ class Game(ABC):
 
     def run(self, state: dict, step: str) -> tuple[dict, list[Event]]:
         """Run an engine step by name (scenarios use this, e.g. {run: night})."""
-        raise IllegalAction("scenario", f"{self.key} has no engine step {step!r}")
+        raise IllegalAction("scenario", N_("%(key)s has no engine step %(step)r"), key=self.key, step=step)
 
     # ---- helpers
     @staticmethod
@@ -191,14 +196,14 @@ class PhasedGame(Game):
         """The player of a well-formed action of this game; refused while the game is over."""
         kind = action["type"]
         if kind not in self.action_types:
-            raise MalformedAction(f"unknown action type {kind!r}; types: {', '.join(sorted(self.action_types))}")
+            raise MalformedAction(N_("unknown action type %(kind)r; types: %(types)s"), kind=kind, types=', '.join(sorted(self.action_types)))
         name = action.get("player")
         if not isinstance(name, str):
-            raise MalformedAction("an action names its 'player'")
+            raise MalformedAction(N_("an action names its 'player'"))
         if name not in state["players"]:
-            raise MalformedAction(f"no player {name!r} in this game")
+            raise MalformedAction(N_("no player %(name)r in this game"), name=name)
         if self.is_terminal(state):
-            raise IllegalAction(f"{self.key}/rule/end-game", "the game is over")
+            raise IllegalAction(f"{self.key}/rule/end-game", N_("the game is over"))
         return name
 
     def current_player(self, state: dict) -> str | None:

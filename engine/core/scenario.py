@@ -22,6 +22,7 @@ from engine.core.errors import EngineError, IllegalAction, MalformedAction, Scen
 from engine.core.game import Game, get_game
 from engine.core.rng import Rng
 from engine.core.settle import Broken
+from kb.messages import N_, Message
 
 MISSING = object()
 COMPARISONS = ("equals", "delta", "at_least", "at_most", "greater_than", "less_than", "one_of", "contains",
@@ -50,6 +51,7 @@ class Check:
     expected: Any = None
     actual: Any = None
     seed: int | None = None
+    said: Message | None = None  # what went wrong in the reader's words (a refusal names its rule): i18n renders it
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Outcome:
     seeds: list[int] = field(default_factory=list)
     failed_seeds: list[int] = field(default_factory=list)
     follows: str | None = None
+    said: Message | None = None  # `message` as a msgid and parameters, for the reader's language
 
     @property
     def line(self) -> str:
@@ -75,11 +78,11 @@ def load_file(path: Path) -> dict:
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise ScenarioError(f"{path}: {exc}") from exc
+        raise ScenarioError(N_("%(path)s: %(problem)s"), path=path, problem=str(exc).replace("\n", " ")) from exc
     except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+        raise ScenarioError(N_("%(path)s: not UTF-8 text (%(reason)s)"), path=path, reason=exc.reason) from exc
     if not isinstance(doc, dict):
-        raise ScenarioError(f"{path}: a scenario is a YAML mapping")
+        raise ScenarioError(N_("%(path)s: a scenario is a YAML mapping"), path=path)
     if "id" not in doc and "key" in doc:  # a worked example file: its id follows from its place
         doc["id"] = f"{path.parent.parent.name}/example/{doc['key']}"
         doc.setdefault("game", path.parent.parent.name)
@@ -89,7 +92,7 @@ def load_file(path: Path) -> dict:
 # ------------------------------------------------------------------ reading a document
 def _seeds(doc: dict) -> list[int]:
     if "seed" in doc and "seeds" in doc:
-        raise ScenarioError("give `seed` or `seeds`, not both")
+        raise ScenarioError(N_("give `seed` or `seeds`, not both"))
     if "seeds" in doc:
         seeds = doc["seeds"]
         if isinstance(seeds, int) and not isinstance(seeds, bool) and 1 <= seeds <= MAX_SEEDS:
@@ -97,10 +100,10 @@ def _seeds(doc: dict) -> list[int]:
         if isinstance(seeds, list) and 0 < len(seeds) <= MAX_SEEDS and all(
                 isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**63 for x in seeds):
             return list(seeds)
-        raise ScenarioError(f"seeds: a list of up to {MAX_SEEDS} integers or a count from 1 to {MAX_SEEDS}")
+        raise ScenarioError(N_("seeds: a list of up to %(max)s integers or a count from 1 to %(max)s"), max=MAX_SEEDS)
     seed = doc.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise ScenarioError(f"seed: an integer, not {seed!r}")
+        raise ScenarioError(N_("seed: an integer, not %(seed)r"), seed=seed)
     return [seed]
 
 
@@ -110,8 +113,11 @@ def _unknown(keys: Any, valid: Any, where: str) -> None:
     for key in keys:
         if key not in valid:
             close = difflib.get_close_matches(str(key), [str(v) for v in valid], n=1, cutoff=0.5)
-            hint = f"; did you mean `{close[0]}`?" if close else f"; valid keys: {', '.join(map(str, valid))}"
-            raise ScenarioError(f"{where}unknown key `{key}`{hint}")
+            if close:
+                raise ScenarioError(N_("%(where)sunknown key `%(key)s`; did you mean `%(close)s`?"), where=where,
+                                    key=key, close=close[0])
+            raise ScenarioError(N_("%(where)sunknown key `%(key)s`; valid keys: %(valid)s"), where=where, key=key,
+                                valid=", ".join(map(str, valid)))
 
 
 def _validate(doc: dict) -> None:
@@ -119,101 +125,101 @@ def _validate(doc: dict) -> None:
     _unknown(doc, TOP_KEYS, "")
     fmt = doc.get("format", 1)
     if fmt not in (1, 2):
-        raise ScenarioError(f"format: 1 or 2, not {fmt!r}")
+        raise ScenarioError(N_("format: 1 or 2, not %(fmt)r"), fmt=fmt)
     players = doc.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, (str, int)) for p in players):
-        raise ScenarioError("players: a list of names in seat order")
+        raise ScenarioError(N_("players: a list of names in seat order"))
     if not isinstance(doc.get("game"), str):
-        raise ScenarioError("game: the game's key (gugong, dragon, zhanguo)")
+        raise ScenarioError(N_("game: the game's key (gugong, dragon, zhanguo)"))
     for key in ("options", "setup", "title"):
         if doc.get(key) is not None and not isinstance(doc[key], dict):
-            raise ScenarioError(f"{key}: a mapping")
+            raise ScenarioError(N_("%(key)s: a mapping"), key=key)
     if doc.get("source_refs") is not None and not (isinstance(doc["source_refs"], list) and all(
             isinstance(r, dict) and set(r) == {"source", "lines"} for r in doc["source_refs"])):
-        raise ScenarioError("source_refs: a list of {source: <source id>, lines: [first, last]}")
+        raise ScenarioError(N_("source_refs: a list of {source: <source id>, lines: [first, last]}"))
     if doc.get("follows") is not None and str(doc["follows"]) not in FOLLOWS:
-        raise ScenarioError(f"follows: one of {', '.join(FOLLOWS)}, not {doc['follows']!r}")
+        raise ScenarioError(N_("follows: one of %(choices)s, not %(follows)r"), choices=', '.join(FOLLOWS), follows=doc['follows'])
     steps = doc.get("steps") or []
     if not isinstance(steps, list):
-        raise ScenarioError("steps: a list")
+        raise ScenarioError(N_("steps: a list"))
     for n, step in enumerate(steps):
         _validate_step(step, f"steps[{n}]")
     expect = doc.get("expect") or []
     if isinstance(expect, dict):
         _unknown(expect, REFUSED_KEYS, "expect: ")
         if expect.get("setup") != "refused" or not isinstance(expect.get("rule", ""), str):
-            raise ScenarioError("expect: a list of checks, or {setup: refused, rule: <rule entity id>}")
+            raise ScenarioError(N_("expect: a list of checks, or {setup: refused, rule: <rule entity id>}"))
         return
     if not isinstance(expect, list):
-        raise ScenarioError("expect: a list of checks, or {setup: refused, rule: <rule entity id>}")
+        raise ScenarioError(N_("expect: a list of checks, or {setup: refused, rule: <rule entity id>}"))
     for n, spec in enumerate(expect):
         _validate_expectation(spec, f"expect[{n}]")
 
 
 def _validate_step(step: Any, where: str) -> None:
     if not isinstance(step, dict):
-        raise ScenarioError(f"{where}: a step is a mapping, not {step!r}")
+        raise ScenarioError(N_("%(where)s: a step is a mapping, not %(step)r"), where=where, step=step)
     kinds = [k for k in STEP_KEYS if k in step]
     if len(kinds) != 1:
         _unknown(step, sorted(set().union(*STEP_KEYS.values())), f"{where}: ")
-        raise ScenarioError(f"{where}: give exactly one of `action` (with `player`), `run`, `legal` or `check`")
+        raise ScenarioError(N_("%(where)s: give exactly one of `action` (with `player`), `run`, `legal` or `check`"), where=where)
     kind = kinds[0]
-    _unknown(step, sorted(STEP_KEYS[kind]), f"{where}: in a `{kind}` step, ")
+    _unknown(step, sorted(STEP_KEYS[kind]), f"{where}: {kind}: ")
     if kind == "action":
         if not isinstance(step["action"], dict):
-            raise ScenarioError(f"{where}: action: a mapping with a `type`")
+            raise ScenarioError(N_("%(where)s: action: a mapping with a `type`"), where=where)
         if "player" in step and not isinstance(step["player"], (str, int)):
-            raise ScenarioError(f"{where}: player: a player's name")
+            raise ScenarioError(N_("%(where)s: player: a player's name"), where=where)
         rejected = step.get("rejected", False)
         if isinstance(rejected, dict):
             _unknown(rejected, ("rule",), f"{where}: rejected: ")
         if not (isinstance(rejected, bool) or (isinstance(rejected, dict) and set(rejected) == {"rule"}
                                                and isinstance(rejected["rule"], str))):
-            raise ScenarioError(f"{where}: rejected: true or {{rule: <rule entity id>}}")
+            raise ScenarioError(N_("%(where)s: rejected: true or {rule: <rule entity id>}"), where=where)
     elif kind == "run":
         if not isinstance(step["run"], str) or not step["run"]:
-            raise ScenarioError(f"{where}: run: a phase or step name, `round` or `end`")
+            raise ScenarioError(N_("%(where)s: run: a phase or step name, `round` or `end`"), where=where)
     elif kind == "legal":
         spec = step["legal"]
         if not isinstance(spec, dict):
-            raise ScenarioError(f"{where}: legal: a mapping of player, includes, excludes, count")
+            raise ScenarioError(N_("%(where)s: legal: a mapping of player, includes, excludes, count"), where=where)
         _unknown(spec, LEGAL_KEYS, f"{where}: legal: ")
         for key in ("includes", "excludes"):
             if key in spec and not (isinstance(spec[key], list) and all(isinstance(a, dict) for a in spec[key])):
-                raise ScenarioError(f"{where}: legal.{key}: a list of (partial) actions")
+                raise ScenarioError(N_("%(where)s: legal.%(key)s: a list of (partial) actions"), where=where, key=key)
         if "count" in spec and (not isinstance(spec["count"], int) or isinstance(spec["count"], bool)):
-            raise ScenarioError(f"{where}: legal.count: an integer")
+            raise ScenarioError(N_("%(where)s: legal.count: an integer"), where=where)
     else:
         if not isinstance(step["check"], list) or not step["check"]:
-            raise ScenarioError(f"{where}: check: a list of expectations")
+            raise ScenarioError(N_("%(where)s: check: a list of expectations"), where=where)
         for i, spec in enumerate(step["check"]):
             _validate_expectation(spec, f"{where}.check[{i}]")
 
 
 def _validate_expectation(spec: Any, where: str) -> None:
     if not isinstance(spec, dict):
-        raise ScenarioError(f"{where}: an expectation is a mapping, not {spec!r}")
+        raise ScenarioError(N_("%(where)s: an expectation is a mapping, not %(spec)r"), where=where, spec=spec)
     if "event" in spec:
         if not isinstance(spec["event"], dict) or not spec["event"]:
-            raise ScenarioError(f"{where}: event: the fields of an emitted event")
-        _unknown(spec, EVENT_KEYS, f"{where}: in an event expectation, ")
+            raise ScenarioError(N_("%(where)s: event: the fields of an emitted event"), where=where)
+        _unknown(spec, EVENT_KEYS, f"{where}: event: ")
         if "count" in spec and (not isinstance(spec["count"], int) or isinstance(spec["count"], bool)):
-            raise ScenarioError(f"{where}: count: an integer")
+            raise ScenarioError(N_("%(where)s: count: an integer"), where=where)
         return
     _unknown(spec, ("path", "note") + COMPARISONS, f"{where}: ")
     if not isinstance(spec.get("path"), str) or not spec["path"]:
-        raise ScenarioError(f"{where}: give a `path` (or an `event`)")
+        raise ScenarioError(N_("%(where)s: give a `path` (or an `event`)"), where=where)
     if not [k for k in spec if k not in ("path", "note")]:
-        raise ScenarioError(f"{where}: no comparison; use {', '.join(COMPARISONS)}")
+        raise ScenarioError(N_("%(where)s: no comparison; use %(comparisons)s"), where=where, comparisons=', '.join(COMPARISONS))
     if "one_of" in spec and not isinstance(spec["one_of"], list):
-        raise ScenarioError(f"{where}: one_of: a list")
+        raise ScenarioError(N_("%(where)s: one_of: a list"), where=where)
     if "absent" in spec and not isinstance(spec["absent"], bool):
-        raise ScenarioError(f"{where}: absent: true or false")
+        raise ScenarioError(N_("%(where)s: absent: true or false"), where=where)
     for key in ("delta", "at_least", "at_most", "greater_than", "less_than"):
         if key in spec and not _number(spec[key]) and _other_path(spec[key]) is None:
-            raise ScenarioError(f"{where}: {key}: a number or {{path: <another path of the state>}}")
+            raise ScenarioError(N_("%(where)s: %(key)s: a number or {path: <another path of the state>}"), where=where, key=key)
     if "length" in spec and (not isinstance(spec["length"], int) or isinstance(spec["length"], bool)):
-        raise ScenarioError(f"{where}: length: an integer")
+        raise ScenarioError(N_("%(where)s: length: an integer"), where=where)
 
 
 def _number(v: Any) -> bool:
@@ -236,8 +242,10 @@ def _check_rule_ids(doc: dict, game: Game) -> None:
     for where, rule in wanted:
         if rule not in known:
             close = difflib.get_close_matches(rule, list(known), n=1, cutoff=0.6)
-            raise ScenarioError(f"{where}: {rule!r} is not an entity of the knowledge base"
-                                + (f"; did you mean {close[0]!r}?" if close else ""))
+            if close:
+                raise ScenarioError(N_("%(where)s: %(rule)r is not an entity of the knowledge base; did you mean "
+                                       "%(close)r?"), where=where, rule=rule, close=close[0])
+            raise ScenarioError(N_("%(where)s: %(rule)r is not an entity of the knowledge base"), where=where, rule=rule)
 
 
 def _check_setup_players(patch: dict, state: dict) -> None:
@@ -265,19 +273,19 @@ def _check_setup_types(patch: Any, base: Any, where: str) -> None:
         old = base[key]
         if isinstance(old, dict):
             if not isinstance(value, dict):
-                raise ScenarioError(f"setup.{here}: a mapping, not {value!r}")
+                raise ScenarioError(N_("setup.%(here)s: a mapping, not %(value)r"), here=here, value=value)
             _check_setup_types(value, old, here)
         elif isinstance(old, bool):
             if not isinstance(value, bool):
-                raise ScenarioError(f"setup.{here}: true or false, not {value!r}")
+                raise ScenarioError(N_("setup.%(here)s: true or false, not %(value)r"), here=here, value=value)
         elif isinstance(old, int):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ScenarioError(f"setup.{here}: a whole number, not {value!r}")
+                raise ScenarioError(N_("setup.%(here)s: a whole number, not %(value)r"), here=here, value=value)
         elif isinstance(old, list):
             if not isinstance(value, list):
-                raise ScenarioError(f"setup.{here}: a list, not {value!r}")
+                raise ScenarioError(N_("setup.%(here)s: a list, not %(value)r"), here=here, value=value)
         elif isinstance(old, str) and not isinstance(value, (str, int)):
-            raise ScenarioError(f"setup.{here}: a name, not {value!r}")
+            raise ScenarioError(N_("setup.%(here)s: a name, not %(value)r"), here=here, value=value)
 
 
 # ------------------------------------------------------------------ running
@@ -285,37 +293,44 @@ def run(doc: dict[str, Any], source: str | None = None, url: str | None = None) 
     """Run one scenario document (never a path: the API passes documents). `source` (a file name)
     prefixes error messages; `url` names the database whose rule set the engine reads."""
     sid = str(doc.get("id") or "scenario")
-    prefix = f"{source}: " if source else ""
+
+    def error(problem: Message, **more) -> Outcome:
+        said = Message(N_("%(path)s: %(problem)s"), path=source, problem=problem) if source else problem
+        return Outcome(sid, "ERROR", message=str(said), said=said, **more)
+
     try:
         _validate(doc)  # first: a misspelled `steps` must not pass for a file with nothing to do yet
     except EngineError as exc:
-        return Outcome(sid, "ERROR", message=prefix + str(exc))
+        return error(_said(exc))
     if not doc.get("steps") and not doc.get("expect"):
-        return Outcome(sid, "PENDING", message="no steps or expectations yet")
+        pending = Message(N_("no steps or expectations yet"))
+        return Outcome(sid, "PENDING", message=str(pending), said=pending)
     try:
         seeds = _seeds(doc)
         game = get_game(str(doc.get("game")), url)
         _check_rule_ids(doc, game)
     except EngineError as exc:
-        return Outcome(sid, "ERROR", message=prefix + str(exc))
+        return error(_said(exc))
     follows = str(doc["follows"]) if doc.get("follows") is not None else None
     options = dict(doc.get("options") or {})
     if doc.get("game") == "dragon" and follows in ("2007", "2017"):
         # a Dragon reading is an edition: the file follows the edition it runs
         if str(options.setdefault("edition", follows)) != follows:
-            return Outcome(sid, "ERROR", message=f"{prefix}follows: {follows} but options.edition is {options['edition']}")
+            return error(Message(N_("follows: %(follows)s but options.edition is %(edition)s"), follows=follows,
+                                 edition=options["edition"]))
     first: Outcome | None = None
     failed: list[int] = []
     for seed in seeds:
         try:
             out = _run_seed(game, doc, options, seed)
         except ScenarioError as exc:
-            return Outcome(sid, "ERROR", message=prefix + str(exc), seeds=seeds, follows=follows)
+            return error(exc.said, seeds=seeds, follows=follows)
         except EngineError as exc:  # the engine cannot even build or step the state
-            return Outcome(sid, "ERROR", message=f"{prefix}seed {seed}: {exc}", seeds=seeds, follows=follows)
+            return error(Message(N_("seed %(seed)s: %(problem)s"), seed=seed, problem=_said(exc)), seeds=seeds,
+                         follows=follows)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:  # a hand-made state it cannot read
-            return Outcome(sid, "ERROR", message=f"{prefix}seed {seed}: the engine failed on this scenario: "
-                           f"{type(exc).__name__}: {exc}", seeds=seeds, follows=follows)
+            return error(Message(N_("seed %(seed)s: the engine failed on this scenario: %(error)s: %(detail)s"),
+                                 seed=seed, error=type(exc).__name__, detail=str(exc)), seeds=seeds, follows=follows)
         ok = all(c.ok for c in out.checks)
         if not ok:
             failed.append(seed)
@@ -325,9 +340,16 @@ def run(doc: dict[str, Any], source: str | None = None, url: str | None = None) 
     first.id, first.seeds, first.failed_seeds, first.follows = sid, seeds, failed, follows
     first.status = "FAIL" if failed else "PASS"
     if len(seeds) > 1:
-        first.message = (f"failed for seeds {failed} of {len(seeds)}; the checks of seed {failed[0]}" if failed
-                         else f"held for all {len(seeds)} seeds")
+        first.said = (Message(N_("failed for seeds %(failed)s of %(n)s; the checks of seed %(first)s"), failed=failed,
+                              n=len(seeds), first=failed[0]) if failed else
+                      Message(N_("held for all %(n)s seeds"), n=len(seeds)))
+        first.message = str(first.said)
     return first
+
+
+def _said(exc: EngineError) -> Message:
+    """An engine error's words: its msgid and parameters, or (an error raised without them) its English."""
+    return getattr(exc, "said", None) or Message("%(text)s", text=str(exc))
 
 
 def merge_setup(base: dict, patch: dict, remove_nulls: bool) -> dict:
@@ -385,7 +407,9 @@ def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
                 state = _run_step(game, state, str(step["run"]), agent, events)
             except IllegalAction as exc:
                 checks.append(Check(where, False, f"{where}: run {step['run']}: {exc}", where,
-                                    f"run {step['run']}", str(exc), seed))
+                                    f"run {step['run']}", str(exc), seed,
+                                    Message(N_("run %(step)s was refused by %(rule)s: %(reason)s"), step=step["run"],
+                                            rule=exc.rule, reason=exc.said)))
                 break
         elif "legal" in step:
             checks += _legal_checks(game, state, step["legal"], where, seed)
@@ -430,25 +454,37 @@ def _action_step(game, state, step, where, seed, events, checks) -> tuple[dict, 
     except IllegalAction as exc:
         if not rejected:
             checks.append(Check(where, False, f"{where}: {shown} was refused: {exc}", where, "accepted",
-                                f"refused: {exc}", seed))
+                                f"refused: {exc}", seed,
+                                Message(N_("%(action)s was refused by %(rule)s: %(reason)s"), action=shown,
+                                        rule=exc.rule, reason=exc.said)))
             return state, True
         ok = want_rule is None or exc.rule == want_rule
         checks.append(Check(where, ok, f"{where}: refused by {exc.rule}" + ("" if ok else f", expected {want_rule}")
-                            + f": {exc.message}", where, want_rule or "refused", exc.rule, seed))
+                            + f": {exc.message}", where, want_rule or "refused", exc.rule, seed,
+                            Message(N_("refused by %(rule)s: %(reason)s"), rule=exc.rule, reason=exc.said) if ok else
+                            Message(N_("refused by %(rule)s, expected a refusal by %(wanted)s: %(reason)s"), rule=exc.rule,
+                                    wanted=want_rule, reason=exc.said)))
         return state, False  # a refusal leaves the state as it was
     except MalformedAction as exc:
         checks.append(Check(where, False, f"{where}: {shown} is not an action of this game: {exc}", where,
                             "refused by " + want_rule if want_rule else ("refused" if rejected else "accepted"),
-                            f"malformed: {exc}", seed))
+                            f"malformed: {exc}", seed,
+                            Message(N_("%(action)s is not an action of this game: %(reason)s"), action=shown,
+                                    reason=exc.said)))
         return state, True
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         # an engine that trips over a hand-made setup or action: report it as that step's failure
         checks.append(Check(where, False, f"{where}: the engine could not apply {shown}: {type(exc).__name__}: {exc}",
-                            where, "accepted" if not rejected else "refused", f"{type(exc).__name__}: {exc}", seed))
+                            where, "accepted" if not rejected else "refused", f"{type(exc).__name__}: {exc}", seed,
+                            Message(N_("the engine could not apply %(action)s (%(error)s: %(detail)s)"), action=shown,
+                                    error=type(exc).__name__, detail=str(exc))))
         return state, True
     if rejected:
         checks.append(Check(where, False, f"{where}: {shown} was accepted, expected a refusal"
-                            + (f" by {want_rule}" if want_rule else ""), where, want_rule or "refused", "accepted", seed))
+                            + (f" by {want_rule}" if want_rule else ""), where, want_rule or "refused", "accepted", seed,
+                            Message(N_("%(action)s was accepted, expected a refusal by %(rule)s"), action=shown,
+                                    rule=want_rule) if want_rule else
+                            Message(N_("%(action)s was accepted, expected a refusal"), action=shown)))
         return state, False  # keep the state as if refused, so later checks still say something
     events += emitted
     return after, False
@@ -483,13 +519,14 @@ def _run_step(game: Game, state: dict, name: str, agent: Rng, events: list) -> d
         if done(state):
             return state
         if game.is_terminal(state):
-            raise IllegalAction("scenario", f"the game ended before the end of {name!r}")
+            raise IllegalAction("scenario", N_("the game ended before the end of %(name)r"), name=name)
         legal = game.legal_actions(state)
         if not legal:
-            raise IllegalAction("scenario", f"no legal action before the end of {name!r}")
+            raise IllegalAction("scenario", N_("no legal action before the end of %(name)r"), name=name)
         state, emitted = game.apply(state, legal[agent.below(len(legal))])
         events += emitted
-    raise IllegalAction("scenario", f"{name!r} did not end within {MAX_ENGINE_ACTIONS} decisions")
+    raise IllegalAction("scenario", N_("%(name)r did not end within %(limit)s decisions"), name=name,
+                        limit=MAX_ENGINE_ACTIONS)
 
 
 def _round(state: dict) -> Any:
@@ -512,21 +549,27 @@ def _legal_checks(game: Game, state: dict, spec: dict, where: str, seed: int) ->
     out = []
     if "player" in spec:
         who = game.current_player(state)
-        out.append(Check(f"{where}.player", who == spec["player"],
-                         f"{where}: {who!r} is to decide, expected {spec['player']!r}", where, spec["player"], who, seed))
+        said = Message(N_("%(where)s: %(who)r is to decide, expected %(wanted)r"), where=where, who=who,
+                       wanted=spec["player"])
+        out.append(Check(f"{where}.player", who == spec["player"], str(said), where, spec["player"], who, seed, said))
     for pattern in spec.get("includes") or []:
         ok = any(matches(a, pattern) for a in legal)
-        out.append(Check(f"{where}.includes", ok, f"{where}: no legal action matches {pattern!r} "
-                         f"({len(legal)} legal)" if not ok else f"{where}: {pattern!r} is legal",
-                         where, pattern, None if ok else legal[:20], seed))
+        said = (Message(N_("%(where)s: %(pattern)r is legal"), where=where, pattern=pattern) if ok else
+                Message(N_("%(where)s: no legal action matches %(pattern)r (%(n)s legal)"), where=where, pattern=pattern,
+                        n=len(legal)))
+        out.append(Check(f"{where}.includes", ok, str(said), where, pattern, None if ok else legal[:20], seed, said))
     for pattern in spec.get("excludes") or []:
         hits = [a for a in legal if matches(a, pattern)]
-        out.append(Check(f"{where}.excludes", not hits, f"{where}: {hits[0]!r} is legal, expected nothing matching "
-                         f"{pattern!r}" if hits else f"{where}: nothing matching {pattern!r} is legal",
-                         where, f"no action matching {pattern!r}", hits[:5] or None, seed))
+        said = (Message(N_("%(where)s: %(hit)r is legal, expected nothing matching %(pattern)r"), where=where,
+                        hit=hits[0], pattern=pattern) if hits else
+                Message(N_("%(where)s: nothing matching %(pattern)r is legal"), where=where, pattern=pattern))
+        out.append(Check(f"{where}.excludes", not hits, str(said), where, {"excludes": pattern}, hits[:5] or None, seed,
+                         said))
     if "count" in spec:
-        out.append(Check(f"{where}.count", len(legal) == spec["count"],
-                         f"{where}: {len(legal)} legal actions, expected {spec['count']}", where, spec["count"], len(legal), seed))
+        said = Message(N_("%(where)s: %(n)s legal actions, expected %(count)s"), where=where, n=len(legal),
+                       count=spec["count"])
+        out.append(Check(f"{where}.count", len(legal) == spec["count"], str(said), where, spec["count"], len(legal),
+                         seed, said))
     return out
 
 
@@ -541,10 +584,13 @@ def evaluate(spec: dict, state: dict, before: dict, events: list, where: str = "
     if "absent" in spec:
         ok = (value is MISSING) == spec["absent"]
         shown = "absent" if value is MISSING else value
-        return Check(path, ok, f"{path} is {shown!r}, expected it {'absent' if spec['absent'] else 'present'}",
-                     where, "absent" if spec["absent"] else "present", shown, seed)
+        found = Message(N_("absent")) if value is MISSING else repr(value)
+        said = Message(N_("%(path)s is %(value)s, expected it absent") if spec["absent"] else
+                       N_("%(path)s is %(value)s, expected it present"), path=path, value=found)
+        return Check(path, ok, str(said), where, "absent" if spec["absent"] else "present", shown, seed, said)
     if value is MISSING:
-        return Check(path, False, f"{path} does not exist", where, _expected(spec), None, seed)
+        said = Message(N_("%(path)s does not exist"), path=path)
+        return Check(path, False, str(said), where, _expected(spec), None, seed, said)
     for op in COMPARISONS:
         if op not in spec:
             continue
@@ -554,14 +600,14 @@ def evaluate(spec: dict, state: dict, before: dict, events: list, where: str = "
             try:
                 want = st.get_path(state, other)
             except KeyError:
-                return Check(path, False, f"{other} does not exist", where, spec[op], None, seed)
-        ok, actual, message = _compare(op, want, value, path, before)
-        if other is not None:
-            message = message.replace(f"{want!r}", f"{other} ({want!r})", 1)
+                said = Message(N_("%(path)s does not exist"), path=other)
+                return Check(path, False, str(said), where, spec[op], None, seed, said)
+        ok, actual, said = _compare(op, want, value, path, before, f"{other} ({want!r})" if other is not None else None)
         if not ok:
-            return Check(path, False, message, where, {op: spec[op]} if op != "equals" else spec[op], actual, seed)
-        last = (message, actual)
-    return Check(path, True, last[0], where, _expected(spec), last[1], seed)
+            return Check(path, False, str(said), where, {op: spec[op]} if op != "equals" else spec[op], actual, seed,
+                         said)
+        last = (said, actual)
+    return Check(path, True, str(last[0]), where, _expected(spec), last[1], seed, last[0])
 
 
 def _expected(spec: dict) -> Any:
@@ -569,32 +615,39 @@ def _expected(spec: dict) -> Any:
     return ops["equals"] if list(ops) == ["equals"] else ops
 
 
-def _compare(op: str, want: Any, value: Any, path: str, before: dict) -> tuple[bool, Any, str]:
+def _compare(op: str, want: Any, value: Any, path: str, before: dict, shown: str | None = None
+             ) -> tuple[bool, Any, Message]:
+    """Whether `value` passes `op` against `want`, the value compared, and what was found in words
+    (`shown`: how to name `want`, e.g. the other path it was read from)."""
+    said = {"path": path, "value": repr(value), "want": shown or repr(want)}
     try:
         if op == "equals":
-            return value == want, value, f"{path} is {value!r}, expected {want!r}"
+            return value == want, value, Message(N_("%(path)s is %(value)s, expected %(want)s"), **said)
         if op == "delta":
             try:
                 old = st.get_path(before, path)
             except KeyError:
-                return False, value, f"{path} did not exist before the steps"
-            return value - old == want, value - old, f"{path} changed by {value - old!r}, expected {want!r}"
+                return False, value, Message(N_("%(path)s did not exist before the steps"), path=path)
+            return value - old == want, value - old, Message(N_("%(path)s changed by %(change)r, expected %(want)s"),
+                                                              path=path, change=value - old, want=said["want"])
         if op == "at_least":
-            return value >= want, value, f"{path} is {value!r}, expected at least {want!r}"
+            return value >= want, value, Message(N_("%(path)s is %(value)s, expected at least %(want)s"), **said)
         if op == "at_most":
-            return value <= want, value, f"{path} is {value!r}, expected at most {want!r}"
+            return value <= want, value, Message(N_("%(path)s is %(value)s, expected at most %(want)s"), **said)
         if op == "greater_than":
-            return value > want, value, f"{path} is {value!r}, expected more than {want!r}"
+            return value > want, value, Message(N_("%(path)s is %(value)s, expected more than %(want)s"), **said)
         if op == "less_than":
-            return value < want, value, f"{path} is {value!r}, expected less than {want!r}"
+            return value < want, value, Message(N_("%(path)s is %(value)s, expected less than %(want)s"), **said)
         if op == "one_of":
-            return value in want, value, f"{path} is {value!r}, expected one of {want!r}"
+            return value in want, value, Message(N_("%(path)s is %(value)s, expected one of %(want)s"), **said)
         if op == "contains":
-            return want in value, value, f"{path} is {value!r}, expected it to contain {want!r}"
+            return want in value, value, Message(N_("%(path)s is %(value)s, expected it to contain %(want)s"), **said)
         if op == "length":
-            return len(value) == want, len(value), f"{path} has {len(value)} items, expected {want}"
+            return len(value) == want, len(value), Message(N_("%(path)s has %(n)s items, expected %(want)s"),
+                                                           path=path, n=len(value), want=want)
     except TypeError:
-        return False, value, f"{path} is {value!r}, which cannot be compared with {op} {want!r}"
+        return False, value, Message(N_("%(path)s is %(value)s, which cannot be compared with %(op)s %(want)s"),
+                                     op=op, **said)
     raise AssertionError(op)
 
 
@@ -618,15 +671,19 @@ def _event_check(spec: dict, events: list, where: str, seed: int | None) -> Chec
     pattern = spec["event"]
     hits = sum(1 for e in events if event_matches(e, pattern))
     if spec.get("absent"):
-        return Check("events", hits == 0, f"{hits} events match {pattern!r}, expected none", where,
-                     {"absent": pattern}, hits, seed)
+        said = Message(N_("%(n)s events match %(pattern)r, expected none"), n=hits, pattern=pattern)
+        return Check("events", hits == 0, str(said), where, {"absent": pattern}, hits, seed, said)
     if "count" in spec:
-        return Check("events", hits == spec["count"], f"{hits} events match {pattern!r}, expected {spec['count']}",
-                     where, {"count": spec["count"], "event": pattern}, hits, seed)
+        said = Message(N_("%(n)s events match %(pattern)r, expected %(count)s"), n=hits, pattern=pattern,
+                       count=spec["count"])
+        return Check("events", hits == spec["count"], str(said), where, {"count": spec["count"], "event": pattern}, hits,
+                     seed, said)
     near = [e for e in events if event_matches(e, {k: v for k, v in pattern.items() if k in KIND_KEYS})]
-    return Check("events", hits > 0, f"an event matching {pattern!r}" + (" was emitted" if hits else
-                 f" was not emitted (same kind: {near[:3]!r})" if near else f" was not emitted ({len(events)} events)"),
-                 where, pattern, None if hits else near[:3], seed)
+    said = (Message(N_("an event matching %(pattern)r was emitted"), pattern=pattern) if hits else
+            Message(N_("an event matching %(pattern)r was not emitted (same kind: %(near)r)"), pattern=pattern,
+                    near=near[:3]) if near else
+            Message(N_("an event matching %(pattern)r was not emitted (%(n)s events)"), pattern=pattern, n=len(events)))
+    return Check("events", hits > 0, str(said), where, pattern, None if hits else near[:3], seed, said)
 
 
 SCENARIO_FOLDERS = ("scenarios", "examples")

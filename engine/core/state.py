@@ -34,15 +34,20 @@ class _Draft(threading.local):
 _draft = _Draft()
 
 
-def draft(state: dict, deeper: tuple[str, ...] = (), fixed: frozenset[str] = frozenset()) -> dict:
+def draft(state: dict, deeper: tuple[str, ...] = (), fixed: frozenset[str] = frozenset(),
+          flat: frozenset[str] = frozenset()) -> dict:
     """A working copy of `state` whose top two levels are private (three under the keys `deeper`);
     deeper containers are shared with `state`, and so are the values of the keys `fixed` (values
-    no action changes)."""
+    no action changes). The values of the keys `flat` hold no container (see flat_keys): one copy in C
+    makes their level private, where looking at each item cost most of the draft."""
     work = state.copy()
     for key, value in state.items():
         if key in fixed:
             continue
         kind = type(value)
+        if key in flat and kind in _CONTAINERS:
+            work[key] = value.copy()
+            continue
         if kind is dict:
             if key in deeper:
                 work[key] = {k: _two_levels(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
@@ -55,6 +60,39 @@ def draft(state: dict, deeper: tuple[str, ...] = (), fixed: frozenset[str] = fro
                 work[key] = [v.copy() if type(v) in _CONTAINERS else v for v in value]
     _draft.owned = set()
     return work
+
+
+_SCALAR_TYPES = {"string", "integer", "number", "boolean", "null"}
+
+
+def _scalar(schema: Any) -> bool:
+    """A JSON Schema that admits no object or array (a string, a number, an enum of them, ...)."""
+    if not isinstance(schema, dict):
+        return False
+    if "const" in schema:
+        return not isinstance(schema["const"], _CONTAINERS)
+    if "enum" in schema:
+        return not any(isinstance(v, _CONTAINERS) for v in schema["enum"])
+    if "oneOf" in schema or "anyOf" in schema:
+        return all(_scalar(s) for s in schema.get("oneOf", schema.get("anyOf")))
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    return bool(kinds) and set(kinds) <= _SCALAR_TYPES
+
+
+def flat_keys(state_schema: dict) -> frozenset[str]:
+    """The top-level keys whose value the game's closed state schema declares as a list or a mapping of
+    scalars only (a draft copies them in one step). A key the schema leaves open is not flat; the
+    seeded random games check every state against this schema, so a wrong declaration fails there."""
+    out = set()
+    for key, prop in (state_schema.get("properties") or {}).items():
+        if prop.get("type") == "array" and _scalar(prop.get("items")):
+            out.add(key)
+        elif prop.get("type") == "object" and "additionalProperties" in prop:
+            extra = prop["additionalProperties"]
+            if (extra is False or _scalar(extra)) and all(_scalar(p) for p in (prop.get("properties") or {}).values()):
+                out.add(key)
+    return frozenset(out)
 
 
 def _two_levels(node: dict | list) -> dict | list:

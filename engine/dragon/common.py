@@ -5,6 +5,7 @@ from functools import lru_cache
 
 from engine.core.errors import IllegalAction
 from engine.core.state import own
+from kb.messages import N_
 
 R = "dragon/rule/"
 
@@ -42,7 +43,7 @@ def pay(s: dict, name: str, what: str, n: int, rule: str, events: list) -> None:
         return
     p = P(s, name)
     if p[what] < n:
-        raise IllegalAction(rule, f"{name} has {p[what]} {what}, not {n}")
+        raise IllegalAction(rule, N_("%(name)s has %(have)s %(what)s, not %(n)s"), name=name, have=p[what], what=what, n=n)
     p[what] -= n
     s["bank"][what] += n
     events.append({"event": "pay", "player": name, what: n})
@@ -70,7 +71,8 @@ def release(s: dict, name: str, palace: int, slot: int, events: list) -> str:
         who = pal["persons"][slot]
         pal = own(p, "palaces")[palace]
     except (IndexError, TypeError):
-        raise IllegalAction(R + "release-order", f"{name} has no person at palace {palace}, slot {slot}") from None
+        raise IllegalAction(R + "release-order", N_("%(name)s has no person at palace %(palace)s, slot %(slot)s"),
+            name=name, palace=palace, slot=slot) from None
     del pal["persons"][slot]
     s["released"][who] += 1  # released persons leave the game (dragon/phase/person)
     events.append({"event": "release", "player": name, "person": who, "palace": palace})
@@ -85,20 +87,20 @@ def place_person(k, s: dict, name: str, sub: str, palace, slot, rule: str, event
     free = room(k, p)
     if palace is None:
         if free:
-            raise IllegalAction(R + "full-palaces", "a player with room in their palaces must summon the new person")
+            raise IllegalAction(R + "full-palaces", N_("a player with room in their palaces must summon the new person"))
         s["released"][sub] += 1
         events.append({"event": "release", "player": name, "person": sub, "palace": None})
         return False
     if not isinstance(palace, int) or not 0 <= palace < len(p["palaces"]):
-        raise IllegalAction(rule, f"{name} has no palace {palace}")
+        raise IllegalAction(rule, N_("%(name)s has no palace %(palace)s"), name=name, palace=palace)
     if palace in free:
         if slot is not None:
-            raise IllegalAction(R + "full-palaces", "the palace has room: no person is replaced")
+            raise IllegalAction(R + "full-palaces", N_("the palace has room: no person is replaced"))
     else:
         if free:
-            raise IllegalAction(R + "palace-capacity", f"palace {palace} is full; use a palace with room")
+            raise IllegalAction(R + "palace-capacity", N_("palace %(palace)s is full; use a palace with room"), palace=palace)
         if not isinstance(slot, int):
-            raise IllegalAction(R + "full-palaces", "all palaces are full: name the slot of the person to replace")
+            raise IllegalAction(R + "full-palaces", N_("all palaces are full: name the slot of the person to replace"))
         release(s, name, palace, slot, events)
     own(p, "palaces")[palace]["persons"].append(sub)
     return True
@@ -144,24 +146,24 @@ def check_build(k, p: dict, n: int, add, new, rule: str) -> None:
     add = add or []
     new = new or []
     if not isinstance(add, list) or not isinstance(new, list):
-        raise IllegalAction(rule, "add is a list of [palace, floors], new a list of heights")
+        raise IllegalAction(rule, N_("add is a list of [palace, floors], new a list of heights"))
     total, seen = 0, set()
     for item in add:
         if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) for x in item)):
-            raise IllegalAction(rule, "add: [palace, floors] pairs")
+            raise IllegalAction(rule, N_("add: [palace, floors] pairs"))
         i, f = item
         if i in seen or not 0 <= i < len(p["palaces"]) or f < 1:
-            raise IllegalAction(rule, f"no palace {i} to add {f} floors to")
+            raise IllegalAction(rule, N_("no palace %(i)s to add %(f)s floors to"), i=i, f=f)
         seen.add(i)
         if p["palaces"][i]["floors"] + f > k.max_floors:
-            raise IllegalAction(R + "palace-capacity", f"a palace may not be higher than {k.max_floors} floors")
+            raise IllegalAction(R + "palace-capacity", N_("a palace may not be higher than %(max_floors)s floors"), max_floors=k.max_floors)
         total += f
     for h in new:
         if not isinstance(h, int) or not 1 <= h <= k.max_floors:
-            raise IllegalAction(R + "palace-capacity", f"a new palace has 1 to {k.max_floors} floors")
+            raise IllegalAction(R + "palace-capacity", N_("a new palace has 1 to %(max_floors)s floors"), max_floors=k.max_floors)
         total += h
     if total != n:
-        raise IllegalAction(rule, f"build exactly the {n} floors gained (not {total})")
+        raise IllegalAction(rule, N_("build exactly the %(n)s floors gained (not %(total)s)"), n=n, total=total)
 
 
 def do_build(s: dict, name: str, add, new, events: list) -> None:

@@ -23,6 +23,7 @@ from engine.dragon.consts import Consts
 from engine.dragon.schema import state_schema
 from engine.dragon.setup import new_state
 from engine.dragon.vocabulary import DragonVocabulary
+from kb.messages import N_
 
 R = "dragon/rule/"
 DECISIONS = {"release": "release", "floor": "floor", "flood": "flood", "discard_card": "discard_card",
@@ -171,7 +172,7 @@ class Dragon(PhasedGame):
         elif step in RUN_STEPS:
             self._step(k, s, step, ev)
         else:
-            raise IllegalAction("scenario", f"dragon has no engine step {step!r}")
+            raise IllegalAction("scenario", N_("dragon has no engine step %(step)r"), step=step)
         self._advance(s, ev)
         return s, ev
 
@@ -179,18 +180,18 @@ class Dragon(PhasedGame):
     def _apply(self, s, a, ev):
         name, kind = self.actor(s, a), a["type"]
         if self.current_player(s) is None:
-            raise IllegalAction(R + "rounds", "no decision is waiting now")
+            raise IllegalAction(R + "rounds", N_("no decision is waiting now"))
         if name != self.current_player(s):
-            raise IllegalAction(R + "turn-order", f"it is {self.current_player(s)}'s decision, not {name}'s")
+            raise IllegalAction(R + "turn-order", N_("it is %(current)s's decision, not %(name)s's"), current=self.current_player(s), name=name)
         k = self.consts(s)
         if s["pending"]:
             item = s["pending"][0]
             if kind != DECISIONS[item["kind"]]:
-                raise IllegalAction(item.get("rule", "dragon/phase/event"), f"first decide the pending {item['kind']}")
+                raise IllegalAction(item.get("rule", "dragon/phase/event"), N_("first decide the pending %(pending)s"), pending=item['kind'])
             self._decide(k, s, item, name, a, ev)
         elif s["phase"] == "draft":
             if kind != "draft":
-                raise IllegalAction("dragon/setup-step/initial-persons", "first choose the initial persons")
+                raise IllegalAction("dragon/setup-step/initial-persons", N_("first choose the initial persons"))
             ph.do_draft(self, k, s, name, a, ev)
         elif s["phase"] == "action":
             if kind == "action":
@@ -198,13 +199,13 @@ class Dragon(PhasedGame):
             elif kind == "refill":
                 ph.do_refill(k, s, name, ev)
             else:
-                raise IllegalAction("dragon/phase/action", "phase 1: take an action or top up to 3 yuan")
+                raise IllegalAction("dragon/phase/action", N_("phase 1: take an action or top up to 3 yuan"))
         elif s["phase"] == "person":
             if kind != "person":
-                raise IllegalAction("dragon/phase/person", "phase 2: play a person card")
+                raise IllegalAction("dragon/phase/person", N_("phase 2: play a person card"))
             ph.do_person(k, s, name, a, ev)
         else:
-            raise IllegalAction("dragon/rule/rounds", f"nothing to decide with {kind!r} now")
+            raise IllegalAction("dragon/rule/rounds", N_("nothing to decide with %(kind)r now"), kind=kind)
         self._advance(s, ev)
 
     def _sunrise_tiles(self, s: dict) -> list[str]:
@@ -217,22 +218,22 @@ class Dragon(PhasedGame):
         if kind == "release":
             i, j = a.get("palace"), a.get("slot")
             if "palaces" in item and i not in item["palaces"]:
-                raise IllegalAction(item["rule"], f"release from one of the palaces {item['palaces']}")
+                raise IllegalAction(item["rule"], N_("release from one of the palaces %(palaces)s"), palaces=item['palaces'])
             c.release(s, name, i, j, ev)
             if "palaces" in item:
                 own(item, "palaces").remove(i)  # drought: one person from each unsupplied palace
         elif kind == "floor":
             i, j = a.get("palace"), a.get("slot")
             if not isinstance(i, int) or not 0 <= i < len(p["palaces"]):
-                raise IllegalAction("dragon/event/ge-earthquake", f"{name} has no palace {i!r}")
+                raise IllegalAction("dragon/event/ge-earthquake", N_("%(name)s has no palace %(i)r"), name=name, i=i)
             pal = own(p, "palaces")[i]
             full = len(pal["persons"]) > (pal["floors"] - 1) * k.persons_per_floor
             if full:
                 if not isinstance(j, int) or not 0 <= j < len(pal["persons"]):
-                    raise IllegalAction("dragon/event/ge-earthquake", "the palace is full: name the person (slot) to release")
+                    raise IllegalAction("dragon/event/ge-earthquake", N_("the palace is full: name the person (slot) to release"))
                 c.release(s, name, i, j, ev)
             elif j is not None:
-                raise IllegalAction("dragon/event/ge-earthquake", "the palace keeps room: nobody is released")
+                raise IllegalAction("dragon/event/ge-earthquake", N_("the palace keeps room: nobody is released"))
             pal["floors"] -= 1
             s["bank"]["floors"] += 1
             if pal["floors"] == 0:
@@ -241,24 +242,24 @@ class Dragon(PhasedGame):
         elif kind == "flood":
             what = a.get("what")
             if what not in ("yuan", "rice", "fireworks"):
-                raise IllegalAction("dragon/event/ge-flood", "what: yuan, rice or fireworks")
+                raise IllegalAction("dragon/event/ge-flood", N_("what: yuan, rice or fireworks"))
             c.pay(s, name, what, 1, "dragon/event/ge-flood", ev)
         elif kind == "discard_card":
             card = a.get("card")
             if card not in p["hand"]:
-                raise IllegalAction("dragon/event/ge-tornado", f"{name} has no {card!r} card")
+                raise IllegalAction("dragon/event/ge-tornado", N_("%(name)s has no %(card)r card"), name=name, card=card)
             own(p, "hand").remove(card)
             ev.append({"event": "card_discarded", "player": name, "card": card})
         elif kind == "sunrise":
             x = a.get("person")
             if x not in self._sunrise_tiles(s):
-                raise IllegalAction("dragon/event/ge-sunrise", f"{x!r} is not a young courtier still to be chosen")
+                raise IllegalAction("dragon/event/ge-sunrise", N_("%(x)r is not a young courtier still to be chosen"), x=x)
             s["sunrise"].append(k.subtypes[x]["type"])
             self.effects.run(SUNRISE, s, name, ev, choice=a)  # the tile taken, the marker moved
         elif kind == "edict":
             entry = a.get("kind")
             if entry not in {k.subtypes[x]["type"] for x in c.persons(p)}:
-                raise IllegalAction("dragon/event/ge-edict", f"{name} has no {entry!r} in their court")
+                raise IllegalAction("dragon/event/ge-edict", N_("%(name)s has no %(entry)r in their court"), name=name, entry=entry)
             floors = self.effects.run(EDICT, s, name, ev, choice=a, forced=True).gained.get("palace_floor", 0)
             if floors:  # built at once, as with Build (dragon/unknown/ge-edict-benefits)
                 c.check_build(k, p, floors, a.get("add"), a.get("new"), EDICT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.core.errors import IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
+from kb.messages import N_
 
 R = "dragon/rule/"
 A = "dragon/action/"
@@ -30,24 +31,24 @@ def draft_choices(k, s: dict, name: str) -> list[dict]:
 def do_draft(g, k, s: dict, name: str, a: dict, ev: list) -> None:
     pair = a.get("persons")
     if not (isinstance(pair, list) and len(pair) == k.draft_count and all(isinstance(x, str) for x in pair)):
-        raise IllegalAction(S + "initial-persons", f"choose {k.draft_count} person tiles")
+        raise IllegalAction(S + "initial-persons", N_("choose %(draft_count)s person tiles"), draft_count=k.draft_count)
     for x in pair:
         if x not in k.subtypes or k.subtypes[x]["age"] != k.draft_age:
-            raise IllegalAction(S + "initial-persons", f"{x!r} is not a young person tile")
+            raise IllegalAction(S + "initial-persons", N_("%(x)r is not a young person tile"), x=x)
         if s["supply"][x] <= 0:
-            raise IllegalAction(R + "exhausted-tiles", f"no {x} tiles are left")
+            raise IllegalAction(R + "exhausted-tiles", N_("no %(x)s tiles are left"), x=x)
     types = sorted(k.subtypes[x]["type"] for x in pair)
     if len(set(types)) != len(types):
-        raise IllegalAction(S + "initial-persons", "two different persons")
+        raise IllegalAction(S + "initial-persons", N_("two different persons"))
     if types in [sorted(item) for item in s["drafted"]]:
-        raise IllegalAction(S + "initial-persons", "this combination has already been chosen")
+        raise IllegalAction(S + "initial-persons", N_("this combination has already been chosen"))
     p = c.P(s, name)
     palaces = a.get("palaces", list(range(len(pair))))
     if not (isinstance(palaces, list) and len(palaces) == len(pair) and all(isinstance(i, int) and 0 <= i < len(p["palaces"]) for i in palaces)):
-        raise IllegalAction(R + "palace-capacity", "palaces: one palace index per person")
+        raise IllegalAction(R + "palace-capacity", N_("palaces: one palace index per person"))
     for x, i in zip(pair, palaces):
         if i not in c.room(k, p):
-            raise IllegalAction(R + "palace-capacity", f"palace {i} is full")
+            raise IllegalAction(R + "palace-capacity", N_("palace %(i)s is full"), i=i)
         s["supply"][x] -= 1
         own(p, "palaces")[i]["persons"].append(x)
     s["drafted"].append(types)
@@ -136,9 +137,9 @@ def do_action(k, s: dict, name: str, a: dict, ev: list) -> None:
     p = c.P(s, name)
     gi, card = a.get("group"), a.get("card")
     if not isinstance(gi, int) or not 0 <= gi < len(s["groups"]):
-        raise IllegalAction("dragon/phase/action", f"there is no card group {gi!r}")
+        raise IllegalAction("dragon/phase/action", N_("there is no card group %(gi)r"), gi=gi)
     if card not in s["groups"][gi]:
-        raise IllegalAction("dragon/phase/action", f"group {gi} has no {card!r} card")
+        raise IllegalAction("dragon/phase/action", N_("group %(gi)s has no %(card)r card"), gi=gi, card=card)
     k.effects.run(R + "occupied-group", s, name, ev, choice=a)
     if card == getattr(k, "gw_card", None):
         do_wall(k, s, name, a, ev)
@@ -156,9 +157,9 @@ def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
     p = c.P(s, name)
     tile = a.get("tile")
     if not wall_open(k, s, p):
-        raise IllegalAction("dragon/unknown/gw-wall-exhausted", "no unused wall tile or the wall is complete")
+        raise IllegalAction("dragon/unknown/gw-wall-exhausted", N_("no unused wall tile or the wall is complete"))
     if tile not in p["wall"]:
-        raise IllegalAction("dragon/action/great-wall", f"{name} has no unused wall tile {tile!r}")
+        raise IllegalAction("dragon/action/great-wall", N_("%(name)s has no unused wall tile %(tile)r"), name=name, tile=tile)
     floors = k.effects.run(T + tile, s, name, ev, choice=a).gained.get("palace_floor", 0)
     if floors:  # dragon/unknown/gw-palace-floor-bonus: built at once, as with Build
         c.check_build(k, p, floors, a.get("add"), a.get("new"), T + tile)
@@ -196,14 +197,14 @@ def do_person(k, s: dict, name: str, a: dict, ev: list) -> None:
     p = c.P(s, name)
     card, x = a.get("card"), a.get("person")
     if card not in p["hand"]:
-        raise IllegalAction("dragon/phase/person", f"{name} has no {card!r} person card in hand")
+        raise IllegalAction("dragon/phase/person", N_("%(name)s has no %(card)r person card in hand"), name=name, card=card)
     tiles = tiles_for(k, s, card)
     if x is None:
         if tiles:
-            raise IllegalAction("dragon/phase/person", "take the person tile matching the card")
+            raise IllegalAction("dragon/phase/person", N_("take the person tile matching the card"))
     elif x not in tiles:
         fits = x in k.subtypes and card in ("joker", k.subtypes[x]["type"])
         raise IllegalAction(R + "exhausted-tiles" if fits else "dragon/phase/person",
-                            f"the {card} card cannot take a {x!r} tile now")
+                            N_("the %(card)s card cannot take a %(x)r tile now"), card=card, x=x)
     k.effects.run(PERSON_PHASE, s, name, ev, choice=a)  # the card played, the tile taken, the marker moved
     s["queue"].pop(0)

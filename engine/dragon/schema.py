@@ -47,10 +47,10 @@ def state_schema(g) -> dict:
             "events": {"type": "array", "items": {"enum": list(k.events)}, "minItems": k.track_spaces, "maxItems": k.track_spaces},
             "great_event": {"oneOf": [{"type": "null"}, {"type": "string"}]},
             "wall": {"type": "array", "items": name, "description": "Great Wall tiles, left to right: who placed each"},
-            "sunrise": {"type": "array", "description": "types chosen during the Sunrise"},
+            "sunrise": {"type": "array", "items": {"type": "string"}, "description": "types chosen during the Sunrise"},
             "supply": {"type": "object", "additionalProperties": int0, "description": "person tiles on the board"},
             "released": {"type": "object", "additionalProperties": int0, "description": "person tiles out of the game"},
-            "bank": {"type": "object", "description": "yuan, rice, fireworks, floors, small, large in the bank (may go below 0: substitutes, dragon/rule/supply-shortage)"},
+            "bank": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "yuan, rice, fireworks, floors, small, large in the bank (may go below 0: substitutes, dragon/rule/supply-shortage)"},
             "players": {"type": "object", "additionalProperties": player},
             "result": {"oneOf": [{"type": "null"}, {"type": "array"}]}}}
     base = {"player": name}

@@ -7,25 +7,26 @@ from collections import Counter
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.settle import Broken, named
 from engine.core.rng import Rng
+from kb.messages import N_
 
 def options(g, opts: dict, players: list[str]) -> dict:
     opts = g.game_type.check_options(opts, players)
     ed = str(opts.get("edition", g.default_edition))
     if ed not in g.consts_by_edition:
-        raise MalformedAction(f"edition must be one of {sorted(g.consts_by_edition)}")
+        raise MalformedAction(N_("edition must be one of %(editions)s"), editions=sorted(g.consts_by_edition))
     k = g.consts_by_edition[ed]
     out = {"edition": ed, "great_wall": bool(opts.get("great_wall", False)),
            "great_events": bool(opts.get("great_events", False)), "great_event": opts.get("great_event"),
            "others": list(opts.get("others") or [])}
     for key, exp, ok in (("great_wall", "great-wall", k.gw_ok), ("great_events", "great-events", k.ge_ok)):
         if out[key] and not ok:
-            raise IllegalAction(f"dragon/variant/{exp}", f"the {exp} expansion is played only with the "
-                                f"{'/'.join(k.expansion_editions[exp])} edition, not {ed}")
+            raise IllegalAction(f"dragon/variant/{exp}", N_("the %(exp)s expansion is played only with the %(editions)s edition, not %(ed)s"),
+                exp=exp, editions='/'.join(k.expansion_editions[exp]), ed=ed)
     if out["great_event"] is not None:
         if not out["great_events"]:
-            raise IllegalAction("dragon/setup-step/ge-setup-choose-event", "a great event is chosen only with the Great Events expansion")
+            raise IllegalAction("dragon/setup-step/ge-setup-choose-event", N_("a great event is chosen only with the Great Events expansion"))
         if out["great_event"] not in k.great_events:
-            raise MalformedAction(f"great_event must be one of {k.great_events}")
+            raise MalformedAction(N_("great_event must be one of %(great_events)s"), great_events=k.great_events)
     return out
 
 

@@ -16,6 +16,7 @@ from engine.core.errors import IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
 from engine.dragon.events import edict_value
+from kb.messages import N_
 
 COUNTERS = ("yuan", "rice", "fireworks")  # a player's counters that come from and go to the bank
 ROUND = {"up": math.ceil, "down": math.floor}  # a rounding the data names
@@ -240,7 +241,7 @@ class DragonVocabulary(Vocabulary):
         for i, option in enumerate(options):
             if gains(option, PRIVILEGE + str(size)):
                 return i
-        raise IllegalAction(run.entity, "size: small or large")
+        raise IllegalAction(run.entity, N_("size: small or large"))
 
     # ---------------------------------------------------------------- helpers
     def _pending(self, run: Run, kind: str, n: int, palaces=None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
+from kb.messages import N_
 
 R = "gugong/rule/"
 ONE_STEP = {"steps": 1}  # the palace steps a run of palace-extra-steps is for (move_palace runs it per step)
@@ -25,14 +26,6 @@ def pool_value(g, p: dict) -> int:
     return p["pool"] + (g.consts.double_removed if p["double"] == "pool" else 0)
 
 
-def token_piles(g, tokens: list) -> list[list]:
-    """Travel tokens split into the setup's number of face-down draw piles, as equal as they go
-    (gugong/setup-step/travel-tokens); the morning makes new piles the same way."""
-    n = g.consts.draw_piles
-    size = -(-len(tokens) // n)
-    return [tokens[i * size:(i + 1) * size] for i in range(n)]
-
-
 def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list) -> None:
     """Remove n servants from the pool to the general supply. The double servant may replace two, or
     one: it "can be used as one or two servants" (gugong-pl 1005-1007, gugong-cs 905-907)."""
@@ -41,16 +34,16 @@ def pay(g, s: dict, name: str, n: int, use_double: bool, rule: str, events: list
         return
     if use_double:
         if p["double"] != "pool":
-            raise IllegalAction(R + "double-servant-remove", "the double servant is not in your pool")
+            raise IllegalAction(R + "double-servant-remove", N_("the double servant is not in your pool"))
         rest = n - double_covers(g, n)
         if p["pool"] < rest:
-            raise IllegalAction(rule, f"{name} cannot pay {n} servants")
+            raise IllegalAction(rule, N_("%(name)s cannot pay %(n)s servants"), name=name, n=n)
         p["double"] = "supply"
         p["pool"] -= rest
         p["supply"] += rest
     else:
         if p["pool"] < n:
-            raise IllegalAction(rule, f"{name} has {p['pool']} servants in the pool and cannot pay {n}")
+            raise IllegalAction(rule, N_("%(name)s has %(pool)s servants in the pool and cannot pay %(n)s"), name=name, pool=p['pool'], n=n)
         p["pool"] -= n
         p["supply"] += n
     events.append({"event": "pay_servants", "player": name, "servants": n, "double": bool(use_double)})
@@ -114,12 +107,12 @@ def offer_double_servants(s: dict) -> None:
 def decide_take_double(s: dict, name: str, a: dict, events: list) -> None:
     item = s["pending"].pop(0)
     if a.get("take") not in (True, False):
-        raise MalformedAction("take_double: give take: true or false")
+        raise MalformedAction(N_("take_double: give take: true or false"))
     p = P(s, name)
     if a["take"] and p["double"] == "supply":
         if item.get("swap"):  # it comes instead of one of the normal servants just gained
             if p["pool"] < 1:
-                raise IllegalAction(R + "double-servant-gain", "no normal servant left to give back for the double servant")
+                raise IllegalAction(R + "double-servant-gain", N_("no normal servant left to give back for the double servant"))
             p["pool"] -= 1
             p["supply"] += 1
         p["double"] = "pool"
@@ -192,29 +185,44 @@ def wall_place(g, s: dict, name: str, piece: str, source: str, events: list) -> 
     p = P(s, name)
     if piece == "d":
         if p["double"] != source:
-            raise IllegalAction(R + "double-servant-placement", f"{name}'s double servant is not in the {source}")
+            raise IllegalAction(R + "double-servant-placement", N_("%(name)s's double servant is not in the %(source)s"), name=name, source=source)
         p["double"] = "wall"
         s["wall"].append([name, g.consts.double_counts])
     else:
         if p[source] < 1:
-            raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
+            raise IllegalAction(R + "icon-place-servants", N_("%(name)s has no servant in the %(source)s"), name=name, source=source)
         p[source] -= 1
         s["wall"].append([name, 1])
     events.append({"event": "wall", "player": name, "piece": piece})
 
 
+WALL_COMPLETED = "wall_completed"  # the moment of gugong/rule/wall-completion's trigger
+
+
 def wall_check(g, s: dict, events: list) -> None:
-    """After an action: a complete section is scored at once, then the intrigue rewards are offered."""
+    """After an action: a complete section is scored at once, then the intrigue rewards are offered,
+    as the completion rule's trigger orders them (its `rule:` steps: the vocabulary's wall_score and
+    wall_rewards)."""
     if wall_total(s) < g.consts.threshold(len(s["order"])):
         return
-    present = [n for n in s["order"] if wall_count(s, n) > 0]
+    g.effects.triggered(R + "wall-completion", WALL_COMPLETED, s, s["order"][0], events)
+
+
+def wall_score(g, s: dict, shared: dict, events: list) -> None:
+    """gugong/rule/wall-scoring for everyone, run from its effect: the ranking taken once, before anyone
+    scores; the winner's servants leave the Wall."""
+    present = shared["present"] = [n for n in s["order"] if wall_count(s, n) > 0]
     winner = best(s, present, lambda n: wall_count(s, n))
     events.append({"event": "wall_scoring", "winner": winner})
-    shared = {"wall": winner}  # the ranking the rule's condition reads, taken once
-    for name in s["order"]:  # gugong/rule/wall-scoring, run from its effect
-        g.effects.run(R + "wall-scoring", s, name, events, shared=shared)
+    ranking = {"wall": winner}  # the ranking the rule's condition reads
+    for name in s["order"]:
+        g.effects.run(R + "wall-scoring", s, name, events, shared=ranking)
     wall_remove(s, winner)
-    # gugong/rule/intrigue-rewards: lowest marker first (bottom of a stack counts lowest)
+
+
+def wall_rewards(g, s: dict, shared: dict) -> None:
+    """gugong/rule/intrigue-rewards for those on the Wall: lowest marker first (bottom of a stack counts lowest)."""
+    present = shared["present"]
     push_many(s, [{"kind": "intrigue_reward", "player": n}
                   for n in sorted(present, key=lambda n: rank_key(s, n)) for _ in range(g.consts.rewards_per_player)])
 
@@ -271,26 +279,26 @@ def ship_targets(g, s: dict, name: str, size: int) -> list[tuple[int, int | None
 def ship_place(g, s: dict, name: str, ship: int, path: int | None, piece: str, source: str, events: list) -> None:
     p = P(s, name)
     if not isinstance(ship, int) or not 0 <= ship < len(p["ships"]):
-        raise IllegalAction(R + "canal-adding-servants", "no such ship")
+        raise IllegalAction(R + "canal-adding-servants", N_("no such ship"))
     size = g.consts.double_counts if piece == "d" else 1
     sh = p["ships"][ship]
     if sh is None:
         if path not in range(s["paths"]):
-            raise IllegalAction(R + "canal-paths", "a new ship needs a path of the canal")
+            raise IllegalAction(R + "canal-paths", N_("a new ship needs a path of the canal"))
         port = first_free(g, s, path, g.consts.first_port - 1)
         if port is None:
-            raise IllegalAction(R + "canal-new-ship", "no free port on that path")
+            raise IllegalAction(R + "canal-new-ship", N_("no free port on that path"))
         sh = own(p, "ships")[ship] = {"path": path, "port": port, "load": []}
         events.append({"event": "new_ship", "player": name, "ship": ship, "path": path, "port": port})
     if ship_load(sh) + size > g.consts.ship_capacity:
-        raise IllegalAction(R + "canal-adding-servants", "the ship has no free spot")
+        raise IllegalAction(R + "canal-adding-servants", N_("the ship has no free spot"))
     if piece == "d":
         if p["double"] != source:
-            raise IllegalAction(R + "double-servant-placement", f"the double servant is not in the {source}")
+            raise IllegalAction(R + "double-servant-placement", N_("the double servant is not in the %(source)s"), source=source)
         p["double"] = "ship"
     else:
         if p[source] < 1:
-            raise IllegalAction(R + "icon-place-servants", f"{name} has no servant in the {source}")
+            raise IllegalAction(R + "icon-place-servants", N_("%(name)s has no servant in the %(source)s"), name=name, source=source)
         p[source] -= 1
     own(own(p, "ships"), ship)["load"].append(size)
     events.append({"event": "ship_servant", "player": name, "ship": ship, "piece": piece})
@@ -343,6 +351,17 @@ def offer_claims(g, s: dict, name: str) -> None:
     for i in range(len(P(s, name)["ships"])):
         if claimable(g, s, name, i):
             push(s, {"kind": "claim", "player": name, "ship": i})
+
+
+# ---------------------------------------------------------------- travel tokens
+# what a token's reward asks the player to choose, read from its effect (GugongVocabulary.token_choice)
+V_NOTHING, V_LASTING, V_HIGH_CARD, V_SWAP, V_RETRIEVE, V_SHIP, V_WALL, V_PAY = (
+    "nothing", "lasting", "high card", "swap", "retrieve", "ship", "wall", "pay")
+
+
+def tokens_worth(g, tokens: list[str]) -> int:
+    """What travel tokens count as in an exchange: the double token as its modify step says, others one."""
+    return sum(g.consts.double_token_counts if x == g.consts.double_token else 1 for x in tokens)
 
 
 # ---------------------------------------------------------------- pending decisions

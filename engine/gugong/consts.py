@@ -6,8 +6,10 @@ Nothing here is a typed-in rule number: each value comes from Rules.attr on the 
 from __future__ import annotations
 
 from engine.core.consts import Attr, RuleConstants, Unknown
+from kb.effects import resolved
 
 G = "gugong"
+TOKEN = "travel_token"  # what an exchange gives (the effect language's resource)
 
 
 def _id(kind: str, key: str) -> str:
@@ -19,8 +21,6 @@ class Consts(RuleConstants):
 
     # ---- components and setup
     servants_total = Attr("component/servants", "per_player")
-    start_pool = Attr("setup-step/servants", "start_in_pool")
-    start_supply = Attr("setup-step/servants", "start_in_supply")
     ships = Attr("location/grand-canal", "ships_per_player")
     dice = Attr("setup-step/destiny-dice", "dice")
     die_faces = Unknown("destiny-die-faces")
@@ -42,7 +42,6 @@ class Consts(RuleConstants):
 
     # ---- 1 travel
     token_slots = Attr("rule/travel-token-limit", "token_slots")
-    double_token_counts = Attr("token/travel-double", "counts_as")
     token_mix = Unknown("travel-token-mix")
     bonus_mix = Unknown("bonus-travel-token-mix")  # variant gugong/variant/bonus-travel-tokens
     advanced_board_cards = Attr("rule/advanced-gift-deck", "board_cards")
@@ -76,12 +75,10 @@ class Consts(RuleConstants):
     canal_b_place = Attr("action-option/grand-canal-b", "servants_placed")
     paths_by_players = Attr("rule/canal-paths", "paths_by_players")
     ship_capacity = Attr("rule/canal-claim-reward", "servants_required")
-    claim_to_board = Attr("rule/canal-claim-reward", "servants_to_player_board")
     port_limits = Attr("rule/port-reward-limits", "max_claims")
 
     # ---- morning / night
     day_servants = Unknown("day-track-servants")
-    night_per_match = Attr("rule/night-destiny-dice", "servants_per_matching_card")
     night_ship_steps = Attr("step/night-move-ships", "ship_steps")
 
     # ---- end of game
@@ -114,11 +111,21 @@ class Consts(RuleConstants):
         # ---- 1 travel
         self.travel = {o: (a(_id("action-option", f"travel-{o.lower()}"), "servant_cost"),
                            a(_id("action-option", f"travel-{o.lower()}"), "moves")) for o in "AB"}
-        self.token_rates = {
-            "servant": (a(_id("rule", "travel-exchange-servant"), "tokens"), ("servant", a(_id("rule", "travel-exchange-servant"), "servants"))),
-            "vp": (a(_id("rule", "travel-exchange-vp"), "tokens"), ("vp", a(_id("rule", "travel-exchange-vp"), "vp"))),
-            "jade": (a(_id("rule", "travel-exchange-jade"), "tokens"), ("jade", a(_id("rule", "travel-exchange-jade"), "jade"))),
-        }
+        # the token exchanges: the rules under the exchange rule, in its order, each one exchange step
+        # (what it gives for how many tokens is read from the step); run from their effects
+        exchange = _id("rule", "travel-token-exchange")
+        self.token_rates, self.token_exchanges = {}, {}
+        for e in sorted((e for e in rules.of_kind("rule") if e["parent"] == exchange), key=lambda e: e["order"]):
+            (step,) = e["effect"]
+            args = resolved(step["exchange"], e["attrs"])
+            (what, amount), = args["get"].items()
+            self.token_rates[what] = (args["give"][TOKEN], (what, amount))
+            self.token_exchanges[what] = e["id"]
+        self.fewest_tokens = min(need for need, _ in self.token_rates.values())
+        # the double token: the one whose effect sets what it counts as in an exchange (its modify step)
+        (self.double_token, self.double_token_counts), = (
+            (e["key"], resolved(step["modify"], e["attrs"])["to"]) for e in rules.of_kind("token")
+            for step in e["effect"] or [] if "modify" in step and step["modify"]["target"] == exchange)
         self.token_attrs = {e["key"]: e["attrs"] for e in rules.of_kind("token")
                             if e["key"] in self.token_mix or e["key"] in self.bonus_mix}
         self.roads = [[] for _ in range(self.cities)]

@@ -7,40 +7,42 @@ from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong.common import P
+from kb.messages import N_
 
 R = "gugong/rule/"
+GIFT = "gugong/term/gift-card"  # what the equal-value decree's modify step changes
 PAYMENTS = ("free", "servants", "discard", "no_action")
+PAY_SERVANTS, PAY_CARD = R + "exchange-pay-servants", R + "exchange-discard-card"  # a lower gift's payments
 
 
 def exchange_is_free(g, p: dict, mine: int, theirs: int) -> bool:
     """A higher gift is exchanged freely; so is a 1 for a 9 (gugong/rule/value-one-exception), and an
-    equal gift for the holder of the equal-value decree (gugong/decree/l2-same-value)."""
+    equal gift for the holder of a decree that changes which gifts exchange (its modify step)."""
     return (mine > theirs or (mine == g.consts.low_value and theirs == g.consts.high_value)
-            or (mine == theirs and L.has_decree(p, "l2-same-value")))
+            or (mine == theirs and g.effects.vocabulary.modifies(p, GIFT)))
 
 
 def do_exchange(g, s, name, a, ev):
     p = P(s, name)
     card, loc, payment = a.get("card"), a.get("location"), a.get("payment")
     if loc not in s["board"] or payment not in PAYMENTS:
-        raise MalformedAction(f"exchange: location one of {sorted(s['board'])}, payment one of {PAYMENTS}")
+        raise MalformedAction(N_("exchange: location one of %(locations)s, payment one of %(payments)s"), locations=sorted(s['board']), payments=PAYMENTS)
     if card not in p["hand"]:
-        raise IllegalAction(R + "gift-exchange", f"{card!r} is not in {name}'s hand")
+        raise IllegalAction(R + "gift-exchange", N_("%(card)r is not in %(name)s's hand"), card=card, name=name)
     theirs = s["board"][loc]
     free = exchange_is_free(g, p, g.consts.card_value[card] + L.gift_value_bonus(g, p), g.consts.card_value[theirs])
     if payment == "free":
         if not free:
-            raise IllegalAction(R + "gift-exchange-lower", "your gift is not higher than the official's: pay, discard or take no action")
+            raise IllegalAction(R + "gift-exchange-lower", N_("your gift is not higher than the official's: pay, discard or take no action"))
     elif free:
-        raise IllegalAction(R + "gift-exchange-higher", "your gift is higher: exchange it freely")
-    elif payment == "servants":
-        c.pay(g, s, name, g.consts.exchange_servants, bool(a.get("double")), R + "exchange-pay-servants", ev)
+        raise IllegalAction(R + "gift-exchange-higher", N_("your gift is higher: exchange it freely"))
+    elif payment == "servants":  # the payment, from its rule's effect
+        g.effects.run(PAY_SERVANTS, s, name, ev, choice={"double": bool(a.get("double"))})
     elif payment == "discard":
         other = a.get("discard")
         if other == card or other not in p["hand"]:
-            raise IllegalAction(R + "exchange-discard-card", "discard another gift card from your hand")
-        own(p, "hand").remove(other)
-        own(p, "discard").append(other)
+            raise IllegalAction(PAY_CARD, N_("discard another gift card from your hand"))
+        g.effects.run(PAY_CARD, s, name, ev, choice={"discard": other})
     own(p, "hand").remove(card)
     s["board"][loc] = card
     own(p, "discard").append(theirs)  # gugong/rule/taken-card-to-discard
@@ -76,7 +78,7 @@ def exchange_opts(g, s, name):
 def do_card_action(g, s, name, a, ev):
     acts = s["acts"]
     if s["stage"] != "act" or not acts.get("card_action"):
-        raise IllegalAction(R + "perform-actions", "no card action available (it comes before the location action)")
+        raise IllegalAction(R + "perform-actions", N_("no card action available (it comes before the location action)"))
     acts["card_action"] = False
     L.do_card_action(g, s, name, g.consts.card_ability[acts["card"]], a, ev)
 
@@ -84,7 +86,7 @@ def do_card_action(g, s, name, a, ev):
 def do_location_action(g, s, name, a, ev):
     acts = s["acts"]
     if s["stage"] != "act" or not acts.get("location_action"):
-        raise IllegalAction(R + "perform-actions", "no location action available this turn")
+        raise IllegalAction(R + "perform-actions", N_("no location action available this turn"))
     acts["location_action"] = False
     acts["card_action"] = False  # if both are done, the card action comes first
     L.DO[acts["location"]](g, s, name, a, ev)

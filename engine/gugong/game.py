@@ -21,6 +21,7 @@ from engine.gugong.consts import Consts
 from engine.gugong.schema import state_schema
 from engine.gugong.setup import new_state
 from engine.gugong.vocabulary import GugongVocabulary
+from kb.messages import N_
 
 R = "gugong/rule/"
 
@@ -71,22 +72,22 @@ class Gugong(PhasedGame):
     def _apply(self, s, a, events):
         name, kind = self.actor(s, a), a["type"]
         if name != self.current_player(s):
-            raise IllegalAction(R + "day-turns", f"it is {self.current_player(s)}'s decision, not {name}'s")
+            raise IllegalAction(R + "day-turns", N_("it is %(current)s's decision, not %(name)s's"), current=self.current_player(s), name=name)
         if kind == "tokens":  # travel tokens may be exchanged whenever you decide something
             L.do_tokens(self, s, name, a, events)
         elif s["pending"]:
             item = s["pending"][0]
             want, rule = DECISIONS[item["kind"]]
             if kind != want:
-                raise IllegalAction(rule, f"first decide the pending {item['kind']} ({want})")
+                raise IllegalAction(rule, N_("first decide the pending %(pending)s (%(want)s)"), pending=item['kind'], want=want)
             self._decide(s, item, name, a, events)
         elif kind == "exchange":
             if s["stage"] != "exchange":
                 raise IllegalAction(R + "day-turns",
-                                    "you have already exchanged a gift this turn")
+                                    N_("you have already exchanged a gift this turn"))
             day.do_exchange(self, s, name, a, events)
         elif s["stage"] != "act":
-            raise IllegalAction(R + "gift-exchange", "a turn starts with a gift exchange")
+            raise IllegalAction(R + "gift-exchange", N_("a turn starts with a gift exchange"))
         elif kind == "card_action":
             day.do_card_action(self, s, name, a, events)
         elif kind == "location_action":
@@ -94,7 +95,7 @@ class Gugong(PhasedGame):
         elif kind == "end_turn":
             day.end_turn(self, s, events)
         else:
-            raise IllegalAction(R + "day-turn-steps", f"nothing to decide with {kind!r} now")
+            raise IllegalAction(R + "day-turn-steps", N_("nothing to decide with %(kind)r now"), kind=kind)
         self._advance(s, events)
 
     def _decide(self, s, item, name, a, ev):
@@ -190,7 +191,7 @@ class Gugong(PhasedGame):
             while s["solo"]["todo"]:
                 solo.step(self, s, ev)
         else:
-            raise IllegalAction("scenario", f"gugong has no engine step {step!r}")
+            raise IllegalAction("scenario", N_("gugong has no engine step %(step)r"), step=step)
         c.offer_double_servants(s)
         return s, ev
 

@@ -11,7 +11,9 @@ from collections import Counter
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
+from engine.gugong.common import P, V_HIGH_CARD, V_LASTING, V_NOTHING, V_PAY, V_RETRIEVE, V_SHIP, V_SWAP, V_WALL
 from engine.gugong.common import P
+from kb.messages import N_
 
 R = "gugong/rule/"
 AO = "gugong/action-option/"
@@ -23,10 +25,6 @@ TOKEN = "gugong/token/"
 ABILITY = "gugong/card-ability/"
 
 
-def has_decree(p: dict, key: str) -> bool:
-    return key in p["decrees"]
-
-
 def discount(g, p: dict, target: str) -> int:
     """Servants fewer for the action `target` (a location or an action option): the lasting `modify`
     steps of the player's level 2 decrees that name it ("may remove one servant fewer")."""
@@ -36,7 +34,7 @@ def discount(g, p: dict, target: str) -> int:
 def _option(a: dict) -> str:
     o = a.get("option")
     if o not in ("A", "B"):
-        raise MalformedAction("option must be 'A' or 'B'")
+        raise MalformedAction(N_("option must be 'A' or 'B'"))
     return o
 
 
@@ -81,7 +79,7 @@ def travel_destinations(g, s, name) -> list[int]:
 def decide_travel_move(g, s, name, a, ev):
     city = a.get("city")
     if city not in travel_destinations(g, s, name):
-        raise IllegalAction(R + "travel-move", f"the traveller cannot reach city {city!r}")
+        raise IllegalAction(R + "travel-move", N_("the traveller cannot reach city %(city)r"), city=city)
     s["pending"].pop(0)
     P(s, name)["traveller"] = city
     token = s["map"][city]
@@ -92,29 +90,30 @@ def decide_travel_move(g, s, name, a, ev):
 
 # ---- travel token rewards (gugong/rule/travel-token-list)
 def token_reward_opts(g, s, name, token):
+    """What the player may choose with the token's reward: read from its effect (what it asks of the
+    player: engine/gugong/vocabulary.py, token_choice)."""
     p = P(s, name)
     at = g.consts.token_attrs[token]
     out = [{"use": False}]
-    if plain_token(g, token):
+    choice, amount = g.effects.vocabulary.token_choice(TOKEN + token)
+    if token in g.consts.bonus_mix:  # gugong/variant/bonus-travel-tokens: a servant from the pool goes with it
+        if p["pool"] >= at["servant_cost"]:
+            out += [{"use": True}] if choice == V_LASTING else [{"use": True, "location": loc} for loc in g.consts.locations]
+    elif choice == V_NOTHING:
         out.append({"use": True})
-    elif token == "travel-gift-for-jade":
+    elif choice == V_HIGH_CARD:
         out += [{"use": True, "card": x} for x in p["hand"] if g.consts.card_value[x] >= at["min_card_value"]]
-    elif token == "travel-swap-card":
+    elif choice == V_SWAP:
         out += [dict(use=True, **o) for o in swap_opts(g, s, name)]
-    elif token == "travel-retrieve-card":
+    elif choice == V_RETRIEVE:
         out += [{"use": True, "card": x} for x in sorted(set(p["discard"]))]
-    elif token == "travel-ship":
+    elif choice == V_SHIP:
         out += [{"use": True, "ship": i, "path": path, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")
                 for i, path in c.ship_targets(g, s, name, _size(g, pc))]
-    elif token == "travel-wall":
+    elif choice == V_WALL:
         out += [{"use": True, "piece": pc} for pc in ("n", "d") if _has(p, pc, "supply")]
-    elif token == "travel-servants-for-jade":
-        out += [{"use": True, "double": d} for d in c.pay_options(g, p, at["servants"])]
-    elif token in g.consts.bonus_mix and p["pool"] >= at["servant_cost"]:
-        if token == "bonus-gift-value":
-            out.append({"use": True})
-        else:
-            out += [{"use": True, "location": loc} for loc in g.consts.locations]
+    elif choice == V_PAY:
+        out += [{"use": True, "double": d} for d in c.pay_options(g, p, amount)]
     return out
 
 
@@ -126,23 +125,6 @@ def _size(g, piece):
     return g.consts.double_counts if piece == "d" else 1
 
 
-PLAIN_OPS = frozenset({"gain", "move"})
-
-
-def plain_token(g, token: str) -> bool:
-    """A token whose reward asks nothing of the player: its effect only gains and moves."""
-    return all(op in PLAIN_OPS for op, _, _ in g.effects.compiled(TOKEN + token))
-
-
-def plain_token_reward(g, s, name, token, ev) -> bool:
-    """The travel-token rewards with no choice in them, run from their effects; Meng takes them the
-    same way (solo.travel). False for the others, which each side carries out its own way."""
-    if not plain_token(g, token):
-        return False
-    g.effects.run(TOKEN + token, s, name, ev)
-    return True
-
-
 def decide_token_reward(g, s, name, a, ev):
     item = s["pending"][0]
     token = item["token"]
@@ -151,22 +133,25 @@ def decide_token_reward(g, s, name, a, ev):
     rule = TOKEN + token
     gained: dict = {}
     if a.get("use"):
-        if token == "travel-double":
-            raise IllegalAction(rule, "the double token has no reward of its own")
+        if token == g.consts.double_token:
+            raise IllegalAction(rule, N_("the double token has no reward of its own"))
         if token in g.consts.bonus_mix:
             # gugong/variant/bonus-travel-tokens: the token and a servant from the pool stay beside the
             # board (or by an action space) for the rest of the day; see day.end_of_day
-            loc = a.get("location") if token != "bonus-gift-value" else None
-            if token != "bonus-gift-value" and loc not in g.consts.locations:
-                raise IllegalAction(rule, "mark one of the action spaces")
+            marks = g.effects.vocabulary.token_choice(rule)[0] != V_LASTING  # it marks an action space
+            loc = a.get("location") if marks else None
+            if marks and loc not in g.consts.locations:
+                raise IllegalAction(rule, N_("mark one of the action spaces"))
             if p["pool"] < at["servant_cost"]:
-                raise IllegalAction(rule, "a servant from your pool goes with the token")
-            p["pool"] -= at["servant_cost"]
+                raise IllegalAction(rule, N_("a servant from your pool goes with the token"))
+            g.effects.run(rule, s, name, ev, choice={"bonus": True})  # its servant goes with it (the vocabulary's pay)
             own(p, "bonus").append({"token": token, "location": loc})
             s["pending"].pop(0)
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})
             return
         gained = g.effects.run(rule, s, name, ev, choice=a).gained  # the token's reward, from its effect
+    elif token == g.consts.double_token:  # its effect is lasting: it counts double in an exchange (c.tokens_worth)
+        g.effects.run(rule, s, name, ev)
     s["pending"].pop(0)
     # keep the token above the board; with no free slot, first make room (gugong/rule/travel-token-limit)
     if len(p["tokens"]) >= g.consts.token_slots:
@@ -183,7 +168,9 @@ def decide_token_reward(g, s, name, a, ev):
 # ---- exchanging travel tokens (any time the player decides something)
 def tokens_opts(g, s, name):
     p = P(s, name)
-    doubles = p["tokens"].count("travel-double")
+    if c.tokens_worth(g, p["tokens"]) < g.consts.fewest_tokens:  # asked at every decision: usually too few to exchange
+        return []
+    doubles = p["tokens"].count(g.consts.double_token)
     singles = len(p["tokens"]) - doubles
     out = []
     for kind, (need, (res, _)) in g.consts.token_rates.items():
@@ -200,15 +187,15 @@ def _tokens_named(g, p, handed, need) -> list[str]:
     """The tokens an exchange names (`hand_in`): held, worth what the exchange needs (a double token
     counts as two), and none beyond it."""
     if not isinstance(handed, list) or not all(isinstance(x, str) for x in handed):
-        raise MalformedAction("tokens: 'hand_in' is a list of travel tokens")
+        raise MalformedAction(N_("tokens: 'hand_in' is a list of travel tokens"))
     missing = Counter(handed) - Counter(p["tokens"])
     if missing:
-        raise IllegalAction(R + "travel-token-exchange", f"tokens not held: {sorted(missing.elements())}")
-    worth = [g.consts.double_token_counts if x == "travel-double" else 1 for x in handed]
+        raise IllegalAction(R + "travel-token-exchange", N_("tokens not held: %(tokens)s"), tokens=sorted(missing.elements()))
+    worth = [c.tokens_worth(g, [x]) for x in handed]
     if sum(worth) < need:
-        raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed, not {sum(worth)}")
+        raise IllegalAction(R + "travel-token-exchange", N_("%(need)s travel tokens are needed, not %(given)s"), need=need, given=sum(worth))
     if any(sum(worth) - w >= need for w in worth):
-        raise IllegalAction(R + "travel-token-exchange", f"the exchange takes {need} travel tokens, not more")
+        raise IllegalAction(R + "travel-token-exchange", N_("the exchange takes %(need)s travel tokens, not more"), need=need)
     return handed
 
 
@@ -216,33 +203,27 @@ def do_tokens(g, s, name, a, ev):
     p = P(s, name)
     kind = a.get("for")
     if kind not in g.consts.token_rates:
-        raise MalformedAction("tokens: 'for' is servant, vp or jade")
+        raise MalformedAction(N_("tokens: 'for' is servant, vp or jade"))
     d = a.get("doubles", 0)
     if not isinstance(d, int) or d < 0:
-        raise MalformedAction("tokens: 'doubles' is a count")
-    need, (res, amount) = g.consts.token_rates[kind]
+        raise MalformedAction(N_("tokens: 'doubles' is a count"))
+    need, (res, _) = g.consts.token_rates[kind]
     handed = a.get("hand_in")
     if handed is not None:  # the player names the tokens handed in (which ones matters for the rest)
         handed = _tokens_named(g, p, handed, need)
     else:
-        if d > p["tokens"].count("travel-double"):
-            raise IllegalAction(R + "travel-token-exchange", "not enough double tokens")
+        if d > p["tokens"].count(g.consts.double_token):
+            raise IllegalAction(R + "travel-token-exchange", N_("not enough double tokens"))
         rest = max(0, need - d * g.consts.double_token_counts)
-        singles = [item for item in p["tokens"] if item != "travel-double"]
+        singles = [item for item in p["tokens"] if item != g.consts.double_token]
         if rest > len(singles):
-            raise IllegalAction(R + "travel-token-exchange", f"{need} travel tokens are needed")
-        handed = ["travel-double"] * d + singles[:rest]
-    for item in handed:
-        own(p, "tokens").remove(item)
-        s["token_discard"].append(item)
+            raise IllegalAction(R + "travel-token-exchange", N_("%(need)s travel tokens are needed"), need=need)
+        handed = [g.consts.double_token] * d + singles[:rest]
+    rule = g.consts.token_exchanges[kind]
+    if res == "servant" and p["supply"] == 0 and p["double"] != "supply":
+        raise IllegalAction(rule, N_("no servant in the general supply"))
     ev.append({"event": "tokens_exchanged", "player": name, "for": kind})
-    if res == "servant":
-        if not c.gain_servants(s, name, amount, ev):
-            raise IllegalAction(R + "travel-exchange-servant", "no servant in the general supply")
-    elif res == "vp":
-        c.gain_vp(s, name, amount, ev)
-    else:
-        c.gain_jade(s, name, amount, ev)
+    g.effects.run(rule, s, name, ev, choice={"hand_in": handed})  # the tokens handed in, what they buy
     # a token waiting for a free slot is placed as soon as there is room
     if s["pending"] and s["pending"][0]["kind"] == "make_room" and s["pending"][0]["player"] == name \
             and len(p["tokens"]) < g.consts.token_slots:
@@ -255,19 +236,20 @@ def do_great_wall(g, s, name, a, ev):
     option = _option(a)
     pieces = a.get("pieces")
     if not isinstance(pieces, list) or not all(x in ("n", "d") for x in pieces):
-        raise MalformedAction("pieces: a list of 'n' (servant) and 'd' (double servant)")
+        raise MalformedAction(N_("pieces: a list of 'n' (servant) and 'd' (double servant)"))
     if option == "A":
         if len(pieces) != g.consts.wall_a_place:
-            raise IllegalAction(AO + "great-wall-a", f"option A places {g.consts.wall_a_place} servant")
+            raise IllegalAction(AO + "great-wall-a", N_("option A places %(wall_a_place)s servant"), wall_a_place=g.consts.wall_a_place)
     elif not 1 <= len(pieces) <= g.consts.wall_b_max:
-        raise IllegalAction(AO + "great-wall-b", f"option B places up to {g.consts.wall_b_max} servants")
+        raise IllegalAction(AO + "great-wall-b", N_("option B places up to %(wall_b_max)s servants"), wall_b_max=g.consts.wall_b_max)
     if pieces.count("d") > 1:
-        raise IllegalAction(R + "double-servant", "there is one double servant")
+        raise IllegalAction(R + "double-servant", N_("there is one double servant"))
     # the option's payment (never with the double servant) and its pieces from the pool, from its effect
     do_option(g, s, name, {k: v for k, v in a.items() if k != "double"}, ev, "great-wall")
-    if a.get("extra"):  # gugong/decree/l2-wall: one more servant from the general supply
-        if not has_decree(p, "l2-wall"):
-            raise IllegalAction("gugong/decree/l2-wall", "you do not hold the Great Wall decree")
+    if a.get("extra"):  # a decree's extra servant for the wall action (the Great Wall decree)
+        if not g.effects.vocabulary.triggered_at(p, ON_WALL_ACTION):
+            raise IllegalAction(g.effects.vocabulary.decrees_at(ON_WALL_ACTION)[0],
+                                N_("you do not hold the decree that adds a servant to the wall action"))
         for key in p["decrees"]:  # the decrees' steps for this moment, from their effects
             g.effects.triggered(DECREE + key, ON_WALL_ACTION, s, name, ev)
     c.wall_check(g, s, ev)  # completion is checked after the whole action
@@ -277,7 +259,7 @@ def opts_great_wall(g, s, name):
     p = P(s, name)
     dbl = p["double"] == "pool"
     out = []
-    extras = [False, True] if has_decree(p, "l2-wall") and p["supply"] > 0 else [False]
+    extras = [False, True] if g.effects.vocabulary.triggered_at(p, ON_WALL_ACTION) and p["supply"] > 0 else [False]
     a_sets = [["n"]] * (p["pool"] >= 1) + [["d"]] * dbl
     b_sets = []
     if p["pool"] >= g.consts.wall_b_cost:
@@ -296,9 +278,9 @@ def decide_intrigue_reward(g, s, name, a, ev):
     if key is not None:
         at = g.consts.intrigue_rewards.get(key)
         if at is None:
-            raise MalformedAction(f"unknown intrigue reward {key!r}")
+            raise MalformedAction(N_("unknown intrigue reward %(key)r"), key=key)
         if p["intrigue"] < at["intrigue_cost"]:
-            raise IllegalAction(R + "intrigue-rewards", "your intrigue marker is too low for that reward")
+            raise IllegalAction(R + "intrigue-rewards", N_("your intrigue marker is too low for that reward"))
         g.effects.run(REWARD + key, s, name, ev, choice=a)  # the cost on the track, then the reward
         ev.append({"event": "intrigue_reward", "player": name, "reward": key})
     s["pending"].pop(0)
@@ -335,7 +317,7 @@ def do_jade(g, s, name, a, ev):
     p = P(s, name)
     house = a.get("house")
     if jade_cost(g, s, p, house) is None:
-        raise IllegalAction(R + "jade-courtyard", f"no jade to buy at {house!r}")
+        raise IllegalAction(R + "jade-courtyard", N_("no jade to buy at %(house)r"), house=house)
     g.effects.run(AO + "jade-action", s, name, ev, choice=a)  # a house's jade, or the courtyard's
 
 
@@ -381,8 +363,8 @@ def place_on_decree(g, s, name, key, n: int) -> None:
     p = P(s, name)
     if p["pool"] < n:
         if p["double"] == "pool":  # the double servant is left, and it may not stand on a decree
-            raise IllegalAction(R + "double-servant-restrictions", "a normal servant from your pool must go on the decree")
-        raise IllegalAction(AO + "decrees-action", f"after paying, {name} has no servant left to place on the decree")
+            raise IllegalAction(R + "double-servant-restrictions", N_("a normal servant from your pool must go on the decree"))
+        raise IllegalAction(AO + "decrees-action", N_("after paying, %(name)s has no servant left to place on the decree"), name=name)
     p["pool"] -= n
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
@@ -398,9 +380,9 @@ def do_decrees(g, s, name, a, ev):
     p = P(s, name)
     key = a.get("decree")
     if key not in s["decrees"]:
-        raise IllegalAction("gugong/location/decrees", f"decree {key!r} is not in this game")
+        raise IllegalAction("gugong/location/decrees", N_("decree %(key)r is not in this game"), key=key)
     if name in s["decrees"][key]:
-        raise IllegalAction(R + "decree-once", "you may take each decree only once")
+        raise IllegalAction(R + "decree-once", N_("you may take each decree only once"))
     # the cost (the decree's and one per other player's servant on it, as one payment), the servant
     # placed and the decree's own effect, from the Decrees action's effect
     g.effects.run(AO + "decrees-action", s, name, ev, choice=a)
@@ -425,8 +407,8 @@ def opts_decrees(g, s, name):
 def do_grand_canal(g, s, name, a, ev):
     option = _option(a)
     if option == "B" and not canal_b_possible(g, P(s, name)):
-        raise IllegalAction(AO + "grand-canal-b", f"option B removes {g.consts.canal_b_cost} servant from the pool to "
-                            f"place {g.consts.canal_b_place} others: {name}'s pool cannot")
+        raise IllegalAction(AO + "grand-canal-b", N_("option B removes %(canal_b_cost)s servant from the pool to place %(canal_b_place)s others: %(name)s's pool cannot"),
+            canal_b_cost=g.consts.canal_b_cost, canal_b_place=g.consts.canal_b_place, name=name)
     # the option's payment (never with the double servant) and the placements and moves it raises, from its effect
     run = g.effects.run(f"{AO}grand-canal-{option.lower()}", s, name, ev,
                         choice={k: v for k, v in a.items() if k != "double"})
@@ -460,7 +442,7 @@ def decide_canal_place(g, s, name, a, ev):
         if item["optional"] or canal_place_opts(g, s, name, item) == [{"ship": None}]:
             s["pending"].pop(0)
             return
-        raise IllegalAction(AO + "grand-canal-b", "option B places two servants on your ships")
+        raise IllegalAction(AO + "grand-canal-b", N_("option B places two servants on your ships"))
     c.ship_place(g, s, name, ship, a.get("path"), a.get("piece", "n"), item["source"], ev)
     s["pending"].pop(0)
 
@@ -476,7 +458,7 @@ def decide_canal_move(g, s, name, a, ev):
     if ship is not None:
         p = P(s, name)
         if ship not in range(len(p["ships"])) or not p["ships"][ship] or not c.ship_move(g, s, name, ship, ev):
-            raise IllegalAction(R + "canal-moving-ships", "that ship cannot move to a free port")
+            raise IllegalAction(R + "canal-moving-ships", N_("that ship cannot move to a free port"))
     s["pending"].pop(0)
 
 
@@ -486,12 +468,10 @@ def decide_claim(g, s, name, a, ev):
     kind = a.get("reward")
     if kind is not None:
         if kind not in c.claimable(g, s, name, ship):
-            raise IllegalAction(R + "port-reward-limits", f"reward {kind!r} cannot be claimed with this ship")
-        p = P(s, name)
-        port = g.consts.port_ids[p["ships"][ship]["port"]]
-        own(own(p, "ships"), ship)["load"].remove(1)
-        own(p, "ports")[kind] += g.consts.claim_to_board  # one servant marks the reward on the player board
-        c.ship_clear(g, s, name, ship)
+            raise IllegalAction(R + "port-reward-limits", N_("reward %(kind)r cannot be claimed with this ship"), kind=kind)
+        port = g.consts.port_ids[P(s, name)["ships"][ship]["port"]]
+        # a servant marks the reward on the player board, the ship and its servants leave the canal
+        g.effects.run(R + "canal-claim-reward", s, name, ev, choice={"reward": kind, "ship": ship})
         g.effects.run(port, s, name, ev, choice=a)  # the port's reward (its choice: the one claimed)
         ev.append({"event": "port_reward", "player": name, "reward": kind})
     s["pending"].pop(0)
@@ -513,9 +493,9 @@ def swap_card(g, s, name, a, rule, ev):
     p = P(s, name)
     src, card, loc = a.get("from"), a.get("card"), a.get("location")
     if src not in ("hand", "discard") or loc not in s["board"]:
-        raise MalformedAction("swap: from hand|discard, card, location")
+        raise MalformedAction(N_("swap: from hand|discard, card, location"))
     if card not in p[src]:
-        raise IllegalAction(rule, f"{card!r} is not in your {src}")
+        raise IllegalAction(rule, N_("%(card)r is not in your %(src)s"), card=card, src=src)
     own(p, src).remove(card)
     own(p, src).append(s["board"][loc])
     s["board"][loc] = card
@@ -546,26 +526,20 @@ def card_action_opts(g, s, name, ability):
     loc = ability_location(g, ability)
     if loc:
         return OPTS[loc](g, s, name)
-    if ability == "swap-card":
+    if g.effects.vocabulary.token_choice(ABILITY + ability)[0] == V_SWAP:  # its effect is the swap mechanism
         return swap_opts(g, s, name)
     return [{}]
 
 
 # ================================================================ bonus travel tokens (variant)
 def after_location_action(g, s, name, loc, ev):
-    """Marked action spaces: the tax token takes 1 VP from each other player who performs the action;
-    the follow token lets its owner perform it too. Follows trigger neither (engine assumption)."""
+    """Marked action spaces: each token there runs its effect for this one time another player
+    performs the action (the tax token takes VP from that player, the follow token lets its owner
+    perform it too; its payment was made when it was placed). Follows trigger neither (engine assumption)."""
     for other in c.order_from(s, s["order"].index(name))[1:]:
         for b in P(s, other)["bonus"]:
-            if b["location"] != loc:
-                continue
-            at = g.consts.token_attrs[b["token"]]
-            if b["token"] == "bonus-tax":
-                taken = min(at["vp_taken_per_use"], P(s, name)["vp"])
-                c.gain_vp(s, name, -taken, ev)
-                c.gain_vp(s, other, taken, ev)
-            elif b["token"] == "bonus-follow":
-                c.push(s, {"kind": "follow", "player": other, "location": loc}, last=True)
+            if b["location"] == loc:
+                g.effects.run(TOKEN + b["token"], s, other, ev, choice={"bonus": True, "performed": name, "location": loc})
 
 
 def follow_opts(g, s, name, item):
@@ -580,4 +554,4 @@ def decide_follow(g, s, name, a, ev):
 
 
 def gift_value_bonus(g, p: dict) -> int:
-    return sum(g.consts.token_attrs[b["token"]]["gift_value_bonus"] for b in p["bonus"] if b["token"] == "bonus-gift-value")
+    return sum(g.consts.token_attrs[b["token"]].get("gift_value_bonus", 0) for b in p["bonus"])

@@ -8,6 +8,7 @@ from engine.gugong import locations as L
 from engine.gugong.common import P
 
 D = "gugong/decree/"
+NEW_SERVANTS = "gugong/step/morning-new-servants"
 MORNING = "morning"  # the moment a level 1 decree's bonus is triggered at
 
 
@@ -30,7 +31,8 @@ def refill_map(g, s, ev):
             pile = s["token_discard"]
             s["token_discard"] = []
             rng.shuffle(pile)
-            s["token_piles"] = c.token_piles(g, pile)
+            half = (len(pile) + 1) // 2
+            s["token_piles"] = [pile[:half], pile[half:]]
         src = next((p for p in s["token_piles"] if p), None)
         if src is None:
             break
@@ -45,7 +47,7 @@ def roll_dice(g, s, ev):
 
 def decree_bonuses(g, s, ev):
     """Players with a servant on a morning decree get its bonus, from the first player clockwise."""
-    level = g.consts.morning_decree_level
+    level = g.rules.attr("gugong/step/morning-decree-bonuses", "decree_level")
     items = []
     meng = s["solo"]["meng"] if s.get("solo") else None
     for name in c.order_from(s, s["first"]):
@@ -60,10 +62,16 @@ def decree_bonuses(g, s, ev):
 
 
 def new_servants(g, s, ev):
-    s["day"] += g.consts.day_advance
+    """The step's effect: the day marker moves, then everyone takes the servants it shows (the step's
+    mechanism, the vocabulary's: servants_for_day)."""
+    g.effects.run(NEW_SERVANTS, s, s["order"][s["first"]], ev)
+    ev.append({"event": "day", "day": s["day"]})
+
+
+def servants_for_day(g, s, ev):
+    """Everyone takes the servants the day track shows beside the marker (from the general supply)."""
     for name in s["order"]:
         c.gain_servants(s, name, g.consts.day_servants[s["day"]], ev)
-    ev.append({"event": "day", "day": s["day"]})
 
 
 def run(g, s, ev):

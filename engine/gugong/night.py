@@ -7,20 +7,22 @@ from engine.gugong import common as c
 from engine.gugong.common import P
 
 R = "gugong/rule/"
+DICE = R + "night-destiny-dice"
 
 
 def destiny_dice(g, s, ev):
-    """Each card on a discard pile earns a servant per die showing its value (two equal dice: two);
-    the most matches earns VP and a palace step, ties broken on the intrigue track."""
+    """Each card on a discard pile earns servants for the dice showing its value, run from the rule's
+    effect (its counts: engine/gugong/vocabulary.py); the most matches earns VP and a palace step,
+    ties broken on the intrigue track."""
     matches = {}
     meng = s["solo"]["meng"] if s.get("solo") else None
     for name in s["order"]:
         p = P(s, name)
         if name == meng:  # gugong/rule/solo-night: Meng's matches are fixed by the day
             matches[name] = g.solo.matches[s["day"]]
-        else:
+        else:  # a card matching two dice counts twice
             matches[name] = sum(s["dice"].count(g.consts.card_value[x]) for x in p["discard"])
-        c.gain_servants(s, name, matches[name] * g.consts.night_per_match, ev)
+        g.effects.run(DICE, s, name, ev)
     ev.append({"event": "destiny_dice", "dice": list(s["dice"]), "matches": matches})
     shared = {"matches": matches}  # gugong/rule/night-most-matches, run from its effect
     for name in s["order"]:

@@ -26,7 +26,7 @@ def end_decrees_l3(g, s, ev):
     for name in s["order"]:
         p = P(s, name)
         keys = [k for k in p["decrees"] if g.consts.decrees[k]["level"] == 3]
-        keys.sort(key=lambda k: k != "l3-vp-ratio")
+        keys.sort(key=lambda k: not g.effects.vocabulary.scored_first(DECREE + k))
         for key in keys:
             run = g.effects.triggered(DECREE + key, END_GAME, s, name, ev)
             _note(s, name, key, run.gained.get("vp", 0))

@@ -4,10 +4,11 @@ from __future__ import annotations
 from engine.core.errors import EngineError, IllegalAction
 from engine.core.rng import Rng
 from engine.core.settle import Broken, named, settle_items
-from engine.gugong import common as c
 from engine.gugong import solo
+from kb.messages import N_
 
 SOLO_OPTIONS = ("solo", "solo_sets", "focus")
+SERVANTS, JADE = "gugong/setup-step/servants", "gugong/setup-step/jade"
 
 
 def new_state(g, players: list[str], options: dict, seed: int) -> dict:
@@ -15,16 +16,16 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     # option "others": extra seats after the named players (a worked example that names one player
     # still needs a 2-5 player game around it)
     players = list(players) + [x for x in options.get("others", []) if x not in players]
-    g.game_type.check_players(players)  # the player range and names: the game type's one check
     solo_game = len(players) == 1
     if solo_game:  # gugong/variant/solo: Meng takes the second seat, the player starts
         if options.get("bonus_travel_tokens"):
-            raise IllegalAction("gugong/rule/solo-setup-basic-tokens", "the solo game uses only the basic travel tokens")
+            raise IllegalAction("gugong/rule/solo-setup-basic-tokens", N_("the solo game uses only the basic travel tokens"))
         players = players + [g.solo.meng]
         options = dict(options, first_player=players[0])
+    g.game_type.check_players(players)  # the player range and names: the game type's one check
     s: dict = {"game": "gugong", "order": list(players), "options": dict(options), "rng": Rng.seed_state(seed),
                "day": k.day_start, "phase": "day", "step": None, "stamp": 0,
-               "paths": k.paths(g.solo.board_players if solo_game else len(players)), "pending": [], "medal": None, "palace_spots": [],
+               "paths": k.paths(len(players)), "pending": [], "medal": None, "palace_spots": [],
                "wall": [], "result": None}
     rng = Rng(s)
     # first player token: chosen at random (gugong/setup-step/first-player)
@@ -37,23 +38,27 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     s["players"] = {}
     for i, name in enumerate(seats):
         s["players"][name] = {
-            "pool": k.start_pool, "supply": k.start_supply, "double": "locked",
+            "pool": 0, "supply": 0, "double": "locked",
             "hand": [], "discard": [], "vp": k.vp_start, "jade": 0,
             "palace": k.palace_start, "intrigue": k.intrigue_start, "istamp": i,  # stacked in turn order, first at the bottom
             "traveller": None, "tokens": [],
             "ships": [None] * k.ships, "ports": {kind: 0 for kind in k.port_limits}, "decrees": [],
             "bonus": []}
     s["stamp"] = len(seats)
-    # travel tokens: one face up on each city, the rest in equal draw piles
+    for name in seats:  # each player's servants: the pool and the general supply, from the setup step's effect
+        g.effects.run(SERVANTS, s, name, [])
+    # travel tokens: one face up on each city, the rest in two equal draw piles
     tokens = [key for key, count in k.token_mix.items() for _ in range(count)]
     if options.get("bonus_travel_tokens"):  # gugong/variant/bonus-travel-tokens: shuffled in with the rest
         tokens += [key for key, count in k.bonus_mix.items() for _ in range(count)]
     rng.shuffle(tokens)
     s["map"] = tokens[:k.cities]
-    s["token_piles"] = c.token_piles(g, tokens[k.cities:])
+    rest = tokens[k.cities:]
+    half = (len(rest) + 1) // 2
+    s["token_piles"] = [rest[:half], rest[half:]]
     s["token_discard"] = []
     # jade on the roofs of the houses
-    s["jade_houses"] = [h["jade"] for h in k.jade_houses]
+    g.effects.run(JADE, s, seats[0], [])  # on each marked space of the roofs, from the setup step's effect
     # decrees: two random tiles of each level
     s["decrees"] = {}
     for level in range(1, k.decree_levels + 1):
@@ -85,8 +90,8 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     # the solo game's options are refused in a game of several players, not ignored (gugong/variant/solo)
     given = [x for x in SOLO_OPTIONS if x in options and options[x] != g.game_type.option(x).default]
     if given and not solo_game:
-        raise IllegalAction("gugong/variant/solo", f"{', '.join(given)}: options of the solo game, "
-                            f"which is played by one player, not {len(players)}")
+        raise IllegalAction("gugong/variant/solo", N_("%(options)s: options of the solo game, which is played by one player, not %(players)s"),
+            options=', '.join(given), players=len(players))
     if solo_game:
         try:
             solo.setup(g, s, players[0], options, rng)

@@ -15,9 +15,14 @@ from engine.core.state import own
 from engine.gugong import common as c
 from engine.gugong import locations as L
 from engine.gugong import morning
+from engine.gugong import vocabulary as V
 from engine.gugong.common import P
 
 S = "gugong/rule/solo-"
+
+
+# a location's Meng rules are named by a short form of its key (gugong/rule/solo-wall-day, -canal-dusk, ...)
+DAY_RULES = {"travel": "travel", "great-wall": "wall", "grand-canal": "canal"}
 
 
 class SoloConsts:
@@ -33,25 +38,14 @@ class SoloConsts:
         self.pairs = a("gugong/unknown/solo-card-set-pairs", "value_used")
         self.route = a("gugong/unknown/solo-travel-route-cities", "value_used")
         self.matches = a(S + "night", "meng_matches_by_day")
-        self.card_exchange_vp = a(S + "day-step-3", "card_exchange_replacement_vp")
         self.decree_level = a(S + "decree-level", "target_level_by_day")
-        self.port_servants = a(S + "ports", "servants_for_reward")
-        self.port_cards = a(S + "ports", "gift_card_rewards")
-        self.port_vp = a(S + "ports", "later_reward_vp")
         self.port_marker_cap = a(S + "ports", "marker_limit_at_4vp")
-        self.wall_jade_min = a(S + "wall-scoring", "jade_min_intrigue")
-        self.wall_servant_min = a(S + "wall-scoring", "servant_min_intrigue")
-        self.token_vp = {"travel-retrieve-card": a(S + "token-take-back-card", "dusk_vp"),
-                         "travel-gift-for-jade": a(S + "token-discard-for-jade", "dusk_vp"),
-                         "travel-swap-card": a(S + "token-card-exchange", "vp")}
-        self.gift_for_jade = a(S + "token-discard-for-jade", "day_jade")
-        self.dusk_travel_discount = a(S + "decree-l2-travel", "dusk_travel_cost_reduction")
-        self.wall_day_servants = a(S + "wall-day", "servants_placed")
-        self.canal_day_servants = a(S + "canal-day", "servants_placed")
-        self.dusk = {k: g.rules.entities[S + f"{k}-dusk"]["attrs"]
-                     for k in ("travel", "wall", "jade", "intrigue", "palace", "decrees", "canal", "special")}
-        self.special = {k: g.rules.entities[S + f"special-{k}"]["attrs"]
-                        for k in ("travel", "great-wall", "jade", "intrigue", "palace", "decrees", "grand-canal")}
+        # the tokens the solo rules treat their own way (gugong-pl "Wyjątkowe sytuacje"), run from those rules' effects
+        self.token_rules = {"travel-retrieve-card": S + "token-take-back-card",
+                            "travel-gift-for-jade": S + "token-discard-for-jade",
+                            "travel-swap-card": S + "token-card-exchange"}
+        # decrees Meng takes his own way (gugong-pl "Dekrety" of the solo rules): the rule for each
+        self.decree_rules = {"l1-card-exchange": S + "decree-l1-gift-exchange", "l2-travel": S + "decree-l2-travel"}
 
 
 def is_solo(s) -> bool:
@@ -92,6 +86,20 @@ def setup(g, s, human: str, options: dict, rng: Rng) -> None:
                  "neutral_ports": neutral, "todo": []}
 
 
+# ---------------------------------------------------------------- Meng's rules, run from their effects
+class Short(Exception):
+    """Meng cannot pay a step of his rule: the rest of it is skipped (an action he cannot afford)."""
+
+
+def run_rule(g, s, rule: str, ev, **choice) -> bool:
+    """Run one of Meng's rules from its effect; False if he could not pay for it."""
+    try:
+        g.effects.run(rule, s, meng(s), ev, choice=choice)
+    except Short:
+        return False
+    return True
+
+
 # ---------------------------------------------------------------- Meng's resources
 def afford(g, s, n: int) -> bool:
     """Meng must trade travel tokens for servants when that makes an action affordable."""
@@ -100,7 +108,7 @@ def afford(g, s, n: int) -> bool:
     if p["pool"] >= n:
         return True
     need, (_, per) = g.consts.token_rates["servant"]
-    value = sum(g.consts.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    value = c.tokens_worth(g, p["tokens"])
     trades = (n - p["pool"] + per - 1) // per
     if trades * need > value or p["supply"] < n - p["pool"]:
         return False
@@ -111,7 +119,7 @@ def afford(g, s, n: int) -> bool:
 
 def _trade(g, s, kind, ev) -> bool:
     p = P(s, meng(s))
-    doubles = p["tokens"].count("travel-double")
+    doubles = p["tokens"].count(g.consts.double_token)
     need = g.consts.token_rates[kind][0]
     for d in range(0, doubles + 1):
         rest = max(0, need - d * g.consts.double_token_counts)
@@ -160,26 +168,19 @@ def ship_servant(g, s, ev, phase: str) -> bool:
         target = i
     own(own(p, "ships"), target)["load"].append(1)
     ev.append({"event": "ship_servant", "player": name, "ship": target, "piece": "n"})
-    if c.ship_load(p["ships"][target]) >= g.solo.port_servants:
-        port_reward(g, s, target, ev, phase)
+    run_rule(g, s, S + "ports", ev, ship=target, phase=phase)  # a full ship's reward, from his rule's effect
     return True
 
 
-def port_reward(g, s, ship, ev, phase):
-    sk, name = g.solo, meng(s)
-    p = P(s, name)
-    neutral = s["solo"]["neutral_ports"]
-    p["supply"] += len(p["ships"][ship]["load"])  # all his servants go back to the general supply
-    own(p, "ships")[ship] = None
-    if neutral["gift_card"] < sk.port_cards and s["draw"]:
-        card = s["draw"].pop(0)
-        (own(p, "discard") if phase == "dusk" else own(p, "hand")).append(card)
-        neutral["gift_card"] += 1
-        ev.append({"event": "port_reward", "player": name, "reward": "gift_card"})
-    else:
-        c.gain_vp(s, name, sk.port_vp, ev)
-        neutral["vp4"] += 1
-        ev.append({"event": "port_reward", "player": name, "reward": "vp4"})
+def ship_servants(g, s, n, source, ev, phase, fallback=False):
+    """n servants from `source` (else the pool, with `fallback`) onto his ships; a servant no ship can
+    take goes back to `source`."""
+    for _ in range(n):
+        if not take_servants(g, s, 1, source, fallback):
+            break
+        if not ship_servant(g, s, ev, phase):
+            P(s, meng(s))[source] += 1
+            return
 
 
 def wall_servants(g, s, n, source, ev, special=False):
@@ -232,28 +233,12 @@ def travel(g, s, ev, phase):
     s["map"][city] = None
     p["traveller"] = city
     ev.append({"event": "travel", "player": name, "city": city, "token": token})
-    at = g.consts.token_attrs[token]
-    if token in g.solo.token_vp and (phase == "dusk" or token == "travel-swap-card"):
-        c.gain_vp(s, name, g.solo.token_vp[token], ev)
-    elif token == "travel-retrieve-card":
-        if p["discard"]:
-            own(p, "hand").append(own(p, "discard").pop())
-    elif token == "travel-gift-for-jade":
-        if p["hand"]:
-            own(p, "discard").append(own(p, "hand").pop(0))
-            c.gain_jade(s, name, g.solo.gift_for_jade, ev)
-    elif token == "travel-ship":
-        if take_servants(g, s, at["servants_placed"], fallback=False) and not ship_servant(g, s, ev, phase):
-            p["supply"] += 1
-    elif token == "travel-wall":
-        if wall_servants(g, s, at["servants_placed"], "supply", ev):
+    if token in g.solo.token_rules:  # the phase decides what the token gives him
+        run_rule(g, s, g.solo.token_rules[token], ev, phase=phase, token=token)
+    else:  # the token's own reward, his servants placed his way (a payment only from his pool)
+        run = g.effects.run(L.TOKEN + token, s, name, ev, choice={"phase": phase})
+        if run.gained.get("wall"):
             c.wall_check(g, s, ev)
-    elif token == "travel-servants-for-jade":
-        if p["pool"] >= at["servants"]:
-            c.pay(g, s, name, at["servants"], False, S + "travel-tokens", ev)
-            c.gain_jade(s, name, at["jade"], ev)
-    else:
-        L.plain_token_reward(g, s, name, token, ev)
     # keep the token; a full row forces a trade (jade, else VP, else a servant)
     while len(p["tokens"]) >= g.consts.token_slots:
         if not any(_trade(g, s, kind, ev) for kind in ("jade", "vp", "servant")):
@@ -265,7 +250,7 @@ def travel(g, s, ev, phase):
 
 def _trade_jade_possible(g, s) -> bool:
     p = P(s, meng(s))
-    value = sum(g.consts.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    value = c.tokens_worth(g, p["tokens"])
     return value >= g.consts.token_rates["jade"][0]
 
 
@@ -289,10 +274,19 @@ def choose_decree(g, s, free: bool) -> str | None:
 
 def _decree_affordable(g, s, cost) -> bool:
     p = P(s, meng(s))
-    tokens = sum(g.consts.double_token_counts if item == "travel-double" else 1 for item in p["tokens"])
+    tokens = c.tokens_worth(g, p["tokens"])
     need, (_, per) = g.consts.token_rates["servant"]
     extra = min(p["supply"], tokens // need * per)
     return p["pool"] + extra >= cost + g.consts.decree_placed
+
+
+def buy_jade(g, s, house, ev) -> None:
+    """gugong/rule/solo-jade-day's mechanism: the cheapest jade at its normal cost (already affordable)."""
+    name = meng(s)
+    c.pay(g, s, name, L.jade_cost(g, s, P(s, name), house), False, S + "jade-day", ev)
+    if house != V.COURTYARD:
+        s["jade_houses"][house] -= 1
+    c.gain_jade(s, name, g.consts.jade_gained, ev)
 
 
 def take_decree(g, s, key, free, ev):
@@ -307,6 +301,8 @@ def take_decree(g, s, key, free, ev):
     s["decrees"][key].append(name)
     own(p, "decrees").append(key)
     g.effects.run(L.DECREE + key, s, name, ev)
+    if key in g.solo.decree_rules:  # his own rule for the decree (a lasting discount is its modify step)
+        g.effects.run(g.solo.decree_rules[key], s, name, ev)
     ev.append({"event": "decree", "player": name, "decree": key})
 
 
@@ -314,45 +310,29 @@ def take_decree(g, s, key, free, ev):
 def day_action(g, s, loc, ev, special: bool):
     name = meng(s)
     p = P(s, name)
-    sp = g.solo.special
-    if loc == "travel":
-        for _ in range(sp["travel"]["moves"] if special else g.consts.travel["A"][1]):
-            travel(g, s, ev, "day")
-    elif loc == "great-wall":
-        if special:
-            wall_servants(g, s, sp["great-wall"]["servants_placed"], "supply", ev, special=True)
-        else:
-            wall_servants(g, s, g.solo.wall_day_servants, "pool", ev)
-        if L.has_decree(p, "l2-wall"):
-            wall_servants(g, s, g.consts.decrees["l2-wall"]["extra_servants"], "supply", ev)
-        c.wall_check(g, s, ev)
+    if loc in ("travel", "great-wall", "grand-canal"):  # Meng's rule for the location, run from its effect
+        run_rule(g, s, S + (f"special-{loc}" if special else f"{DAY_RULES[loc]}-day"), ev, phase="day")
+        if loc == "great-wall":
+            for key in p["decrees"]:  # the decrees' steps for a wall action (the Great Wall decree's servant)
+                g.effects.triggered(L.DECREE + key, L.ON_WALL_ACTION, s, name, ev)
+            c.wall_check(g, s, ev)
     elif loc == "jade":
         houses = [(g.consts.jade_houses[i]["cost"], i) for i, left in enumerate(s["jade_houses"]) if left]
         house = min(houses)[1] if houses else "courtyard"
         if special:
             if house != "courtyard":
                 s["jade_houses"][house] -= 1
-            c.gain_jade(s, name, sp["jade"]["jade"], ev)
-        else:
-            cost = L.jade_cost(g, s, p, house)
-            if pay(g, s, cost, ev):
-                if house != "courtyard":
-                    s["jade_houses"][house] -= 1
-                c.gain_jade(s, name, g.consts.jade_gained, ev)
+            run_rule(g, s, S + "special-jade", ev)
+        else:  # his rule: if he can pay for the cheapest jade, he buys it (buy_jade)
+            run_rule(g, s, S + "jade-day", ev, house=house)
     elif loc in ("intrigue", "palace"):  # Meng's rule for the location, run from its effect
-        g.effects.run(S + (f"special-{loc}" if special else f"{loc}-day"), s, name, ev)
+        run_rule(g, s, S + (f"special-{loc}" if special else f"{loc}-day"), ev)
+    elif loc == "decrees" and special:  # his choice of decree, then his servant on it, from the rule's effect
+        run_rule(g, s, S + "special-decrees", ev)
     elif loc == "decrees":
         key = choose_decree(g, s, special)
         if key:
             take_decree(g, s, key, special, ev)
-    elif loc == "grand-canal":
-        n = sp["grand-canal"]["servants_placed"] if special else g.solo.canal_day_servants
-        for _ in range(n):
-            if not (take_servants(g, s, 1) if special else take_servants(g, s, 1, "pool")):
-                break
-            if not ship_servant(g, s, ev, "day"):
-                p["supply" if special else "pool"] += 1
-                break
     ev.append({"event": "location_action", "player": name, "location": loc, "special": special})
 
 
@@ -364,45 +344,22 @@ def card_action(g, s, card, ev, special: bool):
     loc = L.ability_location(g, ability)
     if loc:
         day_action(g, s, loc, ev, special)
-    elif ability == "swap-card":
-        c.gain_vp(s, name, g.solo.card_exchange_vp, ev)
-    else:
-        g.effects.run(f"gugong/card-ability/{ability}", s, name, ev)  # hire servants: its effect
+    elif g.effects.mechanisms(L.ABILITY + ability) == [V.SWAP]:  # he cannot exchange a card: a VP instead
+        run_rule(g, s, S + "day-step-3", ev, ability=ability)
+    else:  # the ability's own effect (servants)
+        g.effects.run(L.ABILITY + ability, s, name, ev)
 
 
 def dusk_action(g, s, automa: str, ev):
     """The lower part of an Automa card, if Meng can pay for it (else it is skipped)."""
     name = meng(s)
-    p = P(s, name)
     kind = "special" if automa.startswith("s") else g.solo.faces[int(automa[1:])][1]
-    kind = {"great-wall": "wall", "grand-canal": "canal"}.get(kind, kind)
-    at = g.solo.dusk[kind]
-    if kind in ("jade", "decrees", "special"):
-        for _ in range(at["free_travel_moves"]):
-            travel(g, s, ev, "dusk")
-    elif kind == "travel":
-        cost = max(0, at["servant_cost"] - (g.solo.dusk_travel_discount if L.has_decree(p, "l2-travel") else 0))
-        if pay(g, s, cost, ev):
-            for _ in range(at["moves"]):
-                travel(g, s, ev, "dusk")
-    elif kind in ("wall", "canal"):
-        if afford(g, s, at["min_pool_servants"]):
-            c.pay(g, s, name, at["servant_cost"], False, S + f"{kind}-dusk", ev)
-            if kind == "wall":
-                wall_servants(g, s, at["servants_placed"], "pool", ev)
-                c.wall_check(g, s, ev)
-            else:
-                for _ in range(at["servants_placed"]):
-                    take_servants(g, s, 1, "pool")
-                    if not ship_servant(g, s, ev, "dusk"):
-                        p["pool"] += 1
-    elif kind == "intrigue":
-        if pay(g, s, at["servant_cost"], ev):
-            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
-    elif kind == "palace":
-        if pay(g, s, at["servant_cost"], ev):
-            c.move_palace(g, s, name, at["palace_steps"], ev)
-            c.move_intrigue(g, s, name, at["intrigue_steps"], ev)
+    kind = DAY_RULES.get(kind, kind)
+    # the rule's payment (skipped if he cannot pay; less a decree's discount), placements, moves or free
+    # travel, from its effect
+    run_rule(g, s, S + f"{kind}-dusk", ev, phase="dusk")
+    if kind == "wall":
+        c.wall_check(g, s, ev)
     ev.append({"event": "dusk_action", "player": name, "action": kind})
 
 
@@ -454,32 +411,18 @@ def end_dusk(g, s, ev):
 
 
 def auto_decide(g, s, item, ev):
-    """Meng's intrigue reward after a Wall scoring: jade from space 7, else one servant."""
+    """Meng's intrigue reward after a Wall scoring (jade high on the track, else a servant); nothing else waits for him."""
     name = meng(s)
-    p = P(s, name)
-    key = None
-    if item["kind"] == "intrigue_reward":
-        jade = next(k for k, at in g.consts.intrigue_rewards.items() if "jade" in at)
-        servant = next(k for k, at in g.consts.intrigue_rewards.items() if at.get("servants") == 1)
-        if p["intrigue"] >= g.solo.wall_jade_min:
-            key = jade
-        elif p["intrigue"] >= g.solo.wall_servant_min and p["supply"] > 0:
-            key = servant
-        L.decide_intrigue_reward(g, s, name, {"reward": key}, ev)
-    else:
-        s["pending"].pop(0)
+    if item["kind"] == "intrigue_reward":  # his rule's first option whose condition holds, from its effect
+        run_rule(g, s, S + "wall-scoring", ev)
+        ev.append({"event": "intrigue_reward", "player": name})
+    s["pending"].pop(0)
 
 
 def morning_bonus(g, s, key, ev):
     """Meng takes every morning decree bonus; the card-exchange decree gives him 1 VP instead."""
     name = meng(s)
-    p = P(s, name)
-    at = g.consts.decrees[key]
-    if key == "l1-ship":
-        for _ in range(at["servants_placed"]):
-            if take_servants(g, s, 1, fallback=False) and not ship_servant(g, s, ev, "morning"):
-                p["supply"] += 1
-    elif key == "l1-card-exchange":
-        g.effects.triggered(S + "decree-l1-gift-exchange", morning.MORNING, s, name, ev)
-    else:
-        morning.plain_bonus(g, s, name, key, ev)
+    if key in g.solo.decree_rules:  # his own rule for the decree's morning bonus
+        g.effects.triggered(g.solo.decree_rules[key], morning.MORNING, s, name, ev)
+    else:  # the decree's bonus, his servants placed his way (engine/gugong/vocabulary.py)
+        morning.plain_bonus(g, s, name, key, ev, {"phase": morning.MORNING})

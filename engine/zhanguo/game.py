@@ -40,6 +40,7 @@ from engine.zhanguo.common import P, can_raise
 from engine.zhanguo.consts import Consts
 from engine.zhanguo.schema import state_schema
 from engine.zhanguo.vocabulary import ZhanGuoVocabulary
+from kb.messages import N_
 
 R = "zhanguo/rule/"
 CA = "zhanguo/court-action/"
@@ -185,7 +186,7 @@ class ZhanGuo(PhasedGame):
     def _apply(self, s, action, events):
         name, kind = self.actor(s, action), action["type"]
         if name != self.current_player(s):
-            raise IllegalAction(R + "how-to-play-a-card", f"it is {self.current_player(s)}'s decision, not {name}'s")
+            raise IllegalAction(R + "how-to-play-a-card", N_("it is %(current)s's decision, not %(name)s's"), current=self.current_player(s), name=name)
         body = {x: v for x, v in action.items() if x not in ("type", "player")}
         if isinstance(body.get("regions"), list):
             body["regions"] = sorted(str(x) for x in body["regions"])
@@ -197,35 +198,38 @@ class ZhanGuo(PhasedGame):
         if (kind, body) not in opts:
             precise = self._refusal(s, name, kind, body)
             if precise:
-                raise IllegalAction(*precise)
+                raise precise
             if any(item == kind for item, _ in opts):
                 rule = COURT_RULE.get(body.get("action"), RULE_OF[kind]) if kind == "court" else RULE_OF[kind]
-                raise IllegalAction(rule, f"{kind} {body} is not allowed now")
+                raise IllegalAction(rule, N_("%(kind)s %(body)s is not allowed now"), kind=kind, body=body)
             want = sorted({item for item, _ in opts})
-            raise IllegalAction(RULE_OF[kind], f"{kind} is not possible now; expected one of {want}")
+            raise IllegalAction(RULE_OF[kind], N_("%(kind)s is not possible now; expected one of %(want)s"), kind=kind,
+                                want=want)
         self._do(s, name, kind, body, events)
         self._advance(s, events)
 
     def _refusal(self, s, name, kind, body):
         """The precise rule a refused turn action breaks, where one reason is plain: a card not in
-        hand, unrest above a track's maximum, a full workers' area. None: the action's own rule."""
+        hand, unrest above a track's maximum, a full workers' area (the refusal to raise). None: the action's own rule."""
         k = self.consts
         p = P(s, name)
         if not s["pending"] and s["phase"] == "play" and s["stage"] == "end" and kind in ("unify", "court"):
-            return R + "how-to-play-a-card", f"{name} has played this turn's card"
+            return IllegalAction(R + "how-to-play-a-card", N_("%(name)s has played this turn's card"), name=name)
         if s["pending"] or s["phase"] != "play" or s["stage"] == "end":
             return None
         if kind in ("unify", "court") and body.get("card") not in p["hand"]:
-            return R + "how-to-play-a-card", f"card {body.get('card')!r} is not in {name}'s hand"
+            return IllegalAction(R + "how-to-play-a-card", N_("card %(card)r is not in %(name)s's hand"),
+                                 card=body.get("card"), name=name)
         r = body.get("region")
         if r not in p["regions"]:
             return None
         if kind == "unify":
             pos = len(p["regions"][r]["cards"]) + 1
             if pos <= k.max_cards_region and not can_raise(self, p, r, k.unrest_for_pos[pos]):
-                return R + "unrest-tracks", f"the card would raise unrest in region {r} above the track's maximum"
+                return IllegalAction(R + "unrest-tracks", N_("the card would raise unrest in region %(region)s above the "
+                                                             "track's maximum"), region=r)
         if kind == "shift" and sum(p["regions"][r]["work"].values()) >= k.work_capacity:
-            return R + "worker-area-capacity", f"the workers' area of region {r} is full"
+            return IllegalAction(R + "worker-area-capacity", N_("the workers' area of region %(region)s is full"), region=r)
         return None
 
     def _do(self, state, name, kind, action, events):
@@ -381,5 +385,5 @@ class ZhanGuo(PhasedGame):
                           "activate": sorted({x["card"] for x in legal if x["type"] == "activate" and "card" in x}),
                           "task": [[x["section"], x["task"]] for x in legal if x["type"] == "task" and "section" in x]}
         else:
-            raise IllegalAction("scenario", f"zhanguo has no engine step {step!r}")
+            raise IllegalAction("scenario", N_("zhanguo has no engine step %(step)r"), step=step)
         return s, ev

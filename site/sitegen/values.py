@@ -18,6 +18,7 @@ import yaml
 from babel import Locale
 from babel.numbers import format_decimal
 
+from i18n.catalog import FREE_VALUE, N_, note, t
 from i18n.render import LOCALES, Renderer, Untranslated
 
 LABELS_FILE = Path(__file__).resolve().parent.parent / "labels.yaml"
@@ -25,6 +26,18 @@ LABEL_COLUMNS = ("en", "pl", "cs")  # the order of the three names in each row o
 ENTITY_ID = re.compile(r"^[a-z]+/[a-z0-9-]+/[a-z0-9-]+$")
 FORMULA = re.compile(r"[a-z0-9_ *+/().-]+")
 PER_PLAYER_COUNT = ("by_players", "by_player_count")
+# the hint on a note of kb/data shown in the page's language (kb/data writes its notes in English)
+TRANSLATED_HINT = N_("translated from English")
+
+
+def translation(body: str, lang: str) -> str:
+    """A kb/data note's translation (HTML), marked as one."""
+    return f'<span class="rk-tr" title="{html.escape(t(lang, TRANSLATED_HINT))}">{body}</span>'
+
+
+def english(body: str) -> str:
+    """A kb/data note the notes catalog has no translation of yet (HTML): shown in English, marked so."""
+    return f'<span lang="en" class="rk-en">{body}</span>'
 
 
 @lru_cache(maxsize=1)
@@ -101,9 +114,10 @@ class Values:
             return html.escape(label(s, self.lang))
         if FORMULA.fullmatch(s) and "_" in s:  # "buddha_symbols * floors_of_palace": each name by its label
             return html.escape(re.sub(r"[a-z][a-z0-9_]*", lambda m: label(m.group(0), self.lang) or m.group(0), s))
-        if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", s):  # free text the data only has in English
-            text = re.sub(r"\b[a-z]+_[a-z0-9_]+\b", lambda m: f"<code>{m.group(0)}</code>", html.escape(s))
-            return text if self.lang == "en" else f'<span lang="en" class="rk-en">{text}</span>'
+        if FREE_VALUE.search(s):  # free text kb/data writes in English: through the notes catalog
+            translated = note(self.lang, s) if self.lang != "en" else None
+            text = re.sub(r"\b[a-z]+_[a-z0-9_]+\b", lambda m: f"<code>{m.group(0)}</code>", html.escape(translated or s))
+            return text if self.lang == "en" else translation(text, self.lang) if translated else english(text)
         return html.escape(s)
 
     def count(self, n: int | float, attr: str | None) -> str:
