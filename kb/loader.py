@@ -499,7 +499,7 @@ class _EffectCheck(EffectVisitor):
         with exactly the params it declares, each a number or a reference to one."""
         named = term(value)
         if named is None:
-            self.issue(path, N_("expected a name of %(section)s in game.yaml, or {name: {param: value}}; got %(value)r"),
+            self.issue(path, N_("expected a name of %(section)s in game.yaml, or one such name mapped to its params; got %(value)r"),
                        section=section, value=value)
             return
         if self.game is None:
