@@ -11,6 +11,15 @@ R = "gugong/rule/"
 ONE_STEP = {"steps": 1}  # the palace steps a run of palace-extra-steps is for (move_palace runs it per step)
 
 
+
+def token_piles(g, tokens: list) -> list[list]:
+    """Travel tokens split into the setup's number of face-down draw piles, as equal as they go
+    (gugong/setup-step/travel-tokens); the morning makes new piles the same way."""
+    n = g.consts.draw_piles
+    size = -(-len(tokens) // n)
+    return [tokens[i * size:(i + 1) * size] for i in range(n)]
+
+
 def P(s: dict, name: str) -> dict:
     return s["players"][name]
 

@@ -32,7 +32,6 @@ class Consts(RuleConstants):
     day_start = Attr("setup-step/day-marker", "start_space")
     # ---- morning
     morning_decree_level = Attr("step/morning-decree-bonuses", "decree_level")
-    day_advance = Attr("step/morning-new-servants", "day_marker_advance")
     days = Attr("rule/end-game", "days")
 
     # ---- day: gift exchange

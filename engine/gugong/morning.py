@@ -21,7 +21,7 @@ def first_player(g, s, ev):
 
 def refill_map(g, s, ev):
     """Empty cities (no token, no traveller) get a token from the draw piles; when both piles are
-    empty the discarded tokens are shuffled into two new piles."""
+    empty the discarded tokens are shuffled into new piles (as many as the setup makes)."""
     rng = Rng(s)
     travellers = {P(s, n)["traveller"] for n in s["order"]}
     for city, tok in enumerate(s["map"]):
@@ -31,8 +31,7 @@ def refill_map(g, s, ev):
             pile = s["token_discard"]
             s["token_discard"] = []
             rng.shuffle(pile)
-            half = (len(pile) + 1) // 2
-            s["token_piles"] = [pile[:half], pile[half:]]
+            s["token_piles"] = c.token_piles(g, pile)
         src = next((p for p in s["token_piles"] if p), None)
         if src is None:
             break
@@ -47,7 +46,7 @@ def roll_dice(g, s, ev):
 
 def decree_bonuses(g, s, ev):
     """Players with a servant on a morning decree get its bonus, from the first player clockwise."""
-    level = g.rules.attr("gugong/step/morning-decree-bonuses", "decree_level")
+    level = g.consts.morning_decree_level
     items = []
     meng = s["solo"]["meng"] if s.get("solo") else None
     for name in c.order_from(s, s["first"]):

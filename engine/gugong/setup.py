@@ -4,6 +4,7 @@ from __future__ import annotations
 from engine.core.errors import EngineError, IllegalAction
 from engine.core.rng import Rng
 from engine.core.settle import Broken, named, settle_items
+from engine.gugong import common as c
 from engine.gugong import solo
 from kb.messages import N_
 
@@ -25,7 +26,7 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     g.game_type.check_players(players)  # the player range and names: the game type's one check
     s: dict = {"game": "gugong", "order": list(players), "options": dict(options), "rng": Rng.seed_state(seed),
                "day": k.day_start, "phase": "day", "step": None, "stamp": 0,
-               "paths": k.paths(len(players)), "pending": [], "medal": None, "palace_spots": [],
+               "paths": k.paths(g.solo.board_players if solo_game else len(players)), "pending": [], "medal": None, "palace_spots": [],
                "wall": [], "result": None}
     rng = Rng(s)
     # first player token: chosen at random (gugong/setup-step/first-player)
@@ -47,15 +48,13 @@ def new_state(g, players: list[str], options: dict, seed: int) -> dict:
     s["stamp"] = len(seats)
     for name in seats:  # each player's servants: the pool and the general supply, from the setup step's effect
         g.effects.run(SERVANTS, s, name, [])
-    # travel tokens: one face up on each city, the rest in two equal draw piles
+    # travel tokens: one face up on each city, the rest in equal draw piles
     tokens = [key for key, count in k.token_mix.items() for _ in range(count)]
     if options.get("bonus_travel_tokens"):  # gugong/variant/bonus-travel-tokens: shuffled in with the rest
         tokens += [key for key, count in k.bonus_mix.items() for _ in range(count)]
     rng.shuffle(tokens)
     s["map"] = tokens[:k.cities]
-    rest = tokens[k.cities:]
-    half = (len(rest) + 1) // 2
-    s["token_piles"] = [rest[:half], rest[half:]]
+    s["token_piles"] = c.token_piles(g, tokens[k.cities:])
     s["token_discard"] = []
     # jade on the roofs of the houses
     g.effects.run(JADE, s, seats[0], [])  # on each marked space of the roofs, from the setup step's effect
