@@ -11,7 +11,6 @@ R = "gugong/rule/"
 ONE_STEP = {"steps": 1}  # the palace steps a run of palace-extra-steps is for (move_palace runs it per step)
 
 
-
 def token_piles(g, tokens: list) -> list[list]:
     """Travel tokens split into the setup's number of face-down draw piles, as equal as they go
     (gugong/setup-step/travel-tokens); the morning makes new piles the same way."""
