@@ -247,6 +247,7 @@ def test_the_player_aid_prints_on_two_a4_pages_page_one_used(browser, static_url
                 return [a.getBoundingClientRect().bottom - top, b.getBoundingClientRect().height]; }""")
             fill[(game, lang)] = (round(first / A4_HEIGHT, 2), round(second / A4_HEIGHT, 2))
         (tmp_path / f"aid-{game}.pdf").write_bytes(pdf)
+    print("print aids, page 1 and page 2 used:", fill)  # the closing note's figures (pytest -s)
     assert all(0.6 <= one <= 1 and two <= 1 for one, two in fill.values()), fill
     page.goto(f"{static_url}/pl/gugong/aid/")
     headings = page.locator("article h2").all_inner_texts()
