@@ -427,7 +427,8 @@ class Site:
         for lang in LANGS:
             self.render("home.md.j2", "index.md", lang, games=self.games)
             self.render("search.md.j2", "search.md", lang, search_data=self.search_data(lang))
-            self.render("changelog.md.j2", "changelog.md", lang, builds=changelog_builds(), limit=200, developers=False)
+            self.render("changelog.md.j2", "changelog.md", lang, builds=changelog_builds(), limit=200, developers=False,
+                        entry=lambda eid, _lang=lang: self.entity_md(f"{_lang}/changelog.md", eid) if eid in self.full else None)
             self.search_index(lang)
             for g in self.games:
                 self.game_pages(get_game(self.engine, g["id"]), parts[g["id"]], lang)

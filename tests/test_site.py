@@ -116,8 +116,14 @@ def test_the_changelog_page_shows_a_changed_attribute_and_effect(tmp_path, monke
     import hooks
 
     page = hooks.changelog_page()
-    assert "`$.min_card_value` 7 → 8" in page
-    assert '`effect` [{"gain": {"jade": 1}}] → [{"gain": {"jade": 2}}]' in page
+    assert "`$.min_card_value` <code>7</code> → <code>8</code>" in page
+    assert '`effect` <code>[{&#34;gain&#34;: {&#34;jade&#34;: 1}}]</code> → <code>[{&#34;gain&#34;: {&#34;jade&#34;: 2}}]</code>' in page
+    # a reader's page in Polish: an entry that still exists by its Polish name, linked; values as code, never prose
+    polish = hooks.TEMPLATES.get_template("changelog.md.j2").render(
+        builds=hooks.changelog_builds(), limit=200, lang="pl", switch=None, developers=False,
+        entry=lambda eid: "[Żeton: dar za jadeit](../gugong/token/#travel-gift-for-jade)")
+    assert "zmieniono [Żeton: dar za jadeit](../gugong/token/#travel-gift-for-jade):" in polish.replace("  ", " ")
+    assert "gugong/token/travel-gift-for-jade" not in polish.split("](")[0] and "Token: gift for jade" not in polish
 
 
 def test_a_crawl_from_the_root_finds_no_broken_link_no_markup_no_id_and_no_english_on_pl_cs_pages(real_site):
