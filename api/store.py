@@ -332,7 +332,8 @@ class Store:
         try:
             declared.check_players(players)
         except EngineError as exc:
-            raise Rejected(N_("players: %(problem)s"), {"problem": str(exc)}, field="players") from None
+            raise Rejected(N_("players: %(problem)s"), {"problem": getattr(exc, "said", None) or str(exc)},
+                           field="players") from None
         unknown = [p for p in agents if p not in players]
         if unknown:
             raise Rejected(N_("seats name players that are not in the game: %(names)s."),

@@ -101,6 +101,36 @@ def test_scenario_run_says_which_rule_refused_a_step_in_the_readers_language(tmp
                               "unknown action type", "expected", "actual", "accepted", "give exactly one of"])
 
 
+def test_a_setup_breaking_an_invariant_is_refused_in_the_readers_language(tmp_path):
+    # the worked travel-token limit with its refusal no longer expected: the setup's seven tokens fail the run
+    text = (REPO / "kb/data/gugong/scenarios/six-travel-tokens-at-most.yaml").read_text(encoding="utf-8")
+    marker = "expect:\n  setup: refused\n  rule: gugong/rule/travel-token-limit\n"
+    assert marker in text
+    (tmp_path / "seven.yaml").write_text(text.replace(marker, "expect: [{path: players.Kuba.vp, at_least: 0}]\n"),
+                                         encoding="utf-8")
+    says = {"pl": "setup: przygotowanie gry łamie niezmiennik: Kuba ma więcej Żetonów Podróży niż 6",
+            "cs": "setup: příprava hry porušuje invariant: Kuba má víc žetonů cestování než 6"}
+    for lang, line in says.items():
+        r = rulekb("scenario", "run", tmp_path, lang=lang)
+        assert r.returncode == 1 and line in r.stdout, (lang, r.stdout)
+        no_english(r.stdout, ["breaks an invariant", "holds more than", "travel tokens"])
+
+
+def test_a_game_for_too_many_players_is_refused_in_the_readers_language(tmp_path):
+    """The game type's player-count check (engine/core/gametype.py check_players), reached by a scenario
+    and by `rulekb play`."""
+    (tmp_path / "six.yaml").write_text("format: 2\nid: six\ngame: gugong\nplayers: [A, B, C, D, E, F]\n"
+                                       "expect: [{path: players.A.vp, at_least: 0}]\n", encoding="utf-8")
+    says = {"pl": ("ziarno 0: w Gugong gra od 1 do 5 graczy, nie 6", "ziarno 0: w ZhanGuo gra od 2 do 4 graczy, nie 5"),
+            "cs": ("semínko 0: Gugong hraje 1 až 5 hráčů, ne 6", "semínko 0: ZhanGuo hraje 2 až 4 hráčů, ne 5")}
+    for lang, (scenario, play) in says.items():
+        r = rulekb("scenario", "run", tmp_path, lang=lang)
+        assert r.returncode == 1 and scenario in r.stdout, (lang, r.stdout)
+        p = rulekb("play", "zhanguo", "--players", 5, lang=lang)
+        assert p.returncode != 0 and play in p.stderr + p.stdout, (lang, p.stdout, p.stderr)
+        no_english(r.stdout + p.stdout + p.stderr, ["is played by", "players, not", "seed 0"])
+
+
 HELP_ENGLISH = ["Usage:", "Show this message and exit.", "Options", "Arguments", "Commands", "[OPTIONS]",
                 "COMMAND [ARGS]", "[required]", "[default", "<str>", "<bool>", "<int", "PATH"]  # TEXT is Czech too
 

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from engine.core import IllegalAction, MalformedAction, Rng
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, SeatError
 from engine.core import game as core_game
 from engine.core import scenario
 from engine.core.game import Game, Rules
@@ -266,7 +266,7 @@ def test_a_game_outside_its_player_range_is_refused_by_the_game_type_alone(key, 
     declared = game.game_type
     with pytest.raises(EngineError) as err:
         game.new_state(players, options, 1)
-    assert type(err.value) is EngineError
+    assert type(err.value) is SeatError
     count = len(players) + len(options.get("others", []))
     assert str(err.value) in (f"{declared.title} is played by {declared.min_players}-{declared.max_players} players, "
                               f"not {count}", "player names must be distinct")

@@ -26,6 +26,14 @@ class MalformedAction(EngineError):
         super().__init__(str(self.said))
 
 
+class SeatError(EngineError):
+    """A game cannot be played by these players (their number, a name); `said` as for IllegalAction."""
+
+    def __init__(self, message: str, /, **params):
+        self.said = Message(message, **params)
+        super().__init__(str(self.said))
+
+
 class ScenarioError(EngineError):
     """A scenario file is invalid; `said` as for IllegalAction."""
 

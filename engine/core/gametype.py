@@ -10,8 +10,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from engine.core.errors import EngineError, MalformedAction
+from engine.core.errors import MalformedAction, SeatError
 from engine.core.state import copy
+from kb.messages import N_, Message
 
 HIDDEN = None  # what a hidden value reads as in an observation; lists keep their length
 
@@ -117,13 +118,14 @@ class GameType:
         control, format, surrogate or unassigned characters."""
         count = len(players) + seats_added
         if not self.min_players <= count <= self.max_players:
-            raise EngineError(f"{self.title} is played by {self.min_players}-{self.max_players} players, not {count}")
+            raise SeatError(N_("%(game)s is played by %(min)s-%(max)s players, not %(n)s"), game=self.title,
+                            min=self.min_players, max=self.max_players, n=count)
         for name in players:
             problem = name_problem(name, self.seat_names["max_length"])
             if problem:
-                raise EngineError(f"player name {name!r}: {problem}")
+                raise SeatError(N_("player name %(name)r: %(problem)s"), name=name, problem=problem)
         if len(set(players)) != len(players):
-            raise EngineError("player names must be distinct")
+            raise SeatError(N_("player names must be distinct"))
 
     def describe(self) -> dict[str, Any]:
         return {"players": {"min": self.min_players, "max": self.max_players}, "chance": self.chance,
@@ -156,18 +158,18 @@ class GameType:
         return view
 
 
-def name_problem(name: Any, max_length: int = 64) -> str | None:
+def name_problem(name: Any, max_length: int = 64) -> Message | None:
     if not isinstance(name, str):
-        return "a name is a string"
+        return Message(N_("a name is a string"))
     if not 1 <= len(name) <= max_length:
-        return f"a name has 1 to {max_length} characters"
+        return Message(N_("a name has 1 to %(n)s characters"), n=max_length)
     if unicodedata.normalize("NFC", name) != name:
-        return "a name is sent in Unicode normal form C (NFC)"
+        return Message(N_("a name is sent in Unicode normal form C (NFC)"))
     if name != name.strip():
-        return "a name does not start or end with white space"
+        return Message(N_("a name does not start or end with white space"))
     bad = next((ch for ch in name if unicodedata.category(ch)[0] == "C"), None)
     if bad is not None:
-        return f"a name may not contain the character U+{ord(bad):04X}"
+        return Message(N_("a name may not contain the character U+%(code)04X"), code=ord(bad))
     return None
 
 

@@ -373,7 +373,7 @@ def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
     except IllegalAction as exc:  # options no game can be set up with (a rule of the setup names it)
         if refused is None:
             raise
-        return _refusal_outcome(refused, [Broken(exc.message, exc.rule)], {}, seed)
+        return _refusal_outcome(refused, [Broken(exc.said.msgid, exc.rule, **exc.said.params)], {}, seed)
     if doc.get("setup"):
         _check_setup_players(doc["setup"], state)
         _check_setup_types(doc["setup"], state, "")
@@ -387,7 +387,8 @@ def _run_seed(game: Game, doc: dict, options: dict, seed: int) -> Outcome:
             return _refusal_outcome(refused, broken, state, seed)
         # a version 1 file runs as it always did; version 2 refuses a position no game can reach
         if broken and doc.get("format", 1) >= 2:
-            checks = [Check("setup", False, f"the setup breaks an invariant: {b}", "setup", "a legal position", b, seed)
+            checks = [Check("setup", False, f"the setup breaks an invariant: {b}", "setup", "a legal position", b, seed,
+                            Message(N_("the setup breaks an invariant: %(broken)s"), broken=_broken_said(b)))
                       for b in broken]
             return Outcome("", "FAIL", checks, state=state, before=state)
     elif refused is not None:
@@ -433,12 +434,17 @@ def _refusal_outcome(refused: dict, broken: list[str], state: dict, seed: int) -
                    state=state, before=state)
 
 
+def _broken_said(broken: str) -> Message:
+    """A broken invariant's words (a game's plain-string invariant: its English)."""
+    return getattr(broken, "said", None) or Message("%(text)s", text=str(broken))
+
+
 def _invariants(game: Game, state: dict) -> list[str]:
     try:
         return game.check_invariants(state)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         # a setup that removed or mistyped something the invariants read is not a legal position either
-        return [f"the state cannot be read ({type(exc).__name__}: {exc})"]
+        return [Broken(N_("the state cannot be read (%(error)s: %(detail)s)"), error=type(exc).__name__, detail=str(exc))]
 
 
 def _action_step(game, state, step, where, seed, events, checks) -> tuple[dict, bool]:

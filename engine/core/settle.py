@@ -11,16 +11,21 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from kb.messages import Message
+
 
 class Broken(str):
-    """A broken invariant: its message, and the rule entity it breaks when the game names one
-    (a scenario may expect `{setup: refused, rule: …}`)."""
+    """A broken invariant: its English, and the rule entity it breaks when the game names one
+    (a scenario may expect `{setup: refused, rule: …}`). `message` is a catalog msgid and `params`
+    its parameters: `said` is rendered in the reader's language (i18n.catalog.render)."""
 
     rule: str | None
+    said: Message
 
-    def __new__(cls, message: str, rule: str | None = None) -> "Broken":
-        out = super().__new__(cls, message)
-        out.rule = rule
+    def __new__(cls, message: str, rule: str | None = None, /, **params) -> "Broken":
+        said = Message(message, **params)
+        out = super().__new__(cls, str(said))
+        out.rule, out.said = rule, said
         return out
 
 

@@ -330,13 +330,13 @@ class Dragon(PhasedGame):
         P = s["players"]
         for what, total in (("yuan", k.total_yuan), ("rice", k.total_rice), ("fireworks", k.total_fireworks)):
             if sum(P[n][what] for n in s["order"]) + s["bank"][what] != total:
-                bad.append(f"{what} created or lost")
+                bad.append(Broken(N_("%(what)s created or lost"), what=what))
         floors = sum(pal["floors"] for n in s["order"] for pal in P[n]["palaces"])
         if floors + s["bank"]["floors"] != k.total_floors:
-            bad.append("palace floors created or lost")
+            bad.append(Broken(N_("palace floors created or lost")))
         for z, total in (("small", k.total_small), ("large", k.total_large)):
             if sum(P[n]["privileges"][z] for n in s["order"]) + s["bank"][z] != total:
-                bad.append(f"{z} privileges created or lost")
+                bad.append(Broken(N_("%(size)s privileges created or lost"), size=z))
         start = k.tiles(len(s["order"]))
         placed: dict[str, int] = {}
         for n in s["order"]:
@@ -344,30 +344,31 @@ class Dragon(PhasedGame):
                 placed[x] = placed.get(x, 0) + 1
         for x, total in start.items():
             if s["supply"][x] + s["released"][x] + placed.get(x, 0) != total:
-                bad.append(Broken(f"{x} person tiles created or lost: {total} are in a game of {len(s['order'])}",
-                                  "dragon/setup-step/person-tiles-by-player-count"))
+                bad.append(Broken(N_("%(type)s person tiles created or lost: %(n)s are in a game of %(players)s"),
+                                  "dragon/setup-step/person-tiles-by-player-count", type=x, n=total, players=len(s["order"])))
             if s["supply"][x] < 0:
-                bad.append(f"negative supply of {x}")
+                bad.append(Broken(N_("negative supply of %(what)s"), what=x))
         for n in s["order"]:
             p = P[n]
             for what in ("yuan", "rice", "fireworks", "vp", "person"):
                 if p[what] < 0:
-                    bad.append(f"{n} has negative {what}")
+                    bad.append(Broken(N_("%(player)s has negative %(what)s"), player=n, what=what))
             if any(v < 0 for v in p["privileges"].values()):
-                bad.append(f"{n} has negative privileges")
+                bad.append(Broken(N_("%(player)s has negative privileges"), player=n))
             for pal in p["palaces"]:
                 if not 1 <= pal["floors"] <= k.max_floors:
-                    bad.append(Broken(f"{n} has a palace of {pal['floors']} floors", R + "palace-capacity"))
+                    bad.append(Broken(N_("%(player)s has a palace of %(n)s floors"), R + "palace-capacity", player=n,
+                                      n=pal["floors"]))
                 if len(pal["persons"]) > pal["floors"] * k.persons_per_floor:
-                    bad.append(Broken(f"{n} has an overcrowded palace", R + "palace-capacity"))
+                    bad.append(Broken(N_("%(player)s has an overcrowded palace"), R + "palace-capacity", player=n))
             if len(p["hand"]) > k.hand_size:
-                bad.append(f"{n} holds too many person cards")
+                bad.append(Broken(N_("%(player)s holds too many person cards"), player=n))
         if s["options"]["great_wall"]:
             if len(s["wall"]) > k.wall_max:
-                bad.append("the wall is longer than its maximum")
+                bad.append(Broken(N_("the wall is longer than its maximum")))
             for n in s["order"]:
                 if len(P[n]["wall"]) + sum(1 for x in s["wall"] if x == n) != len(k.wall_tiles):
-                    bad.append(f"{n}'s wall tiles created or lost")
+                    bad.append(Broken(N_("%(player)s's wall tiles created or lost"), player=n))
         return bad + setup.composition(self, s)
 
     def settle_setup(self, s, patch):

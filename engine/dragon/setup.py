@@ -113,26 +113,28 @@ def composition(g, s: dict) -> list[str]:
     want = Counter({e: k.per_event for e in k.events if e != k.peace})
     want[k.peace] = k.peace_first
     if len(track) != k.track_spaces or track[:k.peace_first] != [k.peace] * k.peace_first or Counter(track) != want:
-        bad.append(Broken(f"the event track is not {k.peace_first} peace tiles followed by the other event tiles, "
-                          f"{k.per_event} of each", rule))
+        bad.append(Broken(N_("the event track is not %(peace)s peace tiles followed by the other event tiles, %(each)s of each"),
+                          rule, peace=k.peace_first, each=k.per_event))
     twins = sorted({a for i, (a, b) in enumerate(zip(track, track[1:])) if a == b and i + 1 >= k.peace_first})
     if twins:
-        bad.append(Broken(f"two {', '.join(map(str, twins))} tiles side by side on the event track", rule))
+        bad.append(Broken(N_("two %(events)s tiles side by side on the event track"), rule,
+                          events=", ".join(map(str, twins))))
     cards = [x for group in s["groups"] for x in group]
     known = list(k.actions) + ([k.gw_card] if s["options"]["great_wall"] else [])
     if len(cards) != len(set(cards)) or any(x not in known for x in cards):
-        bad.append(Broken(f"the action groups hold {cards}: each of the action cards at most once",
-                          "dragon/component/action-cards"))
+        bad.append(Broken(N_("the action groups hold %(cards)s: each of the action cards at most once"),
+                          "dragon/component/action-cards", cards=cards))
     if len(s["dragons"]) != len(s["groups"]):
-        bad.append(Broken("a dragon stands beside no group of action cards", "dragon/phase/action"))
+        bad.append(Broken(N_("a dragon stands beside no group of action cards"), "dragon/phase/action"))
     for n in s["order"]:
         p = s["players"][n]
         strange = sorted({x for pal in p["palaces"] for x in pal["persons"] if x not in k.subtypes})
         if strange:
-            bad.append(Broken(f"{n}'s palaces hold {strange}, which no person tile is", "dragon/component/person-tiles"))
+            bad.append(Broken(N_("%(player)s's palaces hold %(tiles)s, which no person tile is"),
+                              "dragon/component/person-tiles", player=n, tiles=strange))
         cards = Counter(p["hand"])
         if any(x not in k.types and x != "joker" for x in cards) or cards["joker"] > k.jokers \
                 or any(m > 1 for x, m in cards.items() if x != "joker"):
-            bad.append(Broken(f"{n}'s person cards are not one of each type and {k.jokers} jokers at most",
-                              "dragon/component/cards"))
+            bad.append(Broken(N_("%(player)s's person cards are not one of each type and %(jokers)s jokers at most"),
+                              "dragon/component/cards", player=n, jokers=k.jokers))
     return bad

@@ -250,43 +250,47 @@ class Gugong(PhasedGame):
             dbl_ships = sum(1 for sh in p["ships"] if sh for x in sh["load"] if x != 1)
             total = setup.servants_placed(self, s, name)
             if total != k.servants_total:
-                bad.append(f"{name} has {total} servants accounted for, not {k.servants_total}")
+                bad.append(Broken(N_("%(player)s has %(n)s servants accounted for, not %(want)s"), player=name, n=total,
+                                  want=k.servants_total))
             if min(p["pool"], p["supply"]) < 0:
-                bad.append(f"{name} has a negative servant count")
+                bad.append(Broken(N_("%(player)s has a negative servant count"), player=name))
             where = {"wall": dbl_wall, "ship": dbl_ships}
             for place, n in where.items():
                 if n != (1 if p["double"] == place else 0):
-                    bad.append(f"{name}'s double servant is {p['double']} but {n} are on the {place}")
+                    bad.append(Broken(N_("%(player)s's double servant is %(double)s but %(n)s are on the %(place)s"), player=name,
+                                      double=p["double"], n=n, place=place))
             if p["double"] not in ("locked", "pool", "supply", "wall", "ship"):
-                bad.append(f"{name}'s double servant is nowhere")
+                bad.append(Broken(N_("%(player)s's double servant is nowhere"), player=name))
             if p["vp"] < 0:
-                bad.append(f"{name} has negative VP")
+                bad.append(Broken(N_("%(player)s has negative VP"), player=name))
             if not 0 <= p["intrigue"] <= k.intrigue_max:
-                bad.append(Broken(f"{name}'s intrigue marker is off the track", R + "intrigue-track-limit"))
+                bad.append(Broken(N_("%(player)s's intrigue marker is off the track"), R + "intrigue-track-limit", player=name))
             if not 0 <= p["palace"] <= k.palace_end:
-                bad.append(f"{name}'s envoy is off the palace track")
+                bad.append(Broken(N_("%(player)s's envoy is off the palace track"), player=name))
             if len(p["tokens"]) > k.token_slots:
-                bad.append(Broken(f"{name} holds more than {k.token_slots} travel tokens", R + "travel-token-limit"))
+                bad.append(Broken(N_("%(player)s holds more than %(n)s travel tokens"), R + "travel-token-limit", player=name,
+                                  n=k.token_slots))
             for kind, n in p["ports"].items():
                 if n > k.port_limits[kind]:
-                    bad.append(Broken(f"{name} claimed {kind} {n} times", R + "port-reward-limits"))
+                    bad.append(Broken(N_("%(player)s claimed %(reward)s %(n)s times"), R + "port-reward-limits", player=name,
+                                      reward=kind, n=n))
             for sh in p["ships"]:
                 if sh and sum(sh["load"]) > k.ship_capacity:
-                    bad.append(f"{name} has an overloaded ship")
+                    bad.append(Broken(N_("%(player)s has an overloaded ship"), player=name))
             if sorted(p["decrees"]) != sorted(d for d, holders in s["decrees"].items() if name in holders):
-                bad.append(f"{name}'s decrees disagree with the board")
+                bad.append(Broken(N_("%(player)s's decrees disagree with the board"), player=name))
         cards = list(s["board"].values()) + s["draw"] + s["box"]
         for name in s["order"]:
             cards += s["players"][name]["hand"] + s["players"][name]["discard"]
         if sorted(cards) != k.cards:
-            bad.append("gift cards were created or lost")
+            bad.append(Broken(N_("gift cards were created or lost")))
         ports = [(sh["path"], sh["port"]) for n in s["order"] for sh in s["players"][n]["ships"] if sh]
         if len(ports) != len(set(ports)):
-            bad.append("two ships share a port")
+            bad.append(Broken(N_("two ships share a port")))
         if any(not 1 <= d <= k.die_faces for d in s["dice"]):
-            bad.append("a destiny die shows an impossible side")
+            bad.append(Broken(N_("a destiny die shows an impossible side")))
         if len(s["palace_spots"]) != len(set(s["palace_spots"])):
-            bad.append("an envoy entered the palace twice")
+            bad.append(Broken(N_("an envoy entered the palace twice")))
         return bad + setup.composition(self, s)
 
     def settle_setup(self, s, patch):

@@ -164,31 +164,33 @@ def composition(g, s: dict) -> list[str]:
     levels: dict[int, int] = {}
     for d in s["decrees"]:
         if d not in k.decrees:
-            bad.append(Broken(f"{d!r} is not a decree tile", "gugong/setup-step/decrees"))
+            bad.append(Broken(N_("%(decree)r is not a decree tile"), "gugong/setup-step/decrees"))
             continue
         levels[k.decrees[d]["level"]] = levels.get(k.decrees[d]["level"], 0) + 1
     for level in range(1, k.decree_levels + 1):
         if levels.get(level, 0) != k.decrees_per_level:
-            bad.append(Broken(f"{levels.get(level, 0)} decree tiles of level {level} in play, not {k.decrees_per_level}",
-                              "gugong/setup-step/decrees"))
+            bad.append(Broken(N_("%(n)s decree tiles of level %(level)s in play, not %(want)s"),
+                              "gugong/setup-step/decrees", n=levels.get(level, 0), level=level, want=k.decrees_per_level))
     if sorted(s["board"]) != sorted(k.locations) or any(card not in k.card_setup for card in s["board"].values()):
-        bad.append(Broken("each location holds one gift card", "gugong/setup-step/gift-cards"))
+        bad.append(Broken(N_("each location holds one gift card"), "gugong/setup-step/gift-cards"))
     if len(s["dice"]) != k.dice:
-        bad.append(Broken(f"{len(s['dice'])} destiny dice, not {k.dice}", "gugong/setup-step/destiny-dice"))
+        bad.append(Broken(N_("%(n)s destiny dice, not %(want)s"), "gugong/setup-step/destiny-dice", n=len(s["dice"]), want=k.dice))
     solo_seats = 2  # the player and Meng, the automa (gugong/variant/solo)
     if s.get("solo") is not None and len(s["order"]) != solo_seats:
-        bad.append(Broken(f"the solo game is played by one player, not {len(s['order']) - 1}", "gugong/variant/solo"))
+        bad.append(Broken(N_("the solo game is played by one player, not %(n)s"), "gugong/variant/solo", n=len(s["order"]) - 1))
     if len(s["jade_houses"]) != len(k.jade_houses) or any(
             not 0 <= left <= h["jade"] for left, h in zip(s["jade_houses"], k.jade_houses)):
-        bad.append(Broken(f"the jade houses hold {s['jade_houses']}, more than their roofs or less than none",
-                          "gugong/setup-step/jade"))
+        bad.append(Broken(N_("the jade houses hold %(jade)s, more than their roofs or less than none"),
+                          "gugong/setup-step/jade", jade=s["jade_houses"]))
     for name in s["order"]:
         p = s["players"][name]
         if len(p["ships"]) != k.ships:
-            bad.append(Broken(f"{name} has {len(p['ships'])} ships, not {k.ships}", "gugong/setup-step/ships"))
+            bad.append(Broken(N_("%(player)s has %(n)s ships, not %(want)s"), "gugong/setup-step/ships", player=name, n=len(p["ships"]),
+                              want=k.ships))
         if p["jade"] < 0:
-            bad.append(Broken(f"{name} has negative jade", "gugong/setup-step/jade"))
+            bad.append(Broken(N_("%(player)s has negative jade"), "gugong/setup-step/jade", player=name))
         unknown = sorted({x for x in p["tokens"] if x not in k.token_attrs})
         if unknown:
-            bad.append(Broken(f"{name} holds {unknown}, not travel tokens", "gugong/setup-step/travel-tokens"))
+            bad.append(Broken(N_("%(player)s holds %(tokens)s, not travel tokens"), "gugong/setup-step/travel-tokens", player=name,
+                              tokens=unknown))
     return bad

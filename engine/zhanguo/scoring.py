@@ -8,6 +8,7 @@ from engine.core.settle import Broken
 from engine.zhanguo import setup
 from engine.zhanguo.common import P
 from engine.zhanguo.vocabulary import END
+from kb.messages import N_
 
 
 SR = "zhanguo/scoring-rule/"
@@ -71,57 +72,62 @@ def invariants(g, s):
         for c in k.official_colours:
             on = sum(r["gov"][c] + r["work"][c] for r in p["regions"].values())
             if on + p["supply"][c] != k.officials_per_colour:
-                bad.append(Broken(f"{name}: {c} officials {on} on board + {p['supply'][c]} in supply, not "
-                                  f"{k.officials_per_colour}", LIMITS))
+                bad.append(Broken(N_("%(player)s: %(colour)s officials %(on)s on board + %(supply)s in supply, not %(want)s"),
+                                  LIMITS, player=name, colour=c, on=on, supply=p["supply"][c], want=k.officials_per_colour))
         out = setup.pieces_out(k, s, name)
         for key in setup.PIECES:
             total = k.task_discs if key == "discs" else getattr(k, key)
             if out[key] + p[key] != total:
-                bad.append(Broken(f"{name}: {key} {out[key]} out + {p[key]} in supply, not {total}", LIMITS))
+                bad.append(Broken(N_("%(player)s: %(piece)s %(out)s out + %(supply)s in supply, not %(want)s"), LIMITS, player=name,
+                                  piece=key, out=out[key], supply=p[key], want=total))
         if any(sp.count(name) > k.walls_per_section for sp in s["board"]["walls"]):
-            bad.append(f"{name}: more than one wall in a section")
+            bad.append(Broken(N_("%(player)s: more than one wall in a section"), player=name))
         for r, reg in p["regions"].items():
             if reg["unrest"] > k.track_len[p["side"]][r] or reg["unrest"] < 0:
-                bad.append(Broken(f"{name}: unrest {reg['unrest']} in region {r}", R + "unrest-tracks"))
+                bad.append(Broken(N_("%(player)s: unrest %(unrest)s in region %(region)s"), R + "unrest-tracks", player=name,
+                                  unrest=reg["unrest"], region=r))
             if sum(reg["work"].values()) > k.work_capacity:
-                bad.append(Broken(f"{name}: workers' area of region {r} over capacity", R + "worker-area-capacity"))
+                bad.append(Broken(N_("%(player)s: workers' area of region %(region)s over capacity"), R + "worker-area-capacity",
+                                  player=name, region=r))
             if len(reg["cards"]) > k.max_cards_region:
-                bad.append(f"{name}: region {r} holds {len(reg['cards'])} cards")
+                bad.append(Broken(N_("%(player)s: region %(region)s holds %(n)s cards"), player=name, region=r,
+                                  n=len(reg["cards"])))
             if reg["workers"] < 0 or min(reg["gov"].values()) < 0 or min(reg["work"].values()) < 0:
-                bad.append(f"{name}: negative holding in region {r}")
+                bad.append(Broken(N_("%(player)s: negative holding in region %(region)s"), player=name, region=r))
             workers += reg["workers"]
         for key in ("governors", "palaces", "walls", "cubes", "discs"):
             if p[key] < 0:
-                bad.append(Broken(f"{name}: negative {key}: more are handed out than exist", LIMITS))
+                bad.append(Broken(N_("%(player)s: negative %(piece)s: more are handed out than exist"), LIMITS, player=name, piece=key))
         if min(p["supply"].values()) < 0 or min(p["m1"].values()) < 0 or min(p["m3"].values()) < 0:
-            bad.append(Broken(f"{name}: negative supply or markers: more are handed out than exist", LIMITS))
+            bad.append(Broken(N_("%(player)s: negative supply or markers: more are handed out than exist"), LIMITS, player=name))
     # each card in exactly one place
     where = Counter(cards)
     twice = sorted(x for x, m in where.items() if m > 1)
     nowhere = sorted(set(k.cards) - set(where))
     strange = sorted(set(where) - set(k.cards), key=str)
     if twice:
-        bad.append(f"cards in two places: {twice[:10]}")
+        bad.append(Broken(N_("cards in two places: %(cards)s"), cards=twice[:10]))
     if nowhere:
-        bad.append(f"cards nowhere: {nowhere[:10]}" + (f" (and {len(nowhere) - 10} more)" if len(nowhere) > 10 else ""))
+        bad.append(Broken(N_("cards nowhere: %(cards)s (and %(more)s more)"), cards=nowhere[:10], more=len(nowhere) - 10)
+                   if len(nowhere) > 10 else Broken(N_("cards nowhere: %(cards)s"), cards=nowhere))
     if strange:
-        bad.append(f"cards that are not in the game: {strange[:10]}")
+        bad.append(Broken(N_("cards that are not in the game: %(cards)s"), cards=strange[:10]))
     if workers != s["workers_out"]:
-        bad.append(f"workers: {workers} on boards, {s['workers_out']} taken from the supply")
+        bad.append(Broken(N_("workers: %(on)s on boards, %(out)s taken from the supply"), on=workers, out=s["workers_out"]))
     for c in k.colours:
         m1 = s["supply"]["m1"][c] + sum(P(s, x)["m1"][c] for x in s["seats"])
         if m1 != k.m1_by_players[n]:
-            bad.append(Broken(f"value-1 {c} markers: {m1}", LIMITS))
+            bad.append(Broken(N_("value-1 %(colour)s markers: %(n)s"), LIMITS, colour=c, n=m1))
         m3 = s["supply"]["m3"][c] + sum(P(s, x)["m3"][c] for x in s["seats"])
         if m3 != k.m3_per_colour:
-            bad.append(Broken(f"value-3 {c} markers: {m3}", LIMITS))
+            bad.append(Broken(N_("value-3 %(colour)s markers: %(n)s"), LIMITS, colour=c, n=m3))
         if s["supply"]["m1"][c] < 0 or s["supply"]["m3"][c] < 0:
-            bad.append(Broken(f"negative {c} marker supply: more are handed out than exist", LIMITS))
+            bad.append(Broken(N_("negative %(colour)s marker supply: more are handed out than exist"), LIMITS, colour=c))
     for r, sp in s["board"]["palaces"].items():
         if len(sp) != k.palace_spaces[n]:
-            bad.append(f"region {r}: {len(sp)} palace spaces")
+            bad.append(Broken(N_("region %(region)s: %(n)s palace spaces"), region=r, n=len(sp)))
     for sec in s["board"]["tasks"].values():
         for item in sec.values():
             if len(item["discs"]) != len(set(item["discs"])) or len(item["discs"]) > k.task_spaces:
-                bad.append("task discs: a player twice on a task or too many discs")
+                bad.append(Broken(N_("task discs: a player twice on a task or too many discs")))
     return bad + setup.composition(g, s)

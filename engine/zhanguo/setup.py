@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.settle import Broken, named, settle_items
 from engine.zhanguo.common import P
+from kb.messages import N_
 
 
 def new_state(g, players, options=None, seed=0):
@@ -181,14 +182,15 @@ def composition(g, s: dict) -> list[str]:
     rule = "zhanguo/setup-step/player-boards"
     taken = [P(s, n)["board"] for n in s["seats"] if P(s, n)["board"] is not None]
     for board in sorted({b for b in taken if taken.count(b) > 1}, key=str):
-        bad.append(Broken(f"two players play the same B board {board!r}", rule))
+        bad.append(Broken(N_("two players play the same B board %(board)r"), rule, board=board))
     for name in s["seats"]:
         p = P(s, name)
         if p["board"] is not None and p["board"] not in k.boards:
-            bad.append(Broken(f"{name}'s board {p['board']!r} is not one of {k.boards}", rule))
+            bad.append(Broken(N_("%(player)s's board %(board)r is not one of %(boards)s"), rule, player=name,
+                              board=p["board"], boards=k.boards))
         if p["side"] not in ("A", p["board"]):
-            bad.append(Broken(f"{name} plays side {p['side']!r} without that board", rule))
+            bad.append(Broken(N_("%(player)s plays side %(side)r without that board"), rule, player=name, side=p["side"]))
     for board in s.get("free_boards") or []:
         if board in taken:
-            bad.append(Broken(f"board {board!r} is both taken and free", rule))
+            bad.append(Broken(N_("board %(board)r is both taken and free"), rule, board=board))
     return bad
