@@ -948,8 +948,8 @@ def _game(key: str):
     _check_game(key, ENGINES)
     try:
         return get_game(key)
-    except EngineError as exc:
-        _fail(str(exc), 2, error="engine")
+    except EngineError as exc:  # a knowledge base not built: said in the reader's language
+        _fail(_said(exc.said) if getattr(exc, "said", None) else str(exc), 2, error="engine")
 
 
 @app.command(help=N_("The JSON schema of a game state (paths in it are what scenarios check)."))

@@ -19,6 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
+from kb.messages import N_, Message
 
 if TYPE_CHECKING:  # the build's types; a process that only reads rule sets never imports them
     from kb.loader import KnowledgeBase
@@ -27,7 +28,12 @@ FORMAT = 1  # bump when the document's shape changes; a stale database then asks
 
 
 class RuleSetMissing(LookupError):
-    """The database has no compiled rule set for the game (not built, or built by an older rulekb)."""
+    """The database has no compiled rule set for the game (not built, or built by an older rulekb);
+    `message` is said in the reader's language (kb.messages.Message)."""
+
+    def __init__(self, msgid: str, /, **params):
+        self.message = Message(msgid, **params)
+        super().__init__(str(self.message))
 
 
 def compile_game(kb: KnowledgeBase, game: str) -> dict[str, Any]:
@@ -93,14 +99,14 @@ def load(game: str, url: str | None = None) -> dict[str, Any]:
         if key in _cache:
             return _cache[key]
         if is_sqlite(url) and not sqlite_path(url).is_file():
-            raise RuleSetMissing(f"no knowledge base at {sqlite_path(url)}: run `rulekb build` first")
+            raise RuleSetMissing(N_("no knowledge base at %(path)s: run `rulekb build` first"), path=str(sqlite_path(url)))
         row = _read_row(url, game)
         if row is None:
-            raise RuleSetMissing(f"the knowledge base has no rule set for {game!r}: run `rulekb build`")
+            raise RuleSetMissing(N_("the knowledge base has no rule set for %(game)r: run `rulekb build`"), game=game)
         fmt, document = row
         if fmt != FORMAT:
-            raise RuleSetMissing(f"the rule set of {game!r} has format {fmt}, this rulekb reads {FORMAT}: "
-                                 "run `rulekb build`")
+            raise RuleSetMissing(N_("the rule set of %(game)r has format %(format)s, this rulekb reads %(reads)s: "
+                                    "run `rulekb build`"), game=game, format=fmt, reads=FORMAT)
         doc = loads(document)
         _cache[key] = doc
         return doc

@@ -208,3 +208,15 @@ def test_the_api_says_an_engine_refusal_in_the_requested_language(fixture_db, tm
         assert r.status_code == 422 and r.json()["rule"] == "gugong/rule/day-turns", r.text
         assert says == r.json()["engine_message"], (lang, r.json())
         assert "(gugong/rule/day-turns)" in r.json()["detail"]
+
+
+def test_a_knowledge_base_not_built_is_said_in_the_readers_language(tmp_path):
+    """`play` and `scenario run` before `rulekb build`: what to do, in Polish and Czech."""
+    missing = {"RULEKB_DATABASE_URL": f"sqlite:///{tmp_path / 'none.db'}"}
+    scenario = REPO / "kb" / "data" / "gugong" / "scenarios" / "port-4-double-servant.yaml"
+    for lang, said in (("pl", "nie ma bazy wiedzy w"), ("cs", "znalostní databáze v")):
+        play = rulekb("play", "dragon", "--players", "3", lang=lang, **missing)
+        run = rulekb("scenario", "run", scenario, lang=lang, **missing)
+        assert play.returncode == 2 and said in play.stderr + play.stdout
+        assert said in run.stdout + run.stderr
+        no_english(play.stderr + play.stdout + run.stdout + run.stderr, ["no knowledge base at", "run `rulekb build` first"])

@@ -34,6 +34,14 @@ class SeatError(EngineError):
         super().__init__(str(self.said))
 
 
+class NotBuilt(EngineError):
+    """The knowledge base the engine reads its rules from is not built; `said` as for IllegalAction."""
+
+    def __init__(self, message: str, /, **params):
+        self.said = Message(message, **params)
+        super().__init__(str(self.said))
+
+
 class ScenarioError(EngineError):
     """A scenario file is invalid; `said` as for IllegalAction."""
 

@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from engine.core import state as st
-from engine.core.errors import EngineError, IllegalAction, MalformedAction
+from engine.core.errors import EngineError, IllegalAction, MalformedAction, NotBuilt
 from engine.core.gametype import GameType
 from engine.core.rng import Rng
 from kb import ruleset
@@ -65,7 +65,7 @@ class Rules:
         try:
             doc = ruleset.load(game, url)
         except ruleset.RuleSetMissing as exc:
-            raise EngineError(str(exc)) from None
+            raise NotBuilt(exc.message.msgid, **exc.message.params) from None
         return cls(game, doc["entities"], doc["meta"])
 
 
