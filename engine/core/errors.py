@@ -8,6 +8,15 @@ class EngineError(Exception):
     """Base class."""
 
 
+class SaidError(EngineError):
+    """An error whose words are a catalog msgid and its parameters: `said` is rendered in the reader's
+    language (i18n.catalog.render); str() is the English."""
+
+    def __init__(self, message: str, /, **params):
+        self.said = Message(message, **params)
+        super().__init__(str(self.said))
+
+
 class IllegalAction(EngineError):
     """`message` is a catalog msgid and `params` its parameters: `said` is rendered in the reader's language
     (i18n.catalog.render); `message` is the English."""
@@ -18,33 +27,17 @@ class IllegalAction(EngineError):
         super().__init__(f"{self.message} (rule {rule})")
 
 
-class MalformedAction(EngineError):
-    """The action is not an action of this game at all (wrong shape, unknown type); `said` as for IllegalAction."""
-
-    def __init__(self, message: str, /, **params):
-        self.said = Message(message, **params)
-        super().__init__(str(self.said))
+class MalformedAction(SaidError):
+    """The action is not an action of this game at all (wrong shape, unknown type)."""
 
 
-class SeatError(EngineError):
-    """A game cannot be played by these players (their number, a name); `said` as for IllegalAction."""
-
-    def __init__(self, message: str, /, **params):
-        self.said = Message(message, **params)
-        super().__init__(str(self.said))
+class SeatError(SaidError):
+    """A game cannot be played by these players (their number, a name)."""
 
 
-class NotBuilt(EngineError):
-    """The knowledge base the engine reads its rules from is not built; `said` as for IllegalAction."""
-
-    def __init__(self, message: str, /, **params):
-        self.said = Message(message, **params)
-        super().__init__(str(self.said))
+class NotBuilt(SaidError):
+    """The knowledge base the engine reads its rules from is not built."""
 
 
-class ScenarioError(EngineError):
-    """A scenario file is invalid; `said` as for IllegalAction."""
-
-    def __init__(self, message: str, /, **params):
-        self.said = Message(message, **params)
-        super().__init__(str(self.said))
+class ScenarioError(SaidError):
+    """A scenario file is invalid."""
