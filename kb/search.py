@@ -101,6 +101,10 @@ TEXT, TEXT_FLOOR, BM25_K1, BM25_B = 36.0, 30 / 36, 1.2, 0.75
 # more often than the rule, but a question one of them answers is answered by that rule, which gets
 # their score and this, so it comes just before them
 FAMILY_GAP = 1.0
+# A rulebook's reference lists (Gugong's appendix: every decree, token and gift card benefit once more)
+# restate rules the game's own texts state; the chapters are data (kb/data/search.yaml `restating`).
+# A restatement answers the same questions as its rule and goes after it: it loses this.
+RESTATED = 4.0
 # The rulebooks print some texts twice (a token in the game's text and again in the appendix list): of
 # the first DIVERSE results, one whose text shares SAME_TEXT of its words with a better one's says
 # nothing new and goes after them
@@ -163,9 +167,10 @@ def _with_lemmas(phrases: list[str], lang: str, stems: dict | None = None) -> se
 def compile_lexicon(raw: dict) -> dict:
     """kb/data/search.yaml checked and folded, as the build stores it (JSON): stop words per language,
     question hints and synonym groups. Aliases are not in it: the build indexes them as names."""
-    if not isinstance(raw, dict) or not set(raw) <= {"stopwords", "stems", "questions", "synonyms", "aliases"}:
+    if not isinstance(raw, dict) or not set(raw) <= {"stopwords", "stems", "questions", "synonyms", "aliases",
+                                                     "restating"}:
         raise LexiconError("kb/data/search.yaml: expected the sections stopwords, stems, questions, synonyms, "
-                           "aliases")
+                           "aliases, restating")
     aliases(raw)  # checked here too: `rulekb build` refuses a malformed alias before it writes anything
     stems = _stem_rules(raw.get("stems") or {})
     stop_entry = raw.get("stopwords") or {}
@@ -198,8 +203,13 @@ def compile_lexicon(raw: dict) -> dict:
         for lang, ws in _by_lang(g.get("words"), where).items():
             group |= _with_lemmas(ws, lang, stems)
         synonyms.append(sorted(group))
+    restating = raw.get("restating") or {}
+    if restating:
+        _provenance(restating, "restating")
+        if not isinstance(restating.get("chapters"), list) or not all(isinstance(c, str) for c in restating["chapters"]):
+            raise LexiconError("kb/data/search.yaml restating: expected chapters, a list of entry ids")
     return {"stopwords": {lang: sorted(ws) for lang, ws in stops.items()}, "stems": stems, "questions": questions,
-            "synonyms": synonyms}
+            "synonyms": synonyms, "restating": sorted(restating.get("chapters") or [])}
 
 
 def _stem_rules(entry: dict) -> dict:
@@ -266,6 +276,7 @@ class Lexicon:
     synonyms: dict[str, frozenset[str]] = field(default_factory=dict)  # word or lemma -> its group
     any_stop: frozenset[str] = frozenset()  # every language's stop words: for a query of no known language
     stem_rules: dict[str, dict] = field(default_factory=dict)  # lang -> its stems rules (see stem)
+    restating: frozenset[str] = frozenset()  # the chapters that list again rules stated elsewhere (RESTATED)
 
     @classmethod
     def of(cls, compiled: dict) -> "Lexicon":
@@ -277,7 +288,8 @@ class Lexicon:
         questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"])}
                      for q in compiled.get("questions", [])]
         return cls(stops, questions, {w: frozenset(g) for w, g in syn.items()},
-                   frozenset().union(*stops.values()) if stops else frozenset(), compiled.get("stems", {}))
+                   frozenset().union(*stops.values()) if stops else frozenset(), compiled.get("stems", {}),
+                   frozenset(compiled.get("restating", ())))
 
     def stems(self, word: str, lang: str | None = None) -> set[str]:
         """The stems of a folded word: by its language's rules, or by every language's when unknown."""
@@ -447,6 +459,7 @@ class Doc:
     variant: str | None = None  # the variant entry (gugong/variant/solo) whose rules it belongs to
     tf: Counter = field(default_factory=Counter)  # how often each word stands in its text
     refs: tuple[str, ...] = ()  # the entries an example illustrates (entityref), of a kind that states a rule
+    restates: bool = False  # it stands in a chapter that lists again rules stated elsewhere (RESTATED)
 
     @property
     def weight(self) -> float:
@@ -586,6 +599,13 @@ def _read_vocab(conn: Connection) -> Vocab:
             if d.kind in FAMILY_KINDS:
                 d.refs = tuple(refs.get(d.entity_id, ()))
         lexicon = Lexicon.of(json.loads(conn.execute(text("SELECT lexicon FROM searchlexicon")).scalar() or "{}"))
+        if lexicon.restating:
+            parent = dict(conn.execute(text("SELECT id, parent_id FROM entity")).fetchall())
+            for d in docs.values():
+                node = d.entity_id
+                while node and node not in lexicon.restating:
+                    node = parent.get(node)
+                d.restates = node is not None
         if len(_VOCABS) > 8:
             _VOCABS.clear()
         _VOCABS[key] = Vocab({w: frozenset(l.split()) for w, l, _, _ in rows}, {w: s for w, _, _, s in rows},
@@ -883,9 +903,10 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         text_, share, missing = _relevance(r, match, sets, lookup)
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
+        restated = -RESTATED if r.restates else 0.0
         parts.update(name=name, text=text_, coverage=share, every_word=not missing, question=hint, kind=kind,
-                     length=-r.length, variant=variant)
-        score = name + text_ + hint + kind - r.length + variant
+                     length=-r.length, variant=variant, restated=restated)
+        score = name + text_ + hint + kind - r.length + variant + restated
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:

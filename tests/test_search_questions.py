@@ -98,6 +98,8 @@ def test_every_alias_names_an_entity_of_the_knowledge_base(engine):
     ({"stems": {"origin": "grammar", "note": "n", "xx": {"endings": ["a"]}}}, "stems"),
     ({"stems": {"cs": {"endings": ["a"]}}}, "stems"),  # no provenance
     ({"typos": []}, "sections"),
+    ({"restating": {"chapters": ["gugong/rule/appendix-decree-l1"]}}, "restating"),  # no provenance
+    ({"restating": {"origin": "rulebook", "note": "n", "chapters": "gugong/rule/appendix"}}, "restating"),
 ])
 def test_a_malformed_search_lexicon_is_refused_with_the_entry_named(raw, where):
     with pytest.raises(LexiconError, match=where):
@@ -109,6 +111,21 @@ def test_the_committed_lexicon_compiles_with_question_words_as_stop_words():
     compiled = compile_lexicon(yaml.safe_load(LEXICON.read_text(encoding="utf-8")))
     assert {"ile", "kiedy"} <= set(compiled["stopwords"]["pl"]) and "kolik" in compiled["stopwords"]["cs"]
     assert any({"pz", "vp", "vb"} <= set(group) for group in compiled["synonyms"])
+
+
+def test_the_lexicons_restating_chapters_exist(engine):
+    with engine.connect() as conn:
+        known = {r[0] for r in conn.execute(text("SELECT id FROM entity"))}
+    chapters = compile_lexicon(yaml.safe_load(LEXICON.read_text(encoding="utf-8")))["restating"]
+    assert chapters and set(chapters) <= known
+
+
+def test_a_rule_comes_before_the_appendix_entry_that_restates_it(engine):
+    """Gugong's appendix lists every decree once more: asked about a decree's points, the decree itself
+    answers first; its appendix entry still comes, after it."""
+    got = ids(search(engine, "ile punktów za jadeit na koniec gry", game="gugong", lang="pl"), 5)
+    assert got[0] == "gugong/scoring-rule/end-jade"
+    assert "gugong/rule/appendix-decree-l3-jade" in got
 
 
 def test_the_base_game_comes_before_a_variant_unless_the_query_names_it(engine):
