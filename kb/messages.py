@@ -42,9 +42,13 @@ class Message:
                                                 for k, v in self.params.items()}}
 
 
-class Invalid(ValueError):
-    """A value the schema refuses, said as a Message (pydantic keeps the exception: the loader renders it)."""
+class MessageError(Exception):
+    """An error whose words are a Message (`message`), rendered in the reader's language; str() is the English."""
 
     def __init__(self, msgid: str, /, **params):
         self.message = Message(msgid, **params)
         super().__init__(str(self.message))
+
+
+class Invalid(MessageError, ValueError):
+    """A value the schema refuses, said as a Message (pydantic keeps the exception: the loader renders it)."""

@@ -19,7 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from kb.db import database_url, is_sqlite, open_engine, sqlite_path
-from kb.messages import N_, Message
+from kb.messages import N_, MessageError
 
 if TYPE_CHECKING:  # the build's types; a process that only reads rule sets never imports them
     from kb.loader import KnowledgeBase
@@ -27,13 +27,8 @@ if TYPE_CHECKING:  # the build's types; a process that only reads rule sets neve
 FORMAT = 1  # bump when the document's shape changes; a stale database then asks for a rebuild
 
 
-class RuleSetMissing(LookupError):
-    """The database has no compiled rule set for the game (not built, or built by an older rulekb);
-    `message` is said in the reader's language (kb.messages.Message)."""
-
-    def __init__(self, msgid: str, /, **params):
-        self.message = Message(msgid, **params)
-        super().__init__(str(self.message))
+class RuleSetMissing(MessageError, LookupError):
+    """The database has no compiled rule set for the game (not built, or built by an older rulekb)."""
 
 
 def compile_game(kb: KnowledgeBase, game: str) -> dict[str, Any]:

@@ -55,8 +55,8 @@ from kb.queries import get_entity, get_game, list_entities, list_findings, list_
 from engine.core import scenario  # noqa: E402
 from engine.core.state import get_path  # noqa: E402
 from sitegen import diagrams  # noqa: E402
-from sitegen.values import (LABEL_COLUMNS, TRANSLATED_HINT, Values, data, english, label, missing_labels, number,  # noqa: E402
-                            plural, translation)
+from sitegen.values import (TRANSLATED_HINT, Values, english, label, missing_labels, number, plural,  # noqa: E402
+                            translation, value_word)
 from sitegen.ocr import mark_artefacts  # noqa: E402
 
 LANGS = ("en", "pl", "cs")
@@ -549,9 +549,8 @@ class Site:
         params = dict(args["params"])
         if "attr" in params:  # an attribute by its label in the page's language, not its code name
             params["attr"] = self.values(f["game"], lang, path).label(params["attr"])
-        words = data()["values"]  # a value kb/data names by its code ("purple"): its word in the page's language
-        if isinstance(params.get("value"), str) and params["value"] in words:
-            params["value"] = words[params["value"]][LABEL_COLUMNS.index(lang)]
+        if isinstance(params.get("value"), str):  # a value kb/data names by its code ("purple"): the page's word
+            params["value"] = value_word(params["value"], lang) or params["value"]
         # what a worked example states: a note of kb/data, translated by message_text when the catalog has it
         untranslated_what = params.get("what") if lang != "en" and not note(lang, params.get("fact", "")) else None
         if untranslated_what:

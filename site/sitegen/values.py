@@ -53,6 +53,12 @@ def label(name: str, lang: str) -> str | None:
     return row[LABEL_COLUMNS.index(lang)]
 
 
+def value_word(name: str, lang: str) -> str | None:
+    """The reader's word for a value kb/data names by its code ("purple", "rice-bag"); None when it has none."""
+    row = data()["values"].get(name)
+    return row[LABEL_COLUMNS.index(lang)] if row else None
+
+
 def unit_of(name: str) -> str | None:
     return data().get("units", {}).get(name)
 
@@ -84,7 +90,6 @@ class Values:
         # keys: entity key -> entity id within the game (value keys such as "monk-young" name entities)
         self.game, self.lang, self.link, self.name, self.keys = game, lang, link, name, keys
         self.renderer = Renderer(game, lang, lambda i, _l: name(i))
-        self.words = data().get("values", {})
 
     def label(self, attr: str) -> str:
         return label(attr, self.lang) or attr.replace("_", " ")
@@ -103,9 +108,9 @@ class Values:
         return self.word(k)
 
     def word(self, s: str) -> str:
-        row = self.words.get(s)
-        if row:
-            return html.escape(row[LABEL_COLUMNS.index(self.lang)])
+        word = value_word(s, self.lang)
+        if word:
+            return html.escape(word)
         if ENTITY_ID.match(s):
             return self.entity(s)
         if s in self.keys:
@@ -133,7 +138,7 @@ class Values:
         if value is None:
             return "—"
         if isinstance(value, bool):
-            return html.escape(self.words["true" if value else "false"][LABEL_COLUMNS.index(self.lang)])
+            return html.escape(value_word("true" if value else "false", self.lang))
         if isinstance(value, (int, float)):
             return self.count(value, attr)
         if isinstance(value, str):
