@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Iterator
 
 from i18n.align import Change, Document, Sentence, align, join, paragraph_sentences, similarity, spans_of, word_diff
-from i18n.lexicon import (CONDITIONS, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_WORDS, Analysis, Glossary,
+from i18n.lexicon import (CONDITIONS, FEASIBLE, MARKERS, lemma, lexicon, MODALITY, PAGE_WORDS, QUANTIFIERS, WEAK_NUMBERS, WHEN_CLAUSE, WHEN_WORDS, Analysis, Glossary,
                           alternatives, analyse, lemmas, numbers, per_kind, places_or_moves, puts, ranks, supply_covered,
                           supply_rule, time_units)
 from i18n.catalog import N_, note, t
@@ -370,10 +370,23 @@ class Comparer:
         return bool(said) and said <= CASE_WORDS and either and bool(CASE_WORDS & set(theirs.markers)) and not (set(mine.numbers) - WEAK_NUMBERS) - set(theirs.numbers) \
             and not (self.terms(text, lang) - self.terms(other.text, other.lang) if not self.same_language else False)
 
-    def conditions(self, text: str, lang: str) -> int:
-        """How many conditions a text states (not in an aside, not one that opens a list)."""
-        markers = self.read(ASIDE_CONDITION.sub(" ", text), lang).markers
-        return sum(markers.get(c, 0) for c in ("if", "unless"))
+    def states_absence(self, lone: Sentence, has: Para, lacks: Para) -> bool:
+        """Whether a sentence only says that something does not happen ("při této variantě lodi
+        neposouváte" = in this option you do not move ships), with a plain negated verb: no prohibition
+        ("may not"), no limit, no condition, no number or game object the other text lacks. A text that
+        lists what a player does already excludes the rest; a prohibition instead takes away a choice the
+        other text may leave open, and stays a rule."""
+        an = self.read(lone.text, has.lang)
+        said = set(an.markers) & (RULE_MARKERS | {"or", "and-or", "when"})
+        return said == {"negation"} and not (set(an.numbers) - WEAK_NUMBERS) and not self.new_objects(lone, has, lacks)
+
+    def conditions(self, text: str, lang: str, feasible: bool = False) -> int:
+        """How many conditions a text states (not in an aside, not one that opens a list); with `feasible`
+        also those on whether something is possible ("if possible"), which are no case of their own."""
+        plain = ASIDE_CONDITION.sub(" ", text)
+        markers = self.read(plain, lang).markers
+        hedges = 0 if feasible or lang not in FEASIBLE else len(FEASIBLE[lang].findall(plain))
+        return max(0, sum(markers.get(c, 0) for c in ("if", "unless")) - hedges)
 
     # -- a paragraph pair
 
@@ -405,7 +418,7 @@ class Comparer:
             if self.counterpart(lone, has, lacks):
                 continue  # the other text says it in a sentence the alignment paired elsewhere, or nearby
             triage = "ocr" if GAP.search(lone.text) or GAP.search(lacks.text) else self.triage(lone.text, has.lang)
-            if triage == "rule" and self.spelled_case(lone.text, has.lang, lacks):
+            if triage == "rule" and (self.spelled_case(lone.text, has.lang, lacks) or self.states_absence(lone, has, lacks)):
                 triage = "wording"
             here, there = has.side(lone.text, lone.lines), lacks.side()
             p.add("unmatched", triage, msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
@@ -424,7 +437,7 @@ class Comparer:
                                       else (p.sb[ib[0]], [p.sa[i] for i in ia], p.pb, p.pa))
             extra = min(two, key=lambda s: similarity(one, s))
             # a short sentence that negates what the other text never negates ("ships are not moved") is
-            # a rule of its own, and so is one that names game objects the other text never names and
+            # content of its own (a rule when it forbids, see states_absence), and so is one that names game objects the other text never names and
             # shares no number or term with its neighbour's counterpart ("players receive the card sets
             # with the matching fans"); otherwise only a long one is, not a clause the other text put elsewhere
             negates = extra.words >= 4 and "negation" in self.read(extra.text, p_two.lang).markers \
@@ -437,8 +450,8 @@ class Comparer:
                 continue
             qx, qy = p_two.side(extra.text, extra.lines), p_one.side(one.text, one.lines)
             triage = "ocr" if p.damaged else self.triage(extra.text, p_two.lang)
-            if triage == "rule" and self.spelled_case(extra.text, p_two.lang, p_one):
-                triage = "wording"  # one case of an either/or the other text leaves implied
+            if triage == "rule" and (self.spelled_case(extra.text, p_two.lang, p_one) or self.states_absence(extra, p_two, p_one)):
+                triage = "wording"  # one case of an either/or the other text leaves implied, or what it never lists
             p.add("unmatched", triage,
                   msg(N_("only the %(has)s text says this sentence; the %(lacks)s text has no counterpart"),
                       has=p_two.label, lacks=p_one.label),
@@ -533,6 +546,10 @@ class Comparer:
                 na, nb = self.conditions(p.pa.text, p.pa.lang), self.conditions(p.pb.text, p.pb.lang)
                 # the key stays that of the counts of every condition word (labels refer to it)
                 raw = "/".join(str(sum(r.markers.get(c, 0) for c in family)) for r in (p.ra, p.rb))
+                wa, wb = self.conditions(p.pa.text, p.pa.lang, True), self.conditions(p.pb.text, p.pb.lang, True)
+                if na and nb and na == nb and wa != wb:
+                    # the counts differ only by an "if possible": the same cases, one text hedging
+                    na, nb, triage = wa, wb, "wording"
                 if na and nb and na != nb:
                     more, fewer = (p.pa, p.pb) if na > nb else (p.pb, p.pa)
                     # each case of an either/or spelled out ("if from the hand …, if from the discard pile …")
@@ -576,14 +593,16 @@ class Comparer:
                 if (check in ma) == (check in mb) or (check in ma) != (ca > cb):
                     continue
                 has, lacks, other = (p.pa, p.pb, xb) if check in ma else (p.pb, p.pa, xa)
-                if check == "timing" and WHEN_WORDS[lacks.lang] & {w.lower() for w in re.findall(r"\w+", other.text)}:
+                said = {w.lower() for w in re.findall(r"\w+", other.text)}
+                if check == "timing" and WHEN_WORDS[lacks.lang] & said:
                     continue  # the other sentence says when in its own words
+                when = check == "timing" and bool(WHEN_CLAUSE[lacks.lang] & said)  # ... or ties it to a state: wording
                 mine = xa if has is p.pa else xb
                 # "random" ("free") where the other text leaves the same things to chance (makes the same
                 # move free) in a related text (the event tiles drawn at setup): both are random anyway
                 same = check in ("random", "free") and (self.said_nearby(mine.text, has.lang, lacks, check)
                                                         or self.said_in_paragraph(mine.text, has.lang, lacks, check))
-                p.add(check, "wording" if same else "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
+                p.add(check, "wording" if same or when else "rule", msg(N_("%(check)s: the %(has)s sentence %(says)s, the %(lacks)s sentence does not"), check=check,
                                           has=has.label, says=says, lacks=lacks.label),
                       p.pa.side(xa.text, xa.lines), p.pb.side(xb.text, xb.lines), detail=f"{has.label}:{xa.text[:20]}")
 

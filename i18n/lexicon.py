@@ -332,6 +332,14 @@ PHRASES = {
 RELATIVE = {"pl": {"który", "która", "które", "którego", "której", "któremu", "którym", "których", "którymi", "którą"},
             "cs": {"který", "která", "které", "kterého", "kterému", "kterém", "kterým", "kterou", "kteří", "kterých", "kterými",
                    "jenž", "jež", "jehož", "jíž", "nějž"}}
+# A "may" in the conditional mood ("kdykoli by Meng mohl udělat akci" = whenever Meng could do an action,
+# "gdyby mógł") supposes a case; a "may" in a concessive clause ("i když Meng může tuto odměnu získat
+# vícekrát" = even though Meng can gain it repeatedly) concedes a fact. Neither grants a choice.
+CONDITIONAL = {"pl": re.compile(r"^mog(?:l|ł)(?:a|o|i|y)?by\w*$|^mógłby\w*$"),
+               "cs": re.compile(r"^mohl[aoiy]?$")}
+CONDITIONAL_MOOD = {"cs": {"by", "bych", "bys", "bychom", "byste", "kdyby", "kdybys", "kdybyste"}}  # "aby mohl": PHRASES
+CONCESSIVE = {"pl": ("chociaż", "choć", "mimo że", "mimo iż", "nawet jeśli", "nawet jeżeli", "nawet gdy"),
+              "cs": ("i když", "ačkoli", "ačkoliv", "přestože", "třebaže", "i kdyby")}
 # "może się zdarzyć" (it may happen), "może rozpocząć się kolejna" (the next may begin): a "may" before a
 # verb of happening, beginning, ending, being somewhere, having, containing or consisting of says what
 # is possible ("pałace mogą mieć maksymalnie 3 piętra": a capacity); it grants no one a choice
@@ -457,9 +465,21 @@ def places_or_moves(text: str, lang: str) -> bool:
     return lang in PLACES_OR_MOVES and bool(PLACES_OR_MOVES[lang].search(fold(text)))
 
 
+# "if possible", "if placing is not possible": every rule applies only where it can be carried out, so a
+# condition on whether something is possible restates that; the other language says it with "else" or not
+# at all. Matched on the text, from the condition word to the end of its clause.
+FEASIBLE = {"pl": re.compile(r"\b(?:jeżeli|jeśli|o ile)\b[^,.;:()]*\b(?:możliw\w*|dostępn\w*|mógł\w*|mogł\w*|może|mogą)",
+                            re.IGNORECASE),
+            "cs": re.compile(r"\b(?:pokud|jestliže|jestli)\b[^,.;:()]*\b(?:možn\w*|lze|nelze|k dispozici|dostupn\w*|může|nemůže|mohl\w*)",
+                            re.IGNORECASE)}
+
+
 # Words that place a sentence in time: a sentence with one of them already says when
 WHEN_WORDS = {"pl": {"po", "podczas", "następnie", "potem", "wtedy"},
               "cs": {"po", "během", "poté", "potom", "pak", "tehdy"}}
+# Words that tie a rule to a moment or a state ("gdy co najmniej 4 Służących znajduje się na Torze Muru"):
+# a sentence with one of them says when in other words than "after doing X"
+WHEN_CLAUSE = {"pl": {"gdy", "kiedy", "kiedykolwiek"}, "cs": {"když", "kdykoli", "jakmile"}}
 # The time units a rule is bounded by. Phase names ("Faza Dnia", "denní fáze") and "kolem stolu" (around
 # the table) are not units.
 TIME_UNITS = {
@@ -495,6 +515,16 @@ class Analysis:
     numbers: dict[int, str] = field(default_factory=dict)
 
 
+def supposed(toks: list[str], i: int, lang: str) -> bool:
+    """Whether the "may" at toks[i] is in the conditional mood or a concessive clause (CONDITIONAL)."""
+    low = toks[i].lower()
+    near = {item.lower() for item in toks[max(0, i - 3):i + 2]}
+    if lang in CONDITIONAL and (CONDITIONAL[lang].match(low) and (lang == "pl" or near & CONDITIONAL_MOOD.get(lang, set()))):
+        return True
+    before = " " + " ".join(item.lower() for item in toks[max(0, i - 4):i]) + " "
+    return any(f" {c} " in before for c in CONCESSIVE.get(lang, ()))
+
+
 def analyse(text: str, lang: str) -> Analysis:
     toks = _TOKEN.findall(text)
     lems = [lemma(item, lang) for item in toks]
@@ -514,7 +544,7 @@ def analyse(text: str, lang: str) -> Analysis:
         before = {item.lower() for item in toks[max(0, i - 3):i]}
         if "may" in cats:
             verb = _governed(toks[i + 1:i + 5], lems[i + 1:i + 5], lang)
-            if RELATIVE.get(lang, set()) & before or verb in EVENTS.get(lang, ()):
+            if RELATIVE.get(lang, set()) & before or verb in EVENTS.get(lang, ()) or supposed(toks, i, lang):
                 cats.remove("may")
             elif moot(toks[i + 1:i + 9], verb, lang):
                 cats.append("may-moot")

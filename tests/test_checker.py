@@ -80,7 +80,6 @@ def kb_rule_findings(real_kb):
     ("dragon/action/privilege", "edition-value"),           # large privilege 6 against 7 yuan
     ("gugong/rule/solo-decree-tiebreak", "unmatched"),      # Meng's tie-break also when both are occupied
     ("gugong/rule/solo-ports", "unmatched"),                # at most 3 markers on the 4 VP port reward
-    ("gugong/rule/solo-token-exchange", "modality"),        # whenever Meng could act, not only action B
     ("gugong/decree/l1-card-exchange", "modality"),         # the level-1 decree swap: must against may
     ("gugong/setup-step/first-player", "random"),           # random against whoever last dealt with an official
     ("dragon/rule/winner", "unmatched"),                    # 2017: on the same space the higher marker wins
@@ -102,6 +101,12 @@ def test_the_rule_differences_a_player_would_notice_stay_rule(kb_rule_findings, 
     ("gugong/rule/solo-jade-dusk", "free", "the Polish neighbour makes Meng's dusk travel free too"),
     ("gugong/rule/solo-setup-focus", "random", "the Polish paragraph shuffles the seven cards it then places"),
     ("gugong/setup-step/bonus-travel-tokens", "noted", "the Polish page 20 adds the bonus tokens after a few games"),
+    ("gugong/rule/solo-token-exchange", "modality", "Czech 'kdykoli by Meng mohl' is 'whenever he could': no permission"),
+    ("gugong/rule/solo-ports", "modality", "'i když Meng může … získat vícekrát' concedes a fact (PL 'bez limitu')"),
+    ("gugong/rule/appendix-bonus-tokens-not-on-board", "timing", "'až po skončení denní fáze' = at the end of the Day phase"),
+    ("gugong/rule/wall-completion", "timing", "'po provedení akce' against the Polish 'gdy' (when): both say when"),
+    ("gugong/rule/solo-special-grand-canal", "condition", "'jeżeli to możliwe' (if possible) is no case of its own"),
+    ("gugong/action-option/grand-canal-b", "unmatched", "'lodi neposouváte': option B never lists moving ships"),
 ])
 def test_differences_that_change_no_play_are_not_rule(kb_rule_findings, entity, check, why):
     assert (entity, check) not in kb_rule_findings[0], why
@@ -112,6 +117,25 @@ def test_a_sentence_the_alignment_left_alone_is_not_unmatched_when_its_counterpa
     paragraph ("Jeżeli graczowi skończą się karty na ręce, musi spasować"), paired elsewhere by the aligner."""
     _, fs = kb_rule_findings
     assert not [f for f in fs if f.entity_id == "gugong/rule/day-turns" and f.check == "unmatched"]
+
+
+@pytest.mark.parametrize("text, lang, may", [
+    ("Kdykoli by Meng mohl udělat určitou akci, musí vyměnit své žetony.", "cs", 0),  # conditional: "could"
+    ("i když Meng může tuto odměnu získat vícekrát", "cs", 0),                       # concessive: a fact
+    ("Gdyby gracz mógłby wykonać akcję", "pl", 0),
+    ("Meng může tuto odměnu získat vícekrát.", "cs", 1),                              # a plain "may" stays
+    ("Meng mohl vzít kartu.", "cs", 1),                                               # past "was able to"
+])
+def test_a_supposed_or_conceded_may_is_no_permission(text, lang, may):
+    assert analyse(text, lang).markers.get("may", 0) == may
+
+
+def test_a_condition_on_whether_something_is_possible_is_not_counted(real_kb):
+    from i18n.checker import Comparer, game_glossary
+    cmp = Comparer("gugong", game_glossary(real_kb, "gugong"), same_language=False)
+    assert cmp.conditions("Meng umieszcza Służącego, jeżeli to możliwe, lub rozpoczyna nowy Statek, jeżeli położenie "
+                          "nie jest możliwe. Jeżeli w puli nie ma Służących, używa Puli.", "pl") == 1
+    assert cmp.conditions("Pokud nemá dost volných služebníků, použije najaté služebníky.", "cs") == 1
 
 
 def test_a_forced_choice_is_read_on_both_sides():
@@ -224,7 +248,7 @@ def test_words_that_only_look_like_a_rule_marker_are_not_one(text, lang, marker)
 @pytest.mark.parametrize("entity, check, side", [
     ("gugong/setup-step/first-player", "random", "pl"),      # first player at random / who last met an official
     ("gugong/rule/solo-setup-focus", "random", "cs"),        # only the Czech places the seven cards at random
-    ("gugong/rule/wall-completion", "timing", "cs"),         # only the Czech checks the wall after the action
+    ("gugong/rule/wall-completion", "timing", "cs"),         # "after the action" against "when" (wording)
     ("gugong/rule/canal-adding-servants", "sequence", "pl"),  # "albo/i" (and/or) against "nebo" (or)
     ("gugong/action-option/intrigue-a", "term", "pl"),        # "in the given turn" against "in the current round"
     ("gugong/rule/solo-jade-dusk", "free", "cs"),             # only the Czech makes Meng's dusk travel free
