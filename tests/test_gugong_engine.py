@@ -347,3 +347,38 @@ def test_port_reward_limits(game):
     a["ports"]["vp4"] = game.consts.port_limits["vp4"]
     a["pool"] -= game.consts.port_limits["vp4"]
     assert c.claimable(game, state, "A", 0) == []
+
+
+def test_night_ships_run_from_the_step_effect(game):
+    """gugong/step/night-move-ships, run from its effect: the ship in port 5 is lost at sea (its
+    servants back to its owner's supply), the others move one space, the furthest first (a ship skips an
+    occupied port), and each full ship's owner, in turn order, decides whether to claim."""
+    from engine.gugong import night
+    state = _turn(game, ["A", "B"], "B")
+    a, b = state["players"]["A"], state["players"]["B"]
+    a["ships"][0] = {"path": 0, "port": game.consts.last_port, "load": [1, 1]}
+    a["ships"][1] = {"path": 0, "port": 2, "load": [1, 1, 1]}
+    b["ships"][0] = {"path": 0, "port": 1, "load": [1]}
+    supply = a["supply"]
+    state["pending"], events = [], []
+    night.move_ships(game, state, events)
+    assert a["ships"][0] is None and a["supply"] == supply + 2
+    assert a["ships"][1]["port"] == 3 and b["ships"][0]["port"] == 2  # the furthest ship moved first
+    assert [e["event"] for e in events][:1] == ["ship_lost"]
+    assert state["pending"] == [{"kind": "claim", "player": "A", "ship": 1}]
+
+
+def test_the_port_a_ship_is_lost_in_is_the_step_effects_number(game):
+    """Change lost_at_port in the rule set and the night loses the ship of that port instead."""
+    from engine.gugong import night
+    from engine.core.game import Rules
+    from engine.gugong.game import Gugong
+    rules = game.rules
+    step = rules.entities["gugong/step/night-move-ships"]
+    changed = Gugong(Rules(rules.game, {**rules.entities, "gugong/step/night-move-ships":
+                                        {**step, "attrs": {**step["attrs"], "lost_at_port": 2}}}, rules.meta))
+    state = _turn(changed, ["A", "B"], "A")
+    state["players"]["A"]["ships"][0] = {"path": 0, "port": 2, "load": [1]}
+    state["pending"] = []
+    night.move_ships(changed, state, [])
+    assert state["players"]["A"]["ships"][0] is None

@@ -8,6 +8,7 @@ from engine.gugong.common import P
 
 R = "gugong/rule/"
 DICE = R + "night-destiny-dice"
+SHIPS = "gugong/step/night-move-ships"
 
 
 def destiny_dice(g, s, ev):
@@ -38,22 +39,11 @@ def destiny_dice(g, s, ev):
 
 
 def move_ships(g, s, ev):
-    """Ships in the last port are lost at sea; all others move forward, the furthest first; then
-    full ships may claim the reward of their port (players in turn order; Meng's ships earn their
-    rewards by themselves, see solo.py)."""
-    meng = s["solo"]["meng"] if s.get("solo") else None
-    ships = [(sh["port"], name, i) for name in s["order"] for i, sh in enumerate(P(s, name)["ships"]) if sh]
-    for port, name, i in ships:
-        if port == g.consts.last_port:
-            c.ship_clear(g, s, name, i)
-            ev.append({"event": "ship_lost", "player": name, "ship": i})
-    for port, name, i in sorted(ships, key=lambda item: -item[0]):
-        if port != g.consts.last_port:
-            for _ in range(g.consts.night_ship_steps):
-                c.ship_move(g, s, name, i, ev)
-    claims = [{"kind": "claim", "player": name, "ship": i} for name in c.order_from(s, s["first"])
-              for i in range(len(P(s, name)["ships"])) if name != meng and c.claimable(g, s, name, i)]
-    c.push_many(s, claims)
+    """Run from the step's effect (gugong/step/night-move-ships): ships in the last port are lost at
+    sea; all others move forward, the furthest first; then full ships may claim the reward of their
+    port (a decision of each owner, in turn order)."""
+    run = g.effects.run(SHIPS, s, s["order"][s["first"]], ev)  # the step is everyone's: run once
+    c.push_many(s, run.gained.get("pending", []))
 
 
 def run(g, s, ev):

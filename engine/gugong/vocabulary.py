@@ -67,6 +67,10 @@ NEW_SERVANTS = "gugong/step/morning-new-servants"  # everyone's servants for the
 MENG_JADE = "gugong/rule/solo-jade-day"  # his jade bought at the cheapest house
 MENG_DECREE = "gugong/rule/solo-decrees-day"  # his choice of decree
 MENG_SHIPS = SHIPS | {"existing-or-new-ship", "meng-ship-or-new-ship"}
+# the night's ships (gugong/step/night-move-ships): each `per` lists its ships in run.shared, its steps
+# act on the nth: lost at sea (beside its owner's board), moved furthest first, full ones may claim
+LOST, MOVING, CLAIMING = "canal-ship-in-port", "canal-ship", "canal-full-ship"
+NIGHT_SHIPS = frozenset({LOST, MOVING, CLAIMING})
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
 
@@ -90,6 +94,8 @@ def _meng(run: Run) -> str | None:
 class GugongVocabulary(Vocabulary):
     """One per engine (`g`: its constants `g.consts` and solo constants `g.solo`)."""
 
+    targets = NIGHT_SHIPS
+
     def __init__(self, g):
         self.g = g
         self._modify: dict[tuple, dict] = {}  # decrees held -> what their modify steps add, by target
@@ -98,6 +104,9 @@ class GugongVocabulary(Vocabulary):
         self.counts = {
             VP_RATIO: lambda run, vp, level: _player(run)["vp"] // vp,
             "own-jade-capped": lambda run, max_vp: _player(run)["jade"],
+            LOST: lambda run, port: self._night_ships(run, [(n, i) for _at, n, i in self._ships(run) if _at == port]),
+            MOVING: lambda run: self._night_ships(run, [(n, i) for _at, n, i in sorted(self._ships(run), key=lambda x: -x[0])]),
+            CLAIMING: self._claiming,
             "own-servant-on-decrees-including-this": lambda run: len(_player(run)["decrees"]),
             "own-servant-on-port-rewards": self._port_servants,
             "palace-step": lambda run: run.choice["steps"],
@@ -320,6 +329,11 @@ class GugongVocabulary(Vocabulary):
 
     def place(self, run: Run, what: str, count: int, where: str | None, params: dict[str, int]) -> None:
         a = run.choice
+        if run.each == LOST:  # lost at sea: the ship beside its owner's board, its servants to their supply
+            name, ship = run.shared["ships"][run.nth]
+            c.ship_clear(self.g, run.state, name, ship)
+            run.events.append({"event": "ship_lost", "player": name, "ship": ship})
+            return
         if what == "servant" and where == MENG_SUPPLY and run.player == _meng(run):  # a rewarded ship's servants
             p = _player(run)
             p["supply"] += len(p["ships"][a["ship"]]["load"])
@@ -393,6 +407,10 @@ class GugongVocabulary(Vocabulary):
         s, p, a = run.state, _player(run), run.choice
         if rule_id == DECREE_TAKEN:  # the decree's own effect: its immediate VP (its lasting bonus comes later)
             self.interpreter.run(DECREE + a["decree"], s, run.player, run.events)
+        elif rule_id == CANAL_MOVE and run.each == MOVING:  # the night moves every ship on its own
+            name, ship = run.shared["ships"][run.nth]
+            for _ in range(self.g.consts.night_ship_steps):
+                c.ship_move(self.g, s, name, ship, run.events)
         elif rule_id == CANAL_MOVE:
             self._decide(run, 1, kind="canal_move", player=run.player)
         elif rule_id == TRAVEL_MOVE and run.player == _meng(run):  # Meng follows his route (solo.route_city)
@@ -415,6 +433,9 @@ class GugongVocabulary(Vocabulary):
             kind = "gift_card" if run.shared["card reward"] else "vp4"
             s["solo"]["neutral_ports"][kind] += 1
             run.events.append({"event": "port_reward", "player": run.player, "reward": kind})
+        elif rule_id in CLAIMS and run.each == CLAIMING:  # the owner's decision, offered in turn order
+            name, ship = run.shared["ships"][run.nth]
+            run.gained.setdefault("pending", []).append({"kind": "claim", "player": name, "ship": ship})
         elif rule_id in CLAIMS:  # the caller offers the claim once the step's decision is done
             run.gained["claim"] = a.get("ship")
         elif rule_id == WALL and run.moment == c.WALL_COMPLETED:  # the completion's steps, in its order
@@ -454,6 +475,24 @@ class GugongVocabulary(Vocabulary):
             super().other(run, op, args)
 
     # ---------------------------------------------------------------- helpers
+    @staticmethod
+    def _ships(run: Run) -> list[tuple[int, str, int]]:
+        """(port, owner, ship) of every ship on the Grand Canal, players in seating order."""
+        s = run.state
+        return [(sh["port"], name, i) for name in s["order"] for i, sh in enumerate(s["players"][name]["ships"]) if sh]
+
+    @staticmethod
+    def _night_ships(run: Run, ships: list[tuple[str, int]]) -> int:
+        run.shared["ships"] = ships
+        return len(ships)
+
+    def _claiming(self, run: Run) -> int:
+        """Full ships that may claim their port's reward, their owners in turn order from the first
+        player (Meng's ships earn their rewards by his own rule: engine/gugong/solo.py)."""
+        s, meng = run.state, _meng(run)
+        return self._night_ships(run, [(name, i) for name in c.order_from(s, s["first"]) if name != meng
+                                       for i in range(len(s["players"][name]["ships"])) if c.claimable(self.g, s, name, i)])
+
     @staticmethod
     def _decide(run: Run, n: int, **item) -> None:
         """Decisions the step raises, in the effect's order (the caller puts them first in line)."""
