@@ -33,10 +33,21 @@ def reference_name(kb: KnowledgeBase):
     return name
 
 
+def applied_effects(kb: KnowledgeBase):
+    """effects(id) -> (effect, attrs) of the entities `apply` steps name, read from kb/data (the build
+    renders before the rule set it writes exists)."""
+    def effects(entity_id: str) -> tuple[list, dict]:
+        item = kb.records[entity_id].item
+        return item.effect or [], item.attrs
+    return effects
+
+
 def rendered_effects(kb: KnowledgeBase, rec: Record) -> dict[str, str]:
     """The entity's effect rendered in pl, cs and en, its references to constants resolved."""
     name, labels = reference_name(kb), term_labels(kb.games[rec.game].model_dump())
-    return {lang: Renderer(rec.game, lang, name, labels=labels).render(rec.item.effect, rec.item.attrs, rec.id) for lang in TEXT_LANGS}
+    effects = applied_effects(kb)
+    return {lang: Renderer(rec.game, lang, name, labels=labels, effects=effects).render(rec.item.effect, rec.item.attrs, rec.id)
+            for lang in TEXT_LANGS}
 
 
 def effect_texts(kb: KnowledgeBase) -> dict:

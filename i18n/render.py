@@ -62,14 +62,25 @@ def _built_labels(game: str) -> dict[str, dict[str, str]]:
     return term_labels(ruleset.load(game)["meta"])
 
 
+@lru_cache(maxsize=None)
+def _built_effects(game: str) -> Callable[[str], tuple[list, dict]]:
+    from kb import ruleset
+
+    entities = ruleset.load(game)["entities"]
+    return lambda entity_id: (entities[entity_id]["effect"] or [], entities[entity_id]["attrs"] or {})
+
+
 class Renderer:
     """Renders the effects of one game in one language. `labels`: the game's vocabulary labels
-    (term_labels); by default the built rule set's."""
+    (term_labels); by default the built rule set's. `effects(id)`: an entity's (effect, attrs), for
+    the `apply` steps that name it; by default the built rule set's."""
 
     def __init__(self, game: str, lang: str, names: Callable[[str, str], str], *, strict: bool = False,
-                 labels: dict[str, dict[str, str]] | None = None):
+                 labels: dict[str, dict[str, str]] | None = None,
+                 effects: Callable[[str], tuple[list, dict]] | None = None):
         self.game, self.lang, self.names, self.strict = game, lang, names, strict
         self._labels = labels
+        self._effects = effects
         self.catalog = _effects_catalog(lang)
         self.vocab = nouns().get(game, {})
         self._attrs: dict[str, Any] = {}  # the attributes of the effect being rendered
@@ -137,7 +148,16 @@ class Renderer:
         "if A: B" followed by C."""
         steps = steps if isinstance(steps, list) else [steps]
         text = self._steps(steps)
-        return f"({text})" if len([s for s in steps if isinstance(s, dict) and len(s) == 1]) > 1 else text
+        return f"({text})" if sum(self._width(s) for s in steps if isinstance(s, dict) and len(s) == 1) > 1 else text
+
+    def _width(self, step: dict) -> int:
+        """How many steps a step reads as: an `apply` reads as the applied entity's steps."""
+        return len(self._applied(step["apply"]["id"])[0]) if "apply" in step else 1
+
+    def _applied(self, entity_id: str) -> tuple[list, dict]:
+        if self._effects is None:
+            self._effects = _built_effects(self.game)
+        return self._effects(entity_id)
 
     def step(self, step: dict) -> str:
         (op, args), = step.items()
@@ -210,6 +230,15 @@ class Renderer:
                 return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
             # a full sentence with its verb, so that "you may: …" and "2 times: …" read as instructions
             return t(L, "apply the rule “%(name)s”", name=self.names(target, L))
+        if op == "apply":  # the applied entity's own steps, with its constants: a restatement reads as its rule
+            target = args["id"]
+            steps, attrs = self._applied(target)
+            outer = self._attrs, self._entity
+            self._attrs, self._entity = attrs, target
+            try:
+                return self._steps(resolved(steps, attrs))
+            finally:
+                self._attrs, self._entity = outer
         raise ValueError(f"cannot render op {op!r}")
 
     def _nt(self, singular: str, plural: str, count: int, /, **params) -> str:

@@ -22,7 +22,10 @@ NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "t
 NUMERIC = {"move": ("steps",), "place": ("count",), "repeat": ("times",), "per": ("max",), "modify": ("by", "to")}
 AMOUNT_OPS = ("gain", "pay", "lose")
 # the argument of each op that names an entity by id (a rule, an action, what a modifier changes)
-ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id"}
+ID_ARGS = {"do_action": "action", "modify": "target", "rule": "id", "apply": "id"}
+# the op that stands for another entity's whole effect, as that entity states it (kb/data/effects.yaml):
+# the renderer says the target's steps and the interpreter runs them, so they are written once
+APPLY = "apply"
 # the arguments that name an entry of the game's vocabulary (game.yaml: a section of named conditions,
 # counts, places, players and quantities, each entry with its parameters and its label): (op, arg) -> section
 TERM_ARGS = {("condition", "if"): "conditions", ("per", "each"): "counts", ("place", "where"): "places",
@@ -172,6 +175,18 @@ def nested(op: str, args: Any, path: str) -> Iterator[tuple[str, Any]]:
             yield f"{path}.choose[{k}]", option if isinstance(option, list) else [option]
     else:
         yield f"{path}.{op}", inner
+
+
+def applied(steps: Any) -> list[str]:
+    """The ids of the entities an effect's `apply` steps name, anywhere in it, in order."""
+    out: list[str] = []
+
+    class Collect(EffectVisitor):
+        def step(self, op, args, path):
+            if op == APPLY and isinstance(args, dict) and isinstance(args.get("id"), str):
+                out.append(args["id"])
+    Collect().visit(steps or [])
+    return out
 
 
 def numbers(steps: Any) -> list[tuple[str, Any]]:

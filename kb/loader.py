@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from kb import DATA_DIR, SOURCES_DIR
 from kb.messages import N_, Invalid, Message
-from kb.effects import (ID_ARGS, TERM_SECTIONS, EffectVisitor, RefError, duplicated_literals, is_ref, resolve, term,
-                        term_literals)
+from kb.effects import (APPLY, ID_ARGS, TERM_SECTIONS, EffectVisitor, RefError, applied, duplicated_literals, is_ref,
+                        resolve, term, term_literals)
 from kb.schema import (
     KINDS, TEXT_LANGS, Coverage, EffectVocabulary, Entity, Example, Game, Manifest, Provenance, Source,
     TextItem, normalize_spans, text_items,
@@ -417,6 +417,7 @@ def _cross_check(kb: KnowledgeBase) -> None:
                     except Invalid as exc:
                         kb.issues.append(Issue(rel, rec.id, Message(N_("%(path)s: %(problem)s"), path=f"facts[{n}].{key}",
                                                                     problem=exc.message)))
+    _check_apply_cycles(kb)
     for src_id, covs in kb.coverage.items():
         for cov, path in covs:
             rel = _rel(path, kb.data_dir)
@@ -425,6 +426,40 @@ def _cross_check(kb: KnowledgeBase) -> None:
                 continue
             for note in cov.exclude + cov.noise:
                 _check_spans(kb, rel, "", "coverage", src_id, note.lines, kb.sources[src_id].meta.game)
+
+
+def _check_apply_cycles(kb: KnowledgeBase) -> None:
+    """An `apply` chain ends in steps of their own: an entity whose effect applies itself, or applies
+    one that comes back to it, would say and do nothing (the renderer and the interpreter would loop)."""
+    targets = {rec.id: applied(rec.item.effect) for rec in kb.records.values()
+               if isinstance(rec.item, Entity) and rec.item.effect}
+    done: set[str] = set()
+    for start in targets:
+        path: list[str] = []
+        on_path: set[str] = set()
+
+        def walk(eid: str) -> list[str] | None:
+            if eid in on_path:
+                return path[path.index(eid):] + [eid]
+            if eid in done:
+                return None
+            path.append(eid)
+            on_path.add(eid)
+            for nxt in targets.get(eid, ()):
+                cycle = walk(nxt)
+                if cycle:
+                    return cycle
+            path.pop()
+            on_path.discard(eid)
+            done.add(eid)
+            return None
+        cycle = walk(start)
+        if cycle:
+            rec = kb.records[cycle[0]]
+            kb.issues.append(Issue(_rel(rec.file, kb.data_dir), rec.id, Message(
+                N_("effect: apply comes back to this entity (%(cycle)s); an applied entity states steps of its own"),
+                cycle=" → ".join(cycle))))
+            done.update(cycle)
 
 
 def _fact_source(kb: KnowledgeBase, game: str, key: str) -> str | None:
@@ -491,6 +526,18 @@ class _EffectCheck(EffectVisitor):
             target = args.get(ID_ARGS[op]) if isinstance(args, dict) else args
             if target not in self.kb.records:
                 self.issue(f"{here}.{op}", N_("%(id)r is not an existing id"), id=target)
+            elif op == APPLY:
+                self.applies(target, f"{here}.{op}")
+        if op == APPLY and (not isinstance(args, dict) or set(args) != {"id"}):
+            self.issue(f"{here}.{op}", N_("expected {id: <entity id>}"))
+
+    def applies(self, target: str, where: str) -> None:
+        """An `apply` names an entity of the same game that states an effect (what it stands for)."""
+        rec = self.kb.records[target]
+        if rec.game != self.rec.game:
+            self.issue(where, N_("%(id)r is an entity of %(game)s; apply names one of this game"), id=target, game=rec.game)
+        elif not getattr(rec.item, "effect", None):
+            self.issue(where, N_("%(id)r has no effect to apply"), id=target)
 
     def number(self, value: Any, path: str, op: str) -> None:
         if is_ref(value):

@@ -162,3 +162,50 @@ def test_a_condition_the_engine_does_not_know_is_a_clear_error(real_kb, monkeypa
     out = run_example(monkeypatch, changed_effect(real_kb, "dragon/event/dragon-festival", unknown), "dragon-festival.yaml")
     assert out.status == "ERROR"
     assert "dragon/event/dragon-festival" in out.message and "wears-red-hat" in out.message
+
+
+# (a restatement, the entity it applies, a change of that entity's effect)
+RESTATED = [
+    ("gugong/rule/appendix-decree-l1-ship", "gugong/decree/l1-ship", ship_condition("envoy-already-in-palace")),
+    ("gugong/rule/appendix-decree-l1-servant", "gugong/decree/l1-servant", repeat_first_step),
+    ("gugong/rule/appendix-token-2vp", "gugong/token/travel-vp", cards_drawn(3)),
+]
+
+
+@pytest.mark.parametrize("restatement,primary,change", RESTATED, ids=[r[0].rsplit("/", 1)[1] for r in RESTATED])
+def test_a_restatement_reads_as_the_entity_it_applies_and_changes_with_it(real_kb, restatement, primary, change):
+    """The appendix's repeat of a decree or token applies it (`apply`): its rendered text is the
+    entity's own, and a change of that entity's effect changes both, with no second copy to edit."""
+    assert real_kb.records[restatement].item.effect == [{"apply": {"id": primary}}]
+    kb2 = changed_effect(real_kb, primary, change)
+    before, after = rendered_effects(real_kb, real_kb.records[restatement]), rendered_effects(kb2, kb2.records[restatement])
+    for lang in ("pl", "cs", "en"):
+        assert before[lang] == rendered_effects(real_kb, real_kb.records[primary])[lang]
+        assert after[lang] != before[lang], (lang, after[lang])
+        assert after[lang] == rendered_effects(kb2, kb2.records[primary])[lang]
+
+
+def wall_bonus_yuan(kb) -> tuple[int, set[str]]:
+    """The yuan a player gets building the Great Wall with the yuan tile, and the entities the
+    interpreter ran for it."""
+    from engine.core import state as st
+
+    game = Dragon(rules(kb, "dragon"))
+    s = game.new_state(["A", "B", "C"], {"edition": "2017", "great_wall": True}, 3)
+    st.deep_merge(s, {"phase": "action", "queue": ["A", "B", "C"], "steps": ["hold"],
+                      "groups": [["great-wall", "harvest", "build"], ["privilege", "research"], ["fireworks", "military-parade"]],
+                      "dragons": [[], [], []], "players": {"A": {"yuan": 3}}})
+    game.effects.ran.clear()
+    after, _ = game.apply(s, {"type": "action", "player": "A", "group": 0, "card": "great-wall", "tile": "gw-wall-yuan"})
+    return after["players"]["A"]["yuan"] - s["players"]["A"]["yuan"], set(game.effects.ran)
+
+
+def test_the_great_wall_action_runs_its_effect_which_applies_the_chosen_tile(real_kb):
+    """dragon/action/great-wall's option for a tile applies the tile's effect: the action's effect is
+    what runs, and the bonus is the number the tile states (changed there, play changes)."""
+    gained, ran = wall_bonus_yuan(real_kb)
+    assert gained == real_kb.records["dragon/tile/gw-wall-yuan"].item.attrs["bonus_yuan"]
+    assert {"dragon/action/great-wall", "dragon/tile/gw-wall-yuan"} <= ran
+    kb2 = changed_effect(real_kb, "dragon/tile/gw-wall-yuan", lambda effect: [{"gain": {"yuan": 5}}])
+    assert wall_bonus_yuan(kb2)[0] == 5
+    assert "5 juanów" in rendered_effects(kb2, kb2.records["dragon/action/great-wall"])["pl"]

@@ -113,3 +113,32 @@ def test_a_moment_runs_only_its_trigger_steps():
     it.ran.clear()
     it.triggered("toy/card/x", "night", state, "A", [])  # no steps for this moment: nothing ran
     assert state == {"coins": 1, "vp": 0} and not it.ran
+
+
+def test_apply_runs_the_named_entitys_effect_with_its_own_constants():
+    """`apply` runs what the named entity states, its references resolved against its attributes, the
+    run acting as that entity meanwhile (a condition reads its attributes) and both marked as run."""
+    rules = Rules("toy", {
+        "toy/card/x": {"attrs": {"points": 9}, "effect": [{"apply": {"id": "toy/card/y"}}, {"gain": {"vp": "attr.points"}}]},
+        "toy/card/y": {"attrs": {"points": 4, "rich_at": 5},
+                       "effect": [{"condition": {"if": "rich", "do": [{"gain": {"vp": "attr.points"}}]}},
+                                  {"trigger": {"when": "dusk", "do": [{"gain": {"coins": 1}}]}}]},
+    }, {})
+    events: list = []
+    interp = Interpreter(rules, Coins())
+    state = {"coins": 5, "vp": 0}
+    run = interp.run("toy/card/x", state, "A", events)
+    assert state == {"coins": 5, "vp": 13} and run.entity == "toy/card/x" and run.attrs == {"points": 9}
+    assert interp.ran == {"toy/card/x", "toy/card/y"}
+    assert interp.gains("toy/card/x", "coins")  # what reads a compiled effect sees the applied steps
+    interp.triggered("toy/card/x", "dusk", state, "A", events)
+    assert state["coins"] == 6
+
+
+def test_an_apply_cycle_or_a_missing_entity_is_an_error():
+    cyclic = Rules("toy", {"toy/card/x": {"attrs": {}, "effect": [{"apply": {"id": "toy/card/y"}}]},
+                           "toy/card/y": {"attrs": {}, "effect": [{"apply": {"id": "toy/card/x"}}]}}, {})
+    with pytest.raises(EngineError, match="toy/card/x → toy/card/y → toy/card/x"):
+        Interpreter(cyclic, Coins()).run("toy/card/x", {"coins": 0, "vp": 0}, "A", [])
+    with pytest.raises(EngineError, match="'toy/card/z' is no entity with an effect"):
+        interpreter([{"apply": {"id": "toy/card/z"}}]).run("toy/card/x", {"coins": 0, "vp": 0}, "A", [])

@@ -146,3 +146,23 @@ def test_free_text_where_a_name_belongs_is_an_error(data):
     edit(data / "gugong/location.yaml", "- gain: {jade: 1}",
          '- condition: {if: "you hold 2 servants", do: [{gain: {jade: 1}}]}')
     assert any("'you hold 2 servants' is not one of the conditions of gugong" in e for e in errors_of(data))
+
+
+def test_an_apply_naming_no_entity_or_one_without_an_effect_is_an_error(data):
+    """`apply` stands for another entity's effect: it must name an entity that states one."""
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}", "- apply: {id: gugong/term/emperor}")
+    assert any("effect[1].apply: 'gugong/term/emperor' is not an existing id" in e for e in errors_of(data))
+    edit(data / "gugong/location.yaml", "- apply: {id: gugong/term/emperor}", "- apply: {id: gugong/term/servant}")
+    assert any("effect[1].apply: 'gugong/term/servant' has no effect to apply" in e for e in errors_of(data))
+
+
+def test_an_apply_that_comes_back_to_its_entity_is_an_error(data):
+    """An entity that applies itself, or applies one that applies it back, states no steps of its own."""
+    edit(data / "gugong/location.yaml", "- gain: {jade: 1}", "- apply: {id: gugong/location/jade}")
+    assert any("[gugong/location/jade]: effect: apply comes back to this entity (gugong/location/jade → "
+               "gugong/location/jade)" in e for e in errors_of(data))
+    edit(data / "gugong/location.yaml", "- apply: {id: gugong/location/jade}", "- apply: {id: gugong/term/servant}")
+    edit(data / "gugong/term.yaml", "- key: servant\n", "- key: servant\n  effect: [{apply: {id: gugong/location/jade}}]\n")
+    errs = [e for e in errors_of(data) if "apply comes back" in e]
+    assert len(errs) == 1 and ("gugong/location/jade → gugong/term/servant → gugong/location/jade" in errs[0]
+                               or "gugong/term/servant → gugong/location/jade → gugong/term/servant" in errs[0]), errs

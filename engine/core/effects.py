@@ -9,14 +9,16 @@ implements the named counts (`per: {each: ...}`), conditions (`condition: {if: .
 (`place: {where: ...}`) its game.yaml declares, by name: a dict name -> function, called with the run
 and the step's parameters (`{wall-on-line: {lines: 3}}` calls conditions["wall-on-line"](run, lines=3)).
 A name the vocabulary does not implement is an EngineError naming the entity, never a silent no-op; a
-`rule:` step names a mechanism the game implements by name.
+`rule:` step names a mechanism the game implements by name. An `apply:` step runs another entity's
+effect, compiled into the applying one with that entity's constants, and for its duration the run acts
+as that entity (its attributes, its id in events and decisions): the steps are written once, there.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from engine.core.errors import EngineError
-from kb.effects import AMOUNT_OPS, NESTED, EffectVisitor, nested, resolved, term
+from kb.effects import AMOUNT_OPS, APPLY, NESTED, EffectVisitor, nested, resolved, term
 
 Count = Callable[..., int]  # (run, **params)
 Condition = Callable[..., bool]  # (run, **params)
@@ -131,6 +133,7 @@ class Interpreter:
         self._gains: dict[tuple[str, str], bool] = {}
         self._mechanisms: dict[str, list[str]] = {}
         self._compiled: dict[str, tuple] = {}
+        self._compiling: list[str] = []  # the entities being compiled, outermost first (an apply cycle)
         self._programs: dict[str, tuple[Callable[[Run], None], dict]] = {}
         self._moments: dict[tuple[str, str], tuple[Callable[[Run], None] | None, dict]] = {}
 
@@ -167,7 +170,7 @@ class Interpreter:
         key = (entity_id, moment)
         entry = self._moments.get(key)
         if entry is None:  # the moment's trigger bodies as one program, compiled once like run()'s
-            bodies = tuple(step for op, args, inner in self.compiled(entity_id)
+            bodies = tuple(step for op, args, inner in _applied_flat(self.compiled(entity_id))
                            if op == "trigger" and args["when"] == moment for step in inner[0])
             entry = self._moments[key] = (self.program(bodies) if bodies else None,
                                           self.rules.entities[entity_id]["attrs"])
@@ -180,9 +183,21 @@ class Interpreter:
     def compiled(self, entity_id: str) -> tuple:
         """The entity's effect as the interpreter runs it (compile_effect), made once per rule set."""
         if entity_id not in self._compiled:
+            if entity_id in self._compiling:  # the loader refuses this; a rule set made otherwise is told
+                raise EngineError(f"{entity_id}: apply comes back to it ({' → '.join(self._compiling + [entity_id])})")
             entity = self.rules.entities[entity_id]
-            self._compiled[entity_id] = compile_effect(entity.get("effect") or [], entity["attrs"])
+            self._compiling.append(entity_id)
+            try:
+                self._compiled[entity_id] = compile_effect(entity.get("effect") or [], entity["attrs"], self._applied)
+            finally:
+                self._compiling.pop()
         return self._compiled[entity_id]
+
+    def _applied(self, entity_id: str) -> tuple[tuple, dict]:
+        """An applied entity's compiled effect and its attributes (compile_effect's `applied`)."""
+        if entity_id not in self.rules.entities or not self.rules.entities[entity_id].get("effect"):
+            raise EngineError(f"apply: {entity_id!r} is no entity with an effect in the {self.rules.game} rule set")
+        return self.compiled(entity_id), self.rules.entities[entity_id]["attrs"]
 
     def execute(self, steps: tuple, run: Run) -> None:
         """Run compiled steps (compile_effect) for a run made elsewhere."""
@@ -251,6 +266,8 @@ class Interpreter:
         if op == "rule":
             mechanism, rule_id = vocabulary.mechanism, args["id"]
             return lambda run: mechanism(run, rule_id)
+        if op == APPLY:
+            return self._apply(args["id"], args[APPLIED_ATTRS], self.program(inner[0]))
         other = vocabulary.other
         return lambda run: other(run, op, args)
 
@@ -296,6 +313,19 @@ class Interpreter:
                 run.held.add(name)
                 body(run)
         return condition
+
+    def _apply(self, entity_id: str, attrs: dict, body: Callable[[Run], None]) -> Callable[[Run], None]:
+        ran = self.ran
+
+        def apply(run: Run) -> None:
+            outer = run.entity, run.attrs
+            run.entity, run.attrs = entity_id, attrs  # the applied entity's steps, as it states them
+            ran.add(entity_id)
+            try:
+                body(run)
+            finally:
+                run.entity, run.attrs = outer
+        return apply
 
     def _exchange(self, args: dict, run: Run) -> None:
         """Give to receive, as often as the player can (every time: what they hold decides)."""
@@ -346,19 +376,45 @@ SCALABLE = frozenset(AMOUNT_OPS) | {"move"}
 AMOUNTS_ONLY = " amounts only"  # a compiled `per`'s note (no argument of the language has a space)
 
 
-def compile_effect(steps: list, attrs: dict[str, Any]) -> tuple:
+APPLIED_ATTRS = " attrs"  # a compiled `apply`'s note: the applied entity's attributes
+
+
+def compile_effect(steps: list, attrs: dict[str, Any], applied: Callable[[str], tuple[tuple, dict]] | None = None) -> tuple:
     """An effect as a tuple of (op, arguments with references resolved, nested effects compiled):
-    the structure read once with kb/effects.py's tables, not at every step of play."""
+    the structure read once with kb/effects.py's tables, not at every step of play. `applied(id)` gives
+    an applied entity's compiled effect and attributes: an `apply` step holds them as its nested
+    effect, so what reads compiled effects (gains, a choice's options) sees the applied steps."""
     out = []
     for step in steps:
         (op, args), = step.items()
-        inner = tuple(compile_effect(effect, attrs) for _, effect in nested(op, args, "")) if op in NESTED else ()
+        if op == APPLY:
+            if applied is None:
+                raise EngineError(f"apply: {args.get('id')!r}: no rule set to read the applied entity from")
+            body, its_attrs = applied(args["id"])
+            out.append((op, {"id": args["id"], APPLIED_ATTRS: its_attrs}, (body,)))
+            continue
+        inner = tuple(compile_effect(effect, attrs, applied) for _, effect in nested(op, args, "")) if op in NESTED else ()
         if isinstance(args, dict):
             args = resolved({k: v for k, v in args.items() if k != NESTED.get(op)}, attrs)
         if op == "per":  # whether its steps can run once, scaled, rather than n times (read once here)
             args[AMOUNTS_ONLY] = all(inner_op in SCALABLE for inner_op, _, _ in inner[0])
         out.append((op, args, inner))
     return tuple(out)
+
+
+def applies(steps: tuple, entity_id: str) -> bool:
+    """Whether a compiled effect applies the entity anywhere (which option of a choice a request names)."""
+    return any((op == APPLY and args["id"] == entity_id) or any(applies(i, entity_id) for i in inner)
+               for op, args, inner in steps)
+
+
+def _applied_flat(steps: tuple):
+    """A compiled effect's steps, each top-level `apply` replaced by the applied entity's steps."""
+    for op, args, inner in steps:
+        if op == APPLY:
+            yield from _applied_flat(inner[0])
+        else:
+            yield op, args, inner
 
 
 def gains(steps: tuple, what: str) -> bool:

@@ -160,7 +160,8 @@ def do_wall(k, s: dict, name: str, a: dict, ev: list) -> None:
         raise IllegalAction("dragon/unknown/gw-wall-exhausted", N_("no unused wall tile or the wall is complete"))
     if tile not in p["wall"]:
         raise IllegalAction("dragon/action/great-wall", N_("%(name)s has no unused wall tile %(tile)r"), name=name, tile=tile)
-    floors = k.effects.run(T + tile, s, name, ev, choice=a).gained.get("palace_floor", 0)
+    # the action's effect: its option for the chosen tile applies that tile's effect (its bonus)
+    floors = k.effects.run(A + k.gw_card, s, name, ev, choice=a).gained.get("palace_floor", 0)
     if floors:  # dragon/unknown/gw-palace-floor-bonus: built at once, as with Build
         c.check_build(k, p, floors, a.get("add"), a.get("new"), T + tile)
         c.do_build(s, name, a.get("add"), a.get("new"), ev)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from engine.core.effects import Run, Vocabulary, gains
+from engine.core.effects import Run, Vocabulary, applies, gains
 from engine.core.errors import IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
@@ -26,9 +26,21 @@ EDICT = "dragon/event/ge-edict"
 WALL_SPACE = "first-free-wall-space"
 PERSON_PHASE = "dragon/phase/person"  # a person taken "as in the person phase" (the Sunrise)
 # the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
+TILE = "dragon/tile/"  # a wall tile's entity: the Great Wall action's option for it applies it
+# the Great Wall action's options, one per bonus, each under the condition that its tile is unused
+WALL_TILE_UNUSED = ("rice-wall-tile-unused", "fireworks-wall-tile-unused", "palace-floor-wall-tile-unused",
+                    "yuan-wall-tile-unused", "person-track-wall-tile-unused", "points-wall-tile-unused")
 EDICT_KINDS = {"edict-rice-sacks-of-farmers": "farmer",
                "edict-buddhas-times-floors": "monk",
                "edict-books-of-scholars": "scholar"}
+
+
+def _flat(steps: tuple):
+    """Every compiled step of an effect, nested ones too."""
+    for step in steps:
+        yield step
+        for body in step[2]:
+            yield from _flat(body)
 
 
 def _player(run: Run) -> dict:
@@ -114,7 +126,9 @@ class DragonVocabulary(Vocabulary):
                 lambda run: run.choice["kind"] not in EDICT_KINDS.values(),
             "group-has-dragon":
                 lambda run: bool(run.state["dragons"][run.choice["group"]]),
+            **{name: self._wall_tile_unused(name) for name in WALL_TILE_UNUSED},
         }
+        self._tiles: dict[tuple[str, str], str] = {}  # (action, condition) -> the wall tile its option applies
 
     # ---------------------------------------------------------------- amounts
     def gain(self, run: Run, what: str, n: int) -> None:
@@ -237,6 +251,11 @@ class DragonVocabulary(Vocabulary):
             counted = [next((EDICT_KINDS.get(args.get("each")) for op, args, _ in option if op == "per"), None)
                        for option in options]
             return counted.index(run.choice["kind"]) if run.choice["kind"] in counted else counted.index(None)
+        if "tile" in run.choice:  # the Great Wall: the option that applies the chosen wall tile
+            for i, option in enumerate(options):
+                if applies(option, TILE + str(run.choice["tile"])):
+                    return i
+            raise IllegalAction(run.entity, N_("no option of this action gives the wall tile %(tile)r"), tile=run.choice["tile"])
         size = run.choice.get("size")
         for i, option in enumerate(options):
             if gains(option, PRIVILEGE + str(size)):
@@ -244,6 +263,18 @@ class DragonVocabulary(Vocabulary):
         raise IllegalAction(run.entity, N_("size: small or large"))
 
     # ---------------------------------------------------------------- helpers
+    def _wall_tile_unused(self, name: str):
+        """The player still has the wall tile that the option under this condition applies (the tile
+        read from the action's effect, so the condition's name is all the engine knows of it)."""
+        def holds(run: Run) -> bool:
+            key = (run.entity, name)
+            if key not in self._tiles:
+                self._tiles[key] = next(
+                    inner[0][0][1]["id"].removeprefix(TILE) for op, args, inner in _flat(self.interpreter.compiled(run.entity))
+                    if op == "condition" and args["if"] == name and inner[0] and inner[0][0][0] == "apply")
+            return self._tiles[key] in _player(run)["wall"]
+        return holds
+
     def _pending(self, run: Run, kind: str, n: int, palaces=None) -> None:
         if n <= 0:
             return
