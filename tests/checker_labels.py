@@ -1,7 +1,8 @@
 """Rule-class precision of the knowledge-base comparisons under the strict labels of
 tests/data/finding_labels.yaml, and the agreement of the second labelling pass once it is filled in;
 the outside reviewer's labels (`outside_pass`) as two aggregate figures, its tuning part and its held-out
-part; the third reviewer's labels of this round's rule class (`outside_pass_3`); and how many rule differences of the outside list (tests/data/checker_outside_truth.yaml) a
+part; the third and fourth reviewers' labels of the rule class (`outside_pass_3`, `outside_pass_4`) and
+their agreement; and how many rule differences of the outside list (tests/data/checker_outside_truth.yaml) a
 rule-class finding quotes. Only counts are printed: the held-out labels and the outside list are not
 for reading while tuning.
 
@@ -33,11 +34,17 @@ def outside(findings) -> list[str]:
     lines = [f"rule-class findings: {len(rule_class)}; outside labels, precision: "
              + ", ".join(f"{part} {rate}" for part, rate in sorted(parts.items(), reverse=True))
              + f"; not labelled by the outside reviewer: {unlabelled}"]
-    third = {key: entry for key, entry in (data.get("outside_pass_3") or {}).items() if key in rule_class}
-    if third:  # a third reviewer, who saw no earlier labels, over this round's rule class
-        ruled = sum(entry["label"] == "rule" for entry in third.values())
-        lines.append(f"third outside pass: rule-class precision {ruled}/{len(third)} "
-                     f"({ruled / len(third):.0%}); not labelled by it: {len(rule_class - set(third))}")
+    for n, name in ((3, "third"), (4, "fourth")):  # later reviewers, who saw no earlier labels
+        later = {key: entry for key, entry in (data.get(f"outside_pass_{n}") or {}).items() if key in rule_class}
+        if later:
+            ruled = sum(entry["label"] == "rule" for entry in later.values())
+            lines.append(f"{name} outside pass: rule-class precision {ruled}/{len(later)} "
+                         f"({ruled / len(later):.0%}); not labelled by it: {len(rule_class - set(later))}")
+    third, fourth = data.get("outside_pass_3") or {}, data.get("outside_pass_4") or {}
+    both = [key for key in fourth if key in third]
+    if both:  # rule or not, the strict question
+        same = sum((third[key]["label"] == "rule") == (fourth[key]["label"] == "rule") for key in both)
+        lines.append(f"third and fourth passes agree (rule or not) on {same}/{len(both)} findings both labelled")
     if OUTSIDE_TRUTH.is_file():
         truth = yaml.safe_load(OUTSIDE_TRUTH.read_text(encoding="utf-8"))
         ruled = [f for f in findings if f.triage == "rule"]
