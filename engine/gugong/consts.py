@@ -78,7 +78,6 @@ class Consts(RuleConstants):
 
     # ---- morning / night
     day_servants = Unknown("day-track-servants")
-    night_ship_steps = Attr("step/night-move-ships", "ship_steps")
 
     # ---- end of game
     jade_vp = Attr("scoring-rule/end-jade", "vp_by_jade")

@@ -105,7 +105,8 @@ class GugongVocabulary(Vocabulary):
             VP_RATIO: lambda run, vp, level: _player(run)["vp"] // vp,
             "own-jade-capped": lambda run, max_vp: _player(run)["jade"],
             LOST: lambda run, port: self._night_ships(run, [(n, i) for _at, n, i in self._ships(run) if _at == port]),
-            MOVING: lambda run: self._night_ships(run, [(n, i) for _at, n, i in sorted(self._ships(run), key=lambda x: -x[0])]),
+            MOVING: lambda run, steps: self._night_ships(run, [(n, i) for _at, n, i in sorted(self._ships(run), key=lambda x: -x[0])],
+                                                         steps=steps),
             CLAIMING: self._claiming,
             "own-servant-on-decrees-including-this": lambda run: len(_player(run)["decrees"]),
             "own-servant-on-port-rewards": self._port_servants,
@@ -409,7 +410,7 @@ class GugongVocabulary(Vocabulary):
             self.interpreter.run(DECREE + a["decree"], s, run.player, run.events)
         elif rule_id == CANAL_MOVE and run.each == MOVING:  # the night moves every ship on its own
             name, ship = run.shared["ships"][run.nth]
-            for _ in range(self.g.consts.night_ship_steps):
+            for _ in range(run.shared["steps"]):
                 c.ship_move(self.g, s, name, ship, run.events)
         elif rule_id == CANAL_MOVE:
             self._decide(run, 1, kind="canal_move", player=run.player)
@@ -482,8 +483,9 @@ class GugongVocabulary(Vocabulary):
         return [(sh["port"], name, i) for name in s["order"] for i, sh in enumerate(s["players"][name]["ships"]) if sh]
 
     @staticmethod
-    def _night_ships(run: Run, ships: list[tuple[str, int]]) -> int:
+    def _night_ships(run: Run, ships: list[tuple[str, int]], **more) -> int:
         run.shared["ships"] = ships
+        run.shared.update(more)
         return len(ships)
 
     def _claiming(self, run: Run) -> int:
