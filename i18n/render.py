@@ -190,12 +190,18 @@ class Renderer:
             return t(L, "%(moment)s: %(effect)s", moment=self.phrase("moments", str(args.get("when"))),
                      effect=self.inner(args.get("do", [])))
         if op == "modify":
-            by = int(args.get("by", 0))
+            # a full sentence with its verb: the new value, or the change said in words (never a bare "-1")
+            what = self.term("quantities", args.get("what"))
             if "to" in args:
-                change = format_decimal(int(args["to"]), locale=LOCALES[L])
-            else:
-                change = format_decimal(by, locale=LOCALES[L], format="+#;-#") if by else "±0"
-            return t(L, "%(what)s: %(change)s", what=self.term("quantities", args.get("what")), change=change)
+                return t(L, "%(what)s becomes %(n)s", what=what, n=format_decimal(int(args["to"]), locale=LOCALES[L]))
+            by = int(args.get("by", 0))
+            n = format_decimal(abs(by), locale=LOCALES[L])
+            if by < 0:
+                return t(L, "%(what)s is lowered by %(n)s", what=what, n=n)
+            if by > 0:
+                return t(L, "%(what)s is raised by %(n)s", what=what, n=n)
+            # no number changes: the quantity's label is what is now allowed
+            return t(L, "from now on, %(what)s", what=what)
         if op == "condition":
             return t(L, "if %(condition)s: %(effect)s", condition=self.term("conditions", args.get("if")),
                      effect=self.inner(args.get("do", [])))
@@ -204,6 +210,12 @@ class Renderer:
             return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
         if op == "rule":
             target = args.get("id") if isinstance(args, dict) else args
+            says = args.get("says") if isinstance(args, dict) else None
+            if says is not None:  # what the mechanism does, in words; the rule named only when it is another
+                does = self.term("mechanisms", says)
+                if target == self._entity:
+                    return does
+                return t(L, "%(does)s (see “%(name)s”)", does=does, name=self.names(target, L))
             if target == self._entity:  # the mechanism is this rule's own text: no "as the rule X says" of itself
                 return t(L, "proceed as this rule describes")
             if str(target).split("/")[1:2] in (["action"], ["action-option"], ["court-action"], ["location"]):
