@@ -36,7 +36,13 @@ def reference_name(kb: KnowledgeBase):
 def rendered_effects(kb: KnowledgeBase, rec: Record) -> dict[str, str]:
     """The entity's effect rendered in pl, cs and en, its references to constants resolved."""
     name, labels = reference_name(kb), term_labels(kb.games[rec.game].model_dump())
-    return {lang: Renderer(rec.game, lang, name, labels=labels).render(rec.item.effect, rec.item.attrs, rec.id) for lang in TEXT_LANGS}
+
+    def rules(entity_id: str):
+        other = kb.records.get(entity_id)
+        item = other.item if other else None
+        return (item.effect, item.attrs) if isinstance(item, Entity) and item.effect else None
+    return {lang: Renderer(rec.game, lang, name, labels=labels, rules=rules).render(rec.item.effect, rec.item.attrs, rec.id)
+            for lang in TEXT_LANGS}
 
 
 def effect_texts(kb: KnowledgeBase) -> dict:

@@ -67,9 +67,14 @@ class Renderer:
     (term_labels); by default the built rule set's."""
 
     def __init__(self, game: str, lang: str, names: Callable[[str, str], str], *, strict: bool = False,
-                 labels: dict[str, dict[str, str]] | None = None):
+                 labels: dict[str, dict[str, str]] | None = None,
+                 rules: Callable[[str], tuple[Any, dict[str, Any]] | None] | None = None):
         self.game, self.lang, self.names, self.strict = game, lang, names, strict
         self._labels = labels
+        # (effect, attrs) of another entity by id: a `rule:` step naming a rule that has an effect of its
+        # own says that effect rather than only the rule's name (one level deep, so texts stay finite)
+        self.rules = rules
+        self._inlining = False
         self.catalog = _effects_catalog(lang)
         self.vocab = nouns().get(game, {})
         self._attrs: dict[str, Any] = {}  # the attributes of the effect being rendered
@@ -215,14 +220,31 @@ class Renderer:
                 does = self.term("mechanisms", says)
                 if target == self._entity:
                     return does
+                looked = self.rules(str(target)) if self.rules and not self._inlining else None
+                if looked and looked[0]:  # and what that rule's own effect does
+                    return t(L, "%(does)s (see “%(name)s”): %(effect)s", does=does, name=self.names(target, L),
+                             effect=self._inlined(str(target), *looked))
                 return t(L, "%(does)s (see “%(name)s”)", does=does, name=self.names(target, L))
             if target == self._entity:  # the mechanism is this rule's own text: no "as the rule X says" of itself
                 return t(L, "proceed as this rule describes")
             if str(target).split("/")[1:2] in (["action"], ["action-option"], ["court-action"], ["location"]):
                 return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
+            looked = self.rules(str(target)) if self.rules and not self._inlining else None
+            if looked and looked[0]:
+                return t(L, "apply the rule “%(name)s”: %(effect)s", name=self.names(target, L),
+                         effect=self._inlined(str(target), *looked))
             # a full sentence with its verb, so that "you may: …" and "2 times: …" read as instructions
             return t(L, "apply the rule “%(name)s”", name=self.names(target, L))
         raise ValueError(f"cannot render op {op!r}")
+
+    def _inlined(self, target: str, effect: Any, attrs: dict[str, Any]) -> str:
+        """Another rule's effect, its references resolved against its own attributes."""
+        outer = self._attrs, self._entity
+        self._attrs, self._entity, self._inlining = attrs, target, True
+        try:
+            return self.inner(resolved(effect, attrs))
+        finally:
+            (self._attrs, self._entity), self._inlining = outer, False
 
     def _nt(self, singular: str, plural: str, count: int, /, **params) -> str:
         from i18n.catalog import nt

@@ -161,3 +161,22 @@ def test_a_lasting_change_is_a_sentence_with_its_verb(real_kb):
                           "same value as the official's gift and take the action")
     double = rendered_effects(real_kb, real_kb.records["gugong/token/travel-double"])
     assert double["en"].endswith("becomes 2")
+
+
+def test_a_rule_with_an_effect_of_its_own_is_said_and_a_threshold_is_in_the_sentence(real_kb):
+    """The outside reading found Dragon's round 12 and Gugong's 4/5/6/7 only in attributes, and the
+    final scorings only named: a rule step now says the mechanism's label and the named rule's effect."""
+    from i18n.derived import rendered_effects
+
+    end = rendered_effects(real_kb, real_kb.records["dragon/rule/end-game"])
+    assert end["en"].startswith("the game ends after the scoring phase of round 12;")
+    assert "(see “Persons”): for each person tile in the player's palaces: move 2 spaces forward" in end["en"]
+    assert "12. rundy" in end["pl"] and "12. kola" in end["cs"]
+    wall = rendered_effects(real_kb, real_kb.records["gugong/rule/wall-completion"])
+    assert "at least 4/5/6/7 servants" in wall["en"] and "4/5/6/7" in wall["pl"] and "4/5/6/7" in wall["cs"]
+    ship = rendered_effects(real_kb, real_kb.records["gugong/rule/appendix-decree-l1-ship"])
+    assert "if this is the third servant on that ship: you may:" in ship["en"]
+    dusk = rendered_effects(real_kb, real_kb.records["gugong/rule/solo-special-dusk"])
+    assert "one space for free" in dusk["en"]
+    jade = rendered_effects(real_kb, real_kb.records["gugong/rule/solo-jade-day"])
+    assert "cheapest available jade costs and takes that jade" in jade["en"]
