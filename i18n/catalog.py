@@ -91,8 +91,9 @@ ROLE_NOTES = {
     "each": "what is counted; translate with its 'for each' (za każdy / za každý …), it stands alone before ':'",
     "if": "a condition clause, after 'if' (jeśli / pokud)",
     "place": "where pieces come from (before an arrow) or go to (after it); nominative phrase",
-    "what": "what a lasting modifier changes (a noun phrase, nominative)",
+    "what": "what a lasting modifier changes (a noun phrase, nominative, the subject of 'is lowered by' / 'becomes'; or, for a change of no number, a whole clause after 'from now on,')",
     "whom": "the player something is taken from, after 'from' (od … / od …: genitive)",
+    "says": "what a mechanism does: a whole clause with its verb, an instruction (imperative) or a statement",
 }
 
 

@@ -46,7 +46,12 @@ def rendered_effects(kb: KnowledgeBase, rec: Record) -> dict[str, str]:
     """The entity's effect rendered in pl, cs and en, its references to constants resolved."""
     name, labels = reference_name(kb), term_labels(kb.games[rec.game].model_dump())
     effects = applied_effects(kb)
-    return {lang: Renderer(rec.game, lang, name, labels=labels, effects=effects).render(rec.item.effect, rec.item.attrs, rec.id)
+
+    def rules(entity_id: str):
+        other = kb.records.get(entity_id)
+        item = other.item if other else None
+        return (item.effect, item.attrs) if isinstance(item, Entity) and item.effect else None
+    return {lang: Renderer(rec.game, lang, name, labels=labels, effects=effects, rules=rules).render(rec.item.effect, rec.item.attrs, rec.id)
             for lang in TEXT_LANGS}
 
 

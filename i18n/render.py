@@ -77,10 +77,15 @@ class Renderer:
 
     def __init__(self, game: str, lang: str, names: Callable[[str, str], str], *, strict: bool = False,
                  labels: dict[str, dict[str, str]] | None = None,
-                 effects: Callable[[str], tuple[list, dict]] | None = None):
+                 effects: Callable[[str], tuple[list, dict]] | None = None,
+                 rules: Callable[[str], tuple[Any, dict[str, Any]] | None] | None = None):
         self.game, self.lang, self.names, self.strict = game, lang, names, strict
         self._labels = labels
         self._effects = effects
+        # (effect, attrs) of another entity by id: a `rule:` step naming a rule that has an effect of its
+        # own says that effect rather than only the rule's name (one level deep, so texts stay finite)
+        self.rules = rules
+        self._inlining = False
         self.catalog = _effects_catalog(lang)
         self.vocab = nouns().get(game, {})
         self._attrs: dict[str, Any] = {}  # the attributes of the effect being rendered
@@ -210,12 +215,18 @@ class Renderer:
             return t(L, "%(moment)s: %(effect)s", moment=self.phrase("moments", str(args.get("when"))),
                      effect=self.inner(args.get("do", [])))
         if op == "modify":
-            by = int(args.get("by", 0))
+            # a full sentence with its verb: the new value, or the change said in words (never a bare "-1")
+            what = self.term("quantities", args.get("what"))
             if "to" in args:
-                change = format_decimal(int(args["to"]), locale=LOCALES[L])
-            else:
-                change = format_decimal(by, locale=LOCALES[L], format="+#;-#") if by else "±0"
-            return t(L, "%(what)s: %(change)s", what=self.term("quantities", args.get("what")), change=change)
+                return t(L, "%(what)s becomes %(n)s", what=what, n=format_decimal(int(args["to"]), locale=LOCALES[L]))
+            by = int(args.get("by", 0))
+            n = format_decimal(abs(by), locale=LOCALES[L])
+            if by < 0:
+                return t(L, "%(what)s is lowered by %(n)s", what=what, n=n)
+            if by > 0:
+                return t(L, "%(what)s is raised by %(n)s", what=what, n=n)
+            # no number changes: the quantity's label is what is now allowed
+            return t(L, "from now on, %(what)s", what=what)
         if op == "condition":
             return t(L, "if %(condition)s: %(effect)s", condition=self.term("conditions", args.get("if")),
                      effect=self.inner(args.get("do", [])))
@@ -224,10 +235,24 @@ class Renderer:
             return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
         if op == "rule":
             target = args.get("id") if isinstance(args, dict) else args
+            says = args.get("says") if isinstance(args, dict) else None
+            if says is not None:  # what the mechanism does, in words; the rule named only when it is another
+                does = self.term("mechanisms", says)
+                if target == self._entity:
+                    return does
+                looked = self.rules(str(target)) if self.rules and not self._inlining else None
+                if looked and looked[0]:  # and what that rule's own effect does
+                    return t(L, "%(does)s (see “%(name)s”): %(effect)s", does=does, name=self.names(target, L),
+                             effect=self._inlined(str(target), *looked))
+                return t(L, "%(does)s (see “%(name)s”)", does=does, name=self.names(target, L))
             if target == self._entity:  # the mechanism is this rule's own text: no "as the rule X says" of itself
                 return t(L, "proceed as this rule describes")
             if str(target).split("/")[1:2] in (["action"], ["action-option"], ["court-action"], ["location"]):
                 return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
+            looked = self.rules(str(target)) if self.rules and not self._inlining else None
+            if looked and looked[0]:
+                return t(L, "apply the rule “%(name)s”: %(effect)s", name=self.names(target, L),
+                         effect=self._inlined(str(target), *looked))
             # a full sentence with its verb, so that "you may: …" and "2 times: …" read as instructions
             return t(L, "apply the rule “%(name)s”", name=self.names(target, L))
         if op == "apply":  # the applied entity's own steps, with its constants: a restatement reads as its rule
@@ -240,6 +265,15 @@ class Renderer:
             finally:
                 self._attrs, self._entity = outer
         raise ValueError(f"cannot render op {op!r}")
+
+    def _inlined(self, target: str, effect: Any, attrs: dict[str, Any]) -> str:
+        """Another rule's effect, its references resolved against its own attributes."""
+        outer = self._attrs, self._entity
+        self._attrs, self._entity, self._inlining = attrs, target, True
+        try:
+            return self.inner(resolved(effect, attrs))
+        finally:
+            (self._attrs, self._entity), self._inlining = outer, False
 
     def _nt(self, singular: str, plural: str, count: int, /, **params) -> str:
         from i18n.catalog import nt

@@ -29,11 +29,13 @@ APPLY = "apply"
 # the arguments that name an entry of the game's vocabulary (game.yaml: a section of named conditions,
 # counts, places, players and quantities, each entry with its parameters and its label): (op, arg) -> section
 TERM_ARGS = {("condition", "if"): "conditions", ("per", "each"): "counts", ("place", "where"): "places",
-             ("place", "from"): "places", ("take", "from"): "others", ("modify", "what"): "quantities"}
-TERM_SECTIONS = ("conditions", "counts", "places", "others", "quantities")
+             ("place", "from"): "places", ("take", "from"): "others", ("modify", "what"): "quantities",
+             ("rule", "says"): "mechanisms"}
+TERM_SECTIONS = ("conditions", "counts", "places", "others", "quantities", "mechanisms")
 # the catalog context of each section's labels (with the game: "zhanguo:if"), which says the role a
 # label plays in the sentence the renderer makes of its step
-TERM_ROLES = {"conditions": "if", "counts": "each", "places": "place", "others": "whom", "quantities": "what"}
+TERM_ROLES = {"conditions": "if", "counts": "each", "places": "place", "others": "whom", "quantities": "what",
+              "mechanisms": "says"}
 
 
 class RefError(Invalid):

@@ -271,12 +271,14 @@ class Game(Strict):
     tracks: list[str] = []
     moments: list[str] = []
     # the vocabulary of effects (kb/effects.py TERM_ARGS): condition: {if}, per: {each}, place: {where,
-    # from}, take: {from}, modify: {what} name an entry of these
+    # from}, take: {from}, modify: {what}, rule: {says} name an entry of these
     conditions: dict[str, Term] = {}
     counts: dict[str, Term] = {}
     places: dict[str, Term] = {}
     others: dict[str, Term] = {}
     quantities: dict[str, Term] = {}
+    # what a mechanism does, said as a full clause: a `rule:` step states it rather than only naming its rule
+    mechanisms: dict[str, Term] = {}
 
 
 class Source(Strict):

@@ -106,7 +106,9 @@ def probe_gugong_bonus_token(game, rules, eid):
             s["pending"] = [x for x in s["pending"] if x["kind"] != "follow"]
         observed["follows offered to A at the marked action"] = [bool(o and o["player"] == "A" and o["location"] == "decrees")
                                                                for o in offers]
-        expected["follows offered to A at the marked action"] = [inner == {"optional": {"do": [{"rule": {"id": eid}}]}}] * 2
+        # an optional step of this token's own mechanism (what it says in words is the text's, not play's)
+        said = [step.get("rule", {}).get("id") for step in inner.get("optional", {}).get("do", [])]
+        expected["follows offered to A at the marked action"] = [said == [eid]] * 2
     else:
         observed["gift value"] = locations.gift_value_bonus(game, s["players"]["A"])
         expected["gift value"] = steps[1]["modify"]["by"]

@@ -99,11 +99,15 @@ def test_a_rule_step_reads_as_an_instruction_and_never_names_its_own_rule(real_k
             assert "możesz: zgodnie z zasadą" not in texts["pl"] and "you may: as the rule" not in texts["en"], texts
             seen += 1
     assert seen > 150
+    # a mechanism whose step says what it does (game.yaml `mechanisms`) is said, its rule named only as a pointer
     move = rendered_effects(real_kb, real_kb.records["zhanguo/court-action/move-officials"])
-    assert move["en"].endswith("2 times: you may: apply the rule “1 movement point”")
-    assert move["pl"].endswith("2 razy: możesz: zastosuj zasadę „1 punkt przemieszczenia”")
-    assert move["cs"].endswith("2×: můžete: použijte pravidlo „1 bod přesunu“")
-    assert rendered_effects(real_kb, real_kb.records["gugong/rule/solo-ports"])["en"].endswith("; proceed as this rule describes)")
+    assert move["en"].endswith("2 times: you may: move 1 of your officials into the same kind of area (governors' or "
+                               "workers') of an adjacent region, or from a region's workers' area to its governors' "
+                               "area (see “1 movement point”)")
+    assert move["pl"].startswith("przesuń 1 ze swoich Urzędników") and move["pl"].endswith("(zobacz „1 punkt przemieszczenia”)")
+    assert move["cs"].startswith("přesuňte 1 ze svých úředníků") and move["cs"].endswith("(viz „1 bod přesunu“)")
+    assert rendered_effects(real_kb, real_kb.records["gugong/rule/solo-ports"])["en"].endswith(
+        "; mark the reward on Meng's player board with a servant of the third colour (it counts the port rewards he has taken))")
     assert "“Travel, option A”" in Renderer("gugong", "en", __import__("i18n.derived").derived.reference_name(real_kb)).step(
         {"do_action": {"action": "gugong/action-option/travel-a"}})
 
@@ -127,3 +131,52 @@ def test_a_named_terms_label_renders_its_parameters_in_every_language(real_kb, n
                     translated = renderer.msg(entry.label, TERM_ROLES[section])
                     missing = [p for p in entry.params if f"{{{p}}}" not in translated]
                     assert not missing, (game.key, section, entry_name, lang, missing)
+
+
+def test_no_effect_refers_to_itself_or_states_a_bare_signed_number(real_kb):
+    """Issue 37's reading: "proceed as this rule describes" said nothing, "…: -1" and "…: ±0" had no verb.
+    Every effect of the knowledge base now says what its own mechanism does, and a lasting change says
+    how the quantity changes in words."""
+    import re
+
+    from i18n.derived import rendered_effects
+
+    bare = re.compile(r"(: ?[+±-]\d|±0)")
+    self_ref = {"pl": "tak, jak opisuje ta zasada", "cs": "jak popisuje toto pravidlo", "en": "as this rule describes"}
+    for rec in real_kb.records.values():
+        if getattr(rec.item, "effect", None):
+            for lang, text in rendered_effects(real_kb, rec).items():
+                assert not bare.search(text), (rec.id, lang, text)
+                assert self_ref[lang] not in text, (rec.id, lang, text)
+
+
+def test_a_lasting_change_is_a_sentence_with_its_verb(real_kb):
+    from i18n.derived import rendered_effects
+
+    jade = rendered_effects(real_kb, real_kb.records["gugong/decree/l2-jade"])
+    assert jade["en"].endswith("(only when taking jade by exchanging gifts with the Jade official) is lowered by 1")
+    assert jade["pl"].endswith("zmniejsza się o 1") and jade["cs"].endswith("se snižuje o 1")
+    same = rendered_effects(real_kb, real_kb.records["gugong/decree/l2-same-value"])
+    assert same["en"] == ("gain 3 VP; from now on, each time you exchange gifts you may also exchange a gift of the "
+                          "same value as the official's gift and take the action")
+    double = rendered_effects(real_kb, real_kb.records["gugong/token/travel-double"])
+    assert double["en"].endswith("becomes 2")
+
+
+def test_a_rule_with_an_effect_of_its_own_is_said_and_a_threshold_is_in_the_sentence(real_kb):
+    """The outside reading found Dragon's round 12 and Gugong's 4/5/6/7 only in attributes, and the
+    final scorings only named: a rule step now says the mechanism's label and the named rule's effect."""
+    from i18n.derived import rendered_effects
+
+    end = rendered_effects(real_kb, real_kb.records["dragon/rule/end-game"])
+    assert end["en"].startswith("the game ends after the scoring phase of round 12;")
+    assert "(see “Persons”): for each person tile in the player's palaces: move 2 spaces forward" in end["en"]
+    assert "12. rundy" in end["pl"] and "12. kola" in end["cs"]
+    wall = rendered_effects(real_kb, real_kb.records["gugong/rule/wall-completion"])
+    assert "at least 4/5/6/7 servants" in wall["en"] and "4/5/6/7" in wall["pl"] and "4/5/6/7" in wall["cs"]
+    ship = rendered_effects(real_kb, real_kb.records["gugong/rule/appendix-decree-l1-ship"])
+    assert "if this is the third servant on that ship: you may:" in ship["en"]
+    dusk = rendered_effects(real_kb, real_kb.records["gugong/rule/solo-special-dusk"])
+    assert "one space for free" in dusk["en"]
+    jade = rendered_effects(real_kb, real_kb.records["gugong/rule/solo-jade-day"])
+    assert "cheapest available jade costs and takes that jade" in jade["en"]
