@@ -9,7 +9,9 @@ Two committed sets, and an outside one when present:
   the game and the language of the query, as the site and the API send them;
 - outside (tests/data/search_questions_outside.yaml, or the file RULEKB_SEARCH_OUTSIDE names) and
   outside-2 (tests/data/search_questions_outside2.yaml, written later by another session that saw neither
-  the ranking nor any other set): run like the questions, reported apart, entirely held out.
+  the ranking nor any other set) and outside-3 (tests/data/search_questions_outside3.yaml, written the same
+  way in the last round, before its figures were read): run like the questions, reported apart, entirely
+  held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -30,6 +32,7 @@ QUERIES = DATA / "search_queries.yaml"
 QUESTIONS = DATA / "search_questions.yaml"
 OUTSIDE = DATA / "search_questions_outside.yaml"
 OUTSIDE_2 = DATA / "search_questions_outside2.yaml"
+OUTSIDE_3 = DATA / "search_questions_outside3.yaml"
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
@@ -50,7 +53,8 @@ TUNING_2 = QuerySet("questions-2", DATA / "search_questions_tuning2.yaml", filte
 
 def outside_sets() -> list[QuerySet]:
     """The outside question sets whose files are there."""
-    paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)), ("outside-2", OUTSIDE_2)]
+    paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)), ("outside-2", OUTSIDE_2),
+             ("outside-3", OUTSIDE_3)]
     return [QuerySet(name, path, filtered=True, all_held_out=True) for name, path in paths if path.is_file()]
 
 
