@@ -19,6 +19,19 @@ def _key(seed: int, stream: str) -> str:
     return hashlib.sha256(f"rulekb-rng\x00{stream}\x00{seed}".encode()).hexdigest()
 
 
+_KEYED: dict[str, "hashlib._Hash"] = {}
+
+
+def _keyed(key: str):
+    """A SHA-256 that has read the key's bytes (a game and its agent each draw thousands of times)."""
+    found = _KEYED.get(key)
+    if found is None:
+        if len(_KEYED) > 4096:
+            _KEYED.clear()
+        found = _KEYED[key] = hashlib.sha256(bytes.fromhex(key))
+    return found
+
+
 class Rng:
     """Reads and writes its state in a game state dict under the key "rng"."""
 
@@ -32,9 +45,11 @@ class Rng:
 
     def _draw(self) -> int:
         key, count = self.holder["rng"].split(":")
-        self.holder["rng"] = f"{key}:{int(count) + 1}"
-        digest = hashlib.sha256(bytes.fromhex(key) + int(count).to_bytes(8, "big")).digest()
-        return int.from_bytes(digest[:8], "big")
+        n = int(count)
+        self.holder["rng"] = f"{key}:{n + 1}"
+        digest = _keyed(key).copy()  # SHA-256(key bytes, count): the key's part hashed once per key
+        digest.update(n.to_bytes(8, "big"))
+        return int.from_bytes(digest.digest()[:8], "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
