@@ -25,7 +25,6 @@ from itertools import combinations
 
 from engine.core import state as st
 from engine.core.game import get_game
-from engine.core.rng import Rng
 
 # (game, players, options, games)
 CASES = [
@@ -40,21 +39,23 @@ PEER_GAMES = 100
 
 def play(game, names, seed, options, record=None) -> int:
     state = game.new_state(names, dict(options), seed)
-    agent = Rng({"rng": Rng.seed_state(seed, "agent")})
+    # the random player is the harness's, not the engine's: Python's generator, as the peer's agent and
+    # the baseline use (the engine's own chance stays its keyed SHA-256 generator, engine/core/rng.py)
+    agent = random.Random(seed * 7919 + 1)
     steps = 0
     while not game.is_terminal(state):
         legal = game.legal_actions(state)
         if record is not None:
             record.append((state, legal))
-        state, _ = game.apply(state, legal[agent.below(len(legal))])
+        state, _ = game.apply(state, legal[agent.randrange(len(legal))])
         steps += 1
     return steps
 
 
 def baseline(recorded: list) -> None:
-    agent = Rng({"rng": Rng.seed_state(17)})
+    agent = random.Random(17)
     for state, legal in recorded:
-        legal[agent.below(len(legal))]
+        legal[agent.randrange(len(legal))]
         st.copy(state)
 
 
