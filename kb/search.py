@@ -110,6 +110,10 @@ RESTATED = 4.0
 # nothing new and goes after them
 DIVERSE, SAME_TEXT = 10, 0.85
 FAMILY_KINDS = ("example", "tip", "unknown")  # the kinds whose references (or parent) name the rule they are about
+# A person of Dragon names what it does in its first reference to a rule (the monk: "Mnisi" scored at the end,
+# the scholar: the research action): a question or description about the person ("co robi mnich na koniec
+# gry", "co dělá učenec", "tax collector money") is answered by that rule, which comes just before the person
+EFFECT_KINDS = ("person",)
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -501,6 +505,7 @@ class Vocab:
     indexed: list[str] = field(default_factory=list)
     facets: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # ("game", "gugong") -> ids
     entity_of: dict[int, str] = field(default_factory=dict)  # document id -> its entity
+    by_entity: dict[tuple[str, str], Doc] = field(default_factory=dict)  # (entity, language) -> its document
     order: dict[int, tuple] = field(default_factory=dict)  # document id -> its rank among equals (_candidates)
     # the words sorted by length (then spelling) and their lengths: a typo's neighbours within k edits
     # are at most k letters longer or shorter, so the fuzzy scan reads one slice, not every word
@@ -530,6 +535,7 @@ class Vocab:
         self.facets = {f: frozenset(ids) for f, ids in facets.items()}
         self.indexed = sorted(self.holding)
         self.entity_of = {d.id: d.entity_id for d in self.docs.values()}
+        self.by_entity = {(d.entity_id, d.lang): d for d in self.docs.values()}
         named_variants: dict[str, set[str]] = {}
         for d in self.docs.values():
             if d.kind == "variant":
@@ -598,6 +604,8 @@ def _read_vocab(conn: Connection) -> Vocab:
         for d in docs.values():
             if d.kind in FAMILY_KINDS:
                 d.refs = tuple(refs.get(d.entity_id, ()))
+            elif d.kind in EFFECT_KINDS:
+                d.refs = tuple(refs.get(d.entity_id, ())[:1])
         lexicon = Lexicon.of(json.loads(conn.execute(text("SELECT lexicon FROM searchlexicon")).scalar() or "{}"))
         if lexicon.restating:
             parent = dict(conn.execute(text("SELECT id, parent_id FROM entity")).fetchall())
@@ -807,6 +815,8 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     if rows and not all_words and len(terms) > 1:
         warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
     match = _Matcher(terms, v, asked)
+    if match.question or match.description or match.effect:
+        rows = _with_effects(rows, v)
     ranked = _rank(rows, match)
     page = ranked[offset:offset + limit]
     hits = []
@@ -816,6 +826,15 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
                         _explained(s) if explain else None))
     return Result(q, toks, hits, total, warnings, _suggestion(raws, dict(zip(content, terms))))
+
+
+def _with_effects(rows: list[Doc], v: Vocab) -> list[Doc]:
+    """The candidates and, for a person among them, the rule it does (EFFECT_KINDS) in its language, which
+    may not hold the query's words: the Czech research action does not name the "učenec" who does it."""
+    have = {(r.entity_id, r.lang) for r in rows}
+    added = [v.by_entity[key] for r in rows if r.kind in EFFECT_KINDS and r.refs
+             for key in [(r.refs[0], r.lang)] if key not in have and key in v.by_entity]
+    return rows + list({d.id: d for d in added}.values())
 
 
 def _suggestion(raws: list[str], terms: dict[str, "Term"]) -> str | None:
@@ -904,6 +923,7 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
         restated = -RESTATED if r.restates else 0.0
+        parts["asked"] = bool(asked)
         parts.update(name=name, text=text_, coverage=share, every_word=not missing, question=hint, kind=kind,
                      length=-r.length, variant=variant, restated=restated)
         score = name + text_ + hint + kind - r.length + variant + restated
@@ -949,6 +969,8 @@ def _families(best: dict[str, dict], match: "_Matcher") -> None:
     query matches scoring best), when that is more than the rule's own."""
     for s in [s for s in best.values() if s["row"].refs]:
         row = s["row"]
+        if row.kind in EFFECT_KINDS and not (s["explain"]["asked"] or match.effect):
+            continue  # a person looked up by name is the answer itself
         targets = [ref for ref in row.refs if ref in best]  # a rule the query does not match stays out (paging)
         if not targets:
             continue
@@ -1041,6 +1063,7 @@ class _Matcher:
         self.question = bool(self.asked) and len(terms) > 1  # a question, not a name (see QUESTION_KIND_WEIGHT)
         # no question word but three content words or more: a description, unless it is an entry's name
         self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
+        self.effect = any(q["asks"] == "effect" for q in self.asked)  # "co robi X": what X does (EFFECT_KINDS)
         self.total_idf = sum(item.idf for item in terms) or 1.0
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):

@@ -142,7 +142,18 @@ def test_an_example_answers_through_the_rule_it_illustrates(engine):
     # the tax collector's own entry, which says what its coins bring in the Taxes action, may answer first
     top = [i for i in ids(res, 3) if i != "dragon/person/tax-collector"]
     assert top == ["dragon/action/taxes", "dragon/example/taxes"]
-    assert next(h for h in res.hits if h.id == "dragon/action/taxes").explain["family"] == "dragon/example/taxes"
+    # lifted by the example or by the tax collector, whose first reference is this action (EFFECT_KINDS)
+    assert next(h for h in res.hits if h.id == "dragon/action/taxes").explain["family"] in (
+        "dragon/example/taxes", "dragon/person/tax-collector")
+
+
+def test_a_question_about_a_person_is_answered_by_what_the_person_does(engine):
+    # the person's first reference to a rule is its effect: it comes first, the person just after
+    res = search(engine, "co dělá učenec", game="dragon", lang="cs", explain=True)
+    assert ids(res, 2) == ["dragon/action/research", "dragon/person/scholar"]
+    assert res.hits[0].explain["family"] == "dragon/person/scholar"
+    # a person looked up by name is the answer itself
+    assert ids(search(engine, "učenec", game="dragon", lang="cs"), 1) == ["dragon/person/scholar"]
 
 
 def test_a_text_printed_twice_takes_one_of_the_first_places(engine):
