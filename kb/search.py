@@ -186,18 +186,20 @@ def compile_lexicon(raw: dict) -> dict:
     for i, q in enumerate(raw.get("questions") or [], 1):
         where = f"questions #{i}"
         _provenance(q, where)
-        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", *_PROVENANCE}
+        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", "subject", *_PROVENANCE}
         if unknown or "words" not in q:
             raise LexiconError(f"kb/data/search.yaml {where}: needs words; unknown keys {sorted(unknown)}")
         phrases = []
         for lang, ws in _by_lang(q["words"], where).items():
             for phrase in ws:
                 phrases.append(words(phrase))
-                stops.setdefault(lang, set()).update(words(phrase))  # a question word is a stop word too
+                if not q.get("subject"):  # a question word is a stop word too; a subject's word names what is asked
+                    stops.setdefault(lang, set()).update(words(phrase))
         answer = set()
         for lang, ws in _by_lang(q.get("answer") or {}, where).items():
             answer |= _with_lemmas(ws, lang, stems)
-        questions.append({"asks": q.get("asks", ""), "phrases": phrases, "kinds": list(q.get("kinds") or []),
+        questions.append({"asks": q.get("asks", ""), "subject": bool(q.get("subject")), "phrases": phrases,
+                          "kinds": list(q.get("kinds") or []),
                           "digits": bool(q.get("digits")), "answer": sorted(answer)})
     synonyms = []
     for i, g in enumerate(raw.get("synonyms") or [], 1):
@@ -710,10 +712,13 @@ def _new_term(raw: str, v: Vocab) -> Term:
     # a word is known when the knowledge base has it, a dictionary form of it or a synonym; a stem alone
     # ("sluzaci" shares one with "służący") finds its family but still gets a did-you-mean
     known = w in v.df or bool(exact)
-    stems = {s for s in v.lexicon.stems(w) if s in v.lemma_df} if not w.isdigit() else set()
-    for key in [w, *exact, *stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+    # every stem of the word, the knowledge base's or not: an inflection of a player's synonym the texts never
+    # print ("gubernatorów", "guvernéra", "hradbu") meets the synonym's group through its stem
+    all_stems = v.lexicon.stems(w) if not w.isdigit() else set()
+    stems = {s for s in all_stems if s in v.lemma_df}
+    for key in [w, *exact, *all_stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
         found = {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
-        if key in stems:  # a stem's synonyms are stems too: a form, not the word
+        if key in all_stems:  # a stem's synonyms are stems too: a form, not the word
             found = {s for s in found if s.endswith(STEM_MARK)}
         elif found:
             known = True  # a synonym's word is a word the knowledge base knows
@@ -1060,7 +1065,8 @@ class _Matcher:
     def __init__(self, terms: list[Term], v: Vocab, asked: list[dict] | None = None):
         self.terms = terms
         self.asked = asked or []  # the question hints of the query (Lexicon.asked)
-        self.question = bool(self.asked) and len(terms) > 1  # a question, not a name (see QUESTION_KIND_WEIGHT)
+        # a question, not a name (see QUESTION_KIND_WEIGHT); a subject's word ("points") alone does not make one
+        self.question = any(not q.get("subject") for q in self.asked) and len(terms) > 1
         # no question word but three content words or more: a description, unless it is an entry's name
         self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
         self.effect = any(q["asks"] == "effect" for q in self.asked)  # "co robi X": what X does (EFFECT_KINDS)

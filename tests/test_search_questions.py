@@ -111,6 +111,19 @@ def test_the_committed_lexicon_compiles_with_question_words_as_stop_words():
     compiled = compile_lexicon(yaml.safe_load(LEXICON.read_text(encoding="utf-8")))
     assert {"ile", "kiedy"} <= set(compiled["stopwords"]["pl"]) and "kolik" in compiled["stopwords"]["cs"]
     assert any({"pz", "vp", "vb"} <= set(group) for group in compiled["synonyms"])
+    # the words of a subject ("points") name what is asked: they stay content words
+    assert "punkty" not in compiled["stopwords"]["pl"] and "body" not in compiled["stopwords"]["cs"]
+
+
+def test_an_inflection_the_texts_never_print_meets_its_synonym_through_the_stem(engine):
+    # "gubernator" is a player's word for ZhanGuo's "Zarządca": no text prints "gubernatorów"
+    res = search(engine, "gubernatorów", game="zhanguo", lang="pl", explain=True)
+    assert res.hits and res.hits[0].explain["coverage"] == 1.0
+
+
+def test_points_ask_for_a_scoring_rule(engine):
+    res = search(engine, "kolik bodů za lidi na konci", game="dragon", lang="cs", explain=True)
+    assert next(h for h in res.hits if h.id == "dragon/scoring-rule/end-persons").explain["question"] >= 4.0
 
 
 def test_the_lexicons_restating_chapters_exist(engine):
