@@ -230,11 +230,17 @@ def _stem_rules(entry: dict) -> dict:
     for lang, rules in entry.items():
         if lang in ("min", *_PROVENANCE):
             continue
-        if lang not in LANGS or not isinstance(rules, dict) or not set(rules) <= {"endings", "derivations"}:
-            raise LexiconError(f"kb/data/search.yaml stems: {lang}: expected endings and derivations of one of "
-                               f"{', '.join(LANGS)}")
+        if lang not in LANGS or not isinstance(rules, dict) or not set(rules) <= {"endings", "derivations",
+                                                                                     "alternations"}:
+            raise LexiconError(f"kb/data/search.yaml stems: {lang}: expected endings, derivations and alternations "
+                               f"of one of {', '.join(LANGS)}")
+        alternations = rules.get("alternations") or {}
+        if not isinstance(alternations, dict):
+            raise LexiconError(f"kb/data/search.yaml stems: {lang}: alternations map a stem's last letters to others")
         out[lang] = {key: sorted({fold(str(e)) for e in rules.get(key) or ()}, key=lambda e: (-len(e), e))
                      for key in ("endings", "derivations")} | {"min": least}
+        out[lang]["alternations"] = sorted(([fold(str(a)), fold(str(b))] for a, b in alternations.items()),
+                                           key=lambda ab: (-len(ab[0]), ab[0]))
     return out
 
 
@@ -251,6 +257,10 @@ def stem(word: str, rules: dict | None) -> str | None:
             if word.endswith(ending) and len(word) - len(ending) >= least:
                 word = word[:-len(ending)]
                 break
+    for before, after in rules.get("alternations", ()):  # "služebník" / "služebníci": both "sluzebnic"
+        if word.endswith(before):
+            word = word[:-len(before)] + after
+            break
     return word + STEM_MARK
 
 
