@@ -186,7 +186,7 @@ def compile_lexicon(raw: dict) -> dict:
     for i, q in enumerate(raw.get("questions") or [], 1):
         where = f"questions #{i}"
         _provenance(q, where)
-        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", "subject", *_PROVENANCE}
+        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", "subject", "not_kinds", *_PROVENANCE}
         if unknown or "words" not in q:
             raise LexiconError(f"kb/data/search.yaml {where}: needs words; unknown keys {sorted(unknown)}")
         phrases = []
@@ -200,7 +200,8 @@ def compile_lexicon(raw: dict) -> dict:
             answer |= _with_lemmas(ws, lang, stems)
         questions.append({"asks": q.get("asks", ""), "subject": bool(q.get("subject")), "phrases": phrases,
                           "kinds": list(q.get("kinds") or []),
-                          "digits": bool(q.get("digits")), "answer": sorted(answer)})
+                          "digits": bool(q.get("digits")), "answer": sorted(answer),
+                          "not_kinds": list(q.get("not_kinds") or [])})
     synonyms = []
     for i, g in enumerate(raw.get("synonyms") or [], 1):
         where = f"synonyms #{i}"
@@ -301,7 +302,8 @@ class Lexicon:
         for group in compiled.get("synonyms", []):
             for w in group:
                 syn.setdefault(w, set()).update(group)
-        questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"])}
+        questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"]),
+                  "not_kinds": frozenset(q.get("not_kinds", ()))}
                      for q in compiled.get("questions", [])]
         return cls(stops, questions, {w: frozenset(g) for w, g in syn.items()},
                    frozenset().union(*stops.values()) if stops else frozenset(), compiled.get("stems", {}),
@@ -1036,6 +1038,8 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
     for q in asked:
         if doc.kind in q["kinds"] or (q["digits"] and doc.has_number) or not q["answer"].isdisjoint(doc.words):
             points += HINT
+        if doc.kind in q["not_kinds"]:  # the kind of entry it does not ask for ("next round": not the setup)
+            points -= HINT
     return points
 
 

@@ -225,3 +225,11 @@ def test_an_entry_is_found_by_the_glossary_terms_it_refers_to(engine):
     assert "dragon/person/monk" in found
     # ... and the word it holds so counts as the entry's, not its text's: the tile's own entry comes first
     assert found[0] == "dragon/term/person-tile" or found[0] == "dragon/component/person-tiles"
+
+
+def test_the_next_round_is_not_the_setup(engine):
+    # "Nowy 1. gracz" of the round's end, not the setup's "Pierwszy gracz"
+    assert ids(search(engine, "kto zaczyna następną rundę", game="zhanguo", lang="pl"), 1) == [
+        "zhanguo/rule/new-first-player"]
+    res = search(engine, "who is the first player at the start", game="zhanguo", lang="en")
+    assert "zhanguo/setup-step/first-player" in ids(res, 2)
