@@ -85,6 +85,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 # some of the question's words: up to SOME_SHARE + SOME_NAME): "Region with an empty unrest track" is
 # not the answer to "too much unrest in a region"
 QUESTION_NAME_CAP = 25.0
+ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
@@ -1080,7 +1081,10 @@ class _Matcher:
         self.terms = terms
         self.asked = asked or []  # the question hints of the query (Lexicon.asked)
         # a question, not a name (see QUESTION_KIND_WEIGHT); a subject's word ("points") alone does not make one
-        self.question = any(not q.get("subject") for q in self.asked) and len(terms) > 1
+        # ... and one content word makes a question when it asks for a kind of answer ("how many rounds are there":
+        # a rule stating the count, not the entry named "Twelfth round")
+        self.question = any(not q.get("subject") for q in self.asked) and (
+            len(terms) > 1 or any(q["asks"] in ONE_WORD_QUESTIONS for q in self.asked))
         # no question word but three content words or more: a description, unless it is an entry's name
         self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
         self.effect = any(q["asks"] == "effect" for q in self.asked)  # "co robi X": what X does (EFFECT_KINDS)

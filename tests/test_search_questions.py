@@ -233,3 +233,11 @@ def test_the_next_round_is_not_the_setup(engine):
         "zhanguo/rule/new-first-player"]
     res = search(engine, "who is the first player at the start", game="zhanguo", lang="en")
     assert "zhanguo/setup-step/first-player" in ids(res, 2)
+
+
+def test_a_count_asked_of_one_word_is_a_question(engine):
+    # "how many" with one content word asks for a rule stating the count: names are capped as in a question
+    res = search(engine, "how many rounds are there", game="dragon", lang="en", explain=True)
+    assert all(h.explain["name"] <= QUESTION_NAME_CAP + 1e-9 for h in res.hits)
+    # ... while a word looked up alone is a name lookup
+    assert search(engine, "rounds", game="dragon", lang="en", explain=True).hits[0].explain["name"] > QUESTION_NAME_CAP
