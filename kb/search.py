@@ -85,6 +85,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 # some of the question's words: up to SOME_SHARE + SOME_NAME): "Region with an empty unrest track" is
 # not the answer to "too much unrest in a region"
 QUESTION_NAME_CAP = 25.0
+ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
 HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
@@ -110,6 +111,10 @@ RESTATED = 4.0
 # nothing new and goes after them
 DIVERSE, SAME_TEXT = 10, 0.85
 FAMILY_KINDS = ("example", "tip", "unknown")  # the kinds whose references (or parent) name the rule they are about
+# A person of Dragon names what it does in its first reference to a rule (the monk: "Mnisi" scored at the end,
+# the scholar: the research action): a question or description about the person ("co robi mnich na koniec
+# gry", "co dělá učenec", "tax collector money") is answered by that rule, which comes just before the person
+EFFECT_KINDS = ("person",)
 
 # kinds a player looks up, before rules, before long prose, before the unknowns register
 KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "tile", "decree", "event", "person"),
@@ -182,19 +187,22 @@ def compile_lexicon(raw: dict) -> dict:
     for i, q in enumerate(raw.get("questions") or [], 1):
         where = f"questions #{i}"
         _provenance(q, where)
-        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", *_PROVENANCE}
+        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", "subject", "not_kinds", *_PROVENANCE}
         if unknown or "words" not in q:
             raise LexiconError(f"kb/data/search.yaml {where}: needs words; unknown keys {sorted(unknown)}")
         phrases = []
         for lang, ws in _by_lang(q["words"], where).items():
             for phrase in ws:
                 phrases.append(words(phrase))
-                stops.setdefault(lang, set()).update(words(phrase))  # a question word is a stop word too
+                if not q.get("subject"):  # a question word is a stop word too; a subject's word names what is asked
+                    stops.setdefault(lang, set()).update(words(phrase))
         answer = set()
         for lang, ws in _by_lang(q.get("answer") or {}, where).items():
             answer |= _with_lemmas(ws, lang, stems)
-        questions.append({"asks": q.get("asks", ""), "phrases": phrases, "kinds": list(q.get("kinds") or []),
-                          "digits": bool(q.get("digits")), "answer": sorted(answer)})
+        questions.append({"asks": q.get("asks", ""), "subject": bool(q.get("subject")), "phrases": phrases,
+                          "kinds": list(q.get("kinds") or []),
+                          "digits": bool(q.get("digits")), "answer": sorted(answer),
+                          "not_kinds": list(q.get("not_kinds") or [])})
     synonyms = []
     for i, g in enumerate(raw.get("synonyms") or [], 1):
         where = f"synonyms #{i}"
@@ -224,11 +232,17 @@ def _stem_rules(entry: dict) -> dict:
     for lang, rules in entry.items():
         if lang in ("min", *_PROVENANCE):
             continue
-        if lang not in LANGS or not isinstance(rules, dict) or not set(rules) <= {"endings", "derivations"}:
-            raise LexiconError(f"kb/data/search.yaml stems: {lang}: expected endings and derivations of one of "
-                               f"{', '.join(LANGS)}")
+        if lang not in LANGS or not isinstance(rules, dict) or not set(rules) <= {"endings", "derivations",
+                                                                                     "alternations"}:
+            raise LexiconError(f"kb/data/search.yaml stems: {lang}: expected endings, derivations and alternations "
+                               f"of one of {', '.join(LANGS)}")
+        alternations = rules.get("alternations") or {}
+        if not isinstance(alternations, dict):
+            raise LexiconError(f"kb/data/search.yaml stems: {lang}: alternations map a stem's last letters to others")
         out[lang] = {key: sorted({fold(str(e)) for e in rules.get(key) or ()}, key=lambda e: (-len(e), e))
                      for key in ("endings", "derivations")} | {"min": least}
+        out[lang]["alternations"] = sorted(([fold(str(a)), fold(str(b))] for a, b in alternations.items()),
+                                           key=lambda ab: (-len(ab[0]), ab[0]))
     return out
 
 
@@ -245,6 +259,10 @@ def stem(word: str, rules: dict | None) -> str | None:
             if word.endswith(ending) and len(word) - len(ending) >= least:
                 word = word[:-len(ending)]
                 break
+    for before, after in rules.get("alternations", ()):  # "služebník" / "služebníci": both "sluzebnic"
+        if word.endswith(before):
+            word = word[:-len(before)] + after
+            break
     return word + STEM_MARK
 
 
@@ -285,7 +303,8 @@ class Lexicon:
         for group in compiled.get("synonyms", []):
             for w in group:
                 syn.setdefault(w, set()).update(group)
-        questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"])}
+        questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"]),
+                  "not_kinds": frozenset(q.get("not_kinds", ()))}
                      for q in compiled.get("questions", [])]
         return cls(stops, questions, {w: frozenset(g) for w, g in syn.items()},
                    frozenset().union(*stops.values()) if stops else frozenset(), compiled.get("stems", {}),
@@ -501,6 +520,7 @@ class Vocab:
     indexed: list[str] = field(default_factory=list)
     facets: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # ("game", "gugong") -> ids
     entity_of: dict[int, str] = field(default_factory=dict)  # document id -> its entity
+    by_entity: dict[tuple[str, str], Doc] = field(default_factory=dict)  # (entity, language) -> its document
     order: dict[int, tuple] = field(default_factory=dict)  # document id -> its rank among equals (_candidates)
     # the words sorted by length (then spelling) and their lengths: a typo's neighbours within k edits
     # are at most k letters longer or shorter, so the fuzzy scan reads one slice, not every word
@@ -530,6 +550,7 @@ class Vocab:
         self.facets = {f: frozenset(ids) for f, ids in facets.items()}
         self.indexed = sorted(self.holding)
         self.entity_of = {d.id: d.entity_id for d in self.docs.values()}
+        self.by_entity = {(d.entity_id, d.lang): d for d in self.docs.values()}
         named_variants: dict[str, set[str]] = {}
         for d in self.docs.values():
             if d.kind == "variant":
@@ -598,6 +619,8 @@ def _read_vocab(conn: Connection) -> Vocab:
         for d in docs.values():
             if d.kind in FAMILY_KINDS:
                 d.refs = tuple(refs.get(d.entity_id, ()))
+            elif d.kind in EFFECT_KINDS:
+                d.refs = tuple(refs.get(d.entity_id, ())[:1])
         lexicon = Lexicon.of(json.loads(conn.execute(text("SELECT lexicon FROM searchlexicon")).scalar() or "{}"))
         if lexicon.restating:
             parent = dict(conn.execute(text("SELECT id, parent_id FROM entity")).fetchall())
@@ -702,10 +725,13 @@ def _new_term(raw: str, v: Vocab) -> Term:
     # a word is known when the knowledge base has it, a dictionary form of it or a synonym; a stem alone
     # ("sluzaci" shares one with "służący") finds its family but still gets a did-you-mean
     known = w in v.df or bool(exact)
-    stems = {s for s in v.lexicon.stems(w) if s in v.lemma_df} if not w.isdigit() else set()
-    for key in [w, *exact, *stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+    # every stem of the word, the knowledge base's or not: an inflection of a player's synonym the texts never
+    # print ("gubernatorów", "guvernéra", "hradbu") meets the synonym's group through its stem
+    all_stems = v.lexicon.stems(w) if not w.isdigit() else set()
+    stems = {s for s in all_stems if s in v.lemma_df}
+    for key in [w, *exact, *all_stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
         found = {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
-        if key in stems:  # a stem's synonyms are stems too: a form, not the word
+        if key in all_stems:  # a stem's synonyms are stems too: a form, not the word
             found = {s for s in found if s.endswith(STEM_MARK)}
         elif found:
             known = True  # a synonym's word is a word the knowledge base knows
@@ -807,6 +833,8 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
     if rows and not all_words and len(terms) > 1:
         warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
     match = _Matcher(terms, v, asked)
+    if match.question or match.description or match.effect:
+        rows = _with_effects(rows, v)
     ranked = _rank(rows, match)
     page = ranked[offset:offset + limit]
     hits = []
@@ -816,6 +844,15 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
                         _explained(s) if explain else None))
     return Result(q, toks, hits, total, warnings, _suggestion(raws, dict(zip(content, terms))))
+
+
+def _with_effects(rows: list[Doc], v: Vocab) -> list[Doc]:
+    """The candidates and, for a person among them, the rule it does (EFFECT_KINDS) in its language, which
+    may not hold the query's words: the Czech research action does not name the "učenec" who does it."""
+    have = {(r.entity_id, r.lang) for r in rows}
+    added = [v.by_entity[key] for r in rows if r.kind in EFFECT_KINDS and r.refs
+             for key in [(r.refs[0], r.lang)] if key not in have and key in v.by_entity]
+    return rows + list({d.id: d for d in added}.values())
 
 
 def _suggestion(raws: list[str], terms: dict[str, "Term"]) -> str | None:
@@ -904,6 +941,7 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
         restated = -RESTATED if r.restates else 0.0
+        parts["asked"] = bool(asked)
         parts.update(name=name, text=text_, coverage=share, every_word=not missing, question=hint, kind=kind,
                      length=-r.length, variant=variant, restated=restated)
         score = name + text_ + hint + kind - r.length + variant + restated
@@ -949,6 +987,8 @@ def _families(best: dict[str, dict], match: "_Matcher") -> None:
     query matches scoring best), when that is more than the rule's own."""
     for s in [s for s in best.values() if s["row"].refs]:
         row = s["row"]
+        if row.kind in EFFECT_KINDS and not (s["explain"]["asked"] or match.effect):
+            continue  # a person looked up by name is the answer itself
         targets = [ref for ref in row.refs if ref in best]  # a rule the query does not match stays out (paging)
         if not targets:
             continue
@@ -999,6 +1039,8 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
     for q in asked:
         if doc.kind in q["kinds"] or (q["digits"] and doc.has_number) or not q["answer"].isdisjoint(doc.words):
             points += HINT
+        if doc.kind in q["not_kinds"]:  # the kind of entry it does not ask for ("next round": not the setup)
+            points -= HINT
     return points
 
 
@@ -1038,9 +1080,14 @@ class _Matcher:
     def __init__(self, terms: list[Term], v: Vocab, asked: list[dict] | None = None):
         self.terms = terms
         self.asked = asked or []  # the question hints of the query (Lexicon.asked)
-        self.question = bool(self.asked) and len(terms) > 1  # a question, not a name (see QUESTION_KIND_WEIGHT)
+        # a question, not a name (see QUESTION_KIND_WEIGHT); a subject's word ("points") alone does not make one
+        # ... and one content word makes a question when it asks for a kind of answer ("how many rounds are there":
+        # a rule stating the count, not the entry named "Twelfth round")
+        self.question = any(not q.get("subject") for q in self.asked) and (
+            len(terms) > 1 or any(q["asks"] in ONE_WORD_QUESTIONS for q in self.asked))
         # no question word but three content words or more: a description, unless it is an entry's name
         self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
+        self.effect = any(q["asks"] == "effect" for q in self.asked)  # "co robi X": what X does (EFFECT_KINDS)
         self.total_idf = sum(item.idf for item in terms) or 1.0
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):

@@ -111,6 +111,19 @@ def test_the_committed_lexicon_compiles_with_question_words_as_stop_words():
     compiled = compile_lexicon(yaml.safe_load(LEXICON.read_text(encoding="utf-8")))
     assert {"ile", "kiedy"} <= set(compiled["stopwords"]["pl"]) and "kolik" in compiled["stopwords"]["cs"]
     assert any({"pz", "vp", "vb"} <= set(group) for group in compiled["synonyms"])
+    # the words of a subject ("points") name what is asked: they stay content words
+    assert "punkty" not in compiled["stopwords"]["pl"] and "body" not in compiled["stopwords"]["cs"]
+
+
+def test_an_inflection_the_texts_never_print_meets_its_synonym_through_the_stem(engine):
+    # "gubernator" is a player's word for ZhanGuo's "Zarządca": no text prints "gubernatorów"
+    res = search(engine, "gubernatorów", game="zhanguo", lang="pl", explain=True)
+    assert res.hits and res.hits[0].explain["coverage"] == 1.0
+
+
+def test_points_ask_for_a_scoring_rule(engine):
+    res = search(engine, "kolik bodů za lidi na konci", game="dragon", lang="cs", explain=True)
+    assert next(h for h in res.hits if h.id == "dragon/scoring-rule/end-persons").explain["question"] >= 4.0
 
 
 def test_the_lexicons_restating_chapters_exist(engine):
@@ -142,7 +155,18 @@ def test_an_example_answers_through_the_rule_it_illustrates(engine):
     # the tax collector's own entry, which says what its coins bring in the Taxes action, may answer first
     top = [i for i in ids(res, 3) if i != "dragon/person/tax-collector"]
     assert top == ["dragon/action/taxes", "dragon/example/taxes"]
-    assert next(h for h in res.hits if h.id == "dragon/action/taxes").explain["family"] == "dragon/example/taxes"
+    # lifted by the example or by the tax collector, whose first reference is this action (EFFECT_KINDS)
+    assert next(h for h in res.hits if h.id == "dragon/action/taxes").explain["family"] in (
+        "dragon/example/taxes", "dragon/person/tax-collector")
+
+
+def test_a_question_about_a_person_is_answered_by_what_the_person_does(engine):
+    # the person's first reference to a rule is its effect: it comes first, the person just after
+    res = search(engine, "co dělá učenec", game="dragon", lang="cs", explain=True)
+    assert ids(res, 2) == ["dragon/action/research", "dragon/person/scholar"]
+    assert res.hits[0].explain["family"] == "dragon/person/scholar"
+    # a person looked up by name is the answer itself
+    assert ids(search(engine, "učenec", game="dragon", lang="cs"), 1) == ["dragon/person/scholar"]
 
 
 def test_a_text_printed_twice_takes_one_of_the_first_places(engine):
@@ -165,7 +189,8 @@ def test_a_description_without_a_question_word_ranks_like_a_question(engine):
 def test_a_czech_or_polish_word_family_shares_one_stem():
     lexicon = Lexicon.of(compile_lexicon(yaml.safe_load(LEXICON.read_text(encoding="utf-8"))))
     families = [("cs", ["noc", "noci", "nocí", "noční"]),
-                ("cs", ["služebník", "služebníka", "služebníků", "služebníkům", "sluzebniku"]),
+                ("cs", ["služebník", "služebníka", "služebníků", "služebníkům", "sluzebniku", "služebníci"]),
+                ("cs", ["ruka", "ruce", "ruku"]), ("cs", ["cestování", "cestovních", "cestovní"]), ("cs", ["kniha", "knize", "knihy"]),
                 ("pl", ["żeton", "żetony", "żetonów", "zetonow", "żetonami"]),
                 ("pl", ["służący", "służących", "służącymi", "sluzacych"])]
     for lang, family in families:
@@ -200,3 +225,19 @@ def test_an_entry_is_found_by_the_glossary_terms_it_refers_to(engine):
     assert "dragon/person/monk" in found
     # ... and the word it holds so counts as the entry's, not its text's: the tile's own entry comes first
     assert found[0] == "dragon/term/person-tile" or found[0] == "dragon/component/person-tiles"
+
+
+def test_the_next_round_is_not_the_setup(engine):
+    # "Nowy 1. gracz" of the round's end, not the setup's "Pierwszy gracz"
+    assert ids(search(engine, "kto zaczyna następną rundę", game="zhanguo", lang="pl"), 1) == [
+        "zhanguo/rule/new-first-player"]
+    res = search(engine, "who is the first player at the start", game="zhanguo", lang="en")
+    assert "zhanguo/setup-step/first-player" in ids(res, 2)
+
+
+def test_a_count_asked_of_one_word_is_a_question(engine):
+    # "how many" with one content word asks for a rule stating the count: names are capped as in a question
+    res = search(engine, "how many rounds are there", game="dragon", lang="en", explain=True)
+    assert all(h.explain["name"] <= QUESTION_NAME_CAP + 1e-9 for h in res.hits)
+    # ... while a word looked up alone is a name lookup
+    assert search(engine, "rounds", game="dragon", lang="en", explain=True).hits[0].explain["name"] > QUESTION_NAME_CAP
