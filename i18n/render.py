@@ -241,9 +241,11 @@ class Renderer:
                 if target == self._entity:
                     return does
                 looked = self.rules(str(target)) if self.rules and not self._inlining else None
-                if looked and looked[0]:  # and what that rule's own effect does
-                    return t(L, "%(does)s (see “%(name)s”): %(effect)s", does=does, name=self.names(target, L),
-                             effect=self._inlined(str(target), *looked))
+                if looked and looked[0]:  # and what that rule's own effect does, unless it only says the same
+                    effect = self._inlined(str(target), *looked)
+                    if effect != does:
+                        return t(L, "%(does)s (see “%(name)s”): %(effect)s", does=does, name=self.names(target, L),
+                                 effect=effect)
                 return t(L, "%(does)s (see “%(name)s”)", does=does, name=self.names(target, L))
             if target == self._entity:  # the mechanism is this rule's own text: no "as the rule X says" of itself
                 return t(L, "proceed as this rule describes")
