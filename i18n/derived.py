@@ -33,25 +33,21 @@ def reference_name(kb: KnowledgeBase):
     return name
 
 
-def applied_effects(kb: KnowledgeBase):
-    """effects(id) -> (effect, attrs) of the entities `apply` steps name, read from kb/data (the build
-    renders before the rule set it writes exists)."""
+def entity_effects(kb: KnowledgeBase):
+    """effects(id) -> (effect, attrs) of the entities an effect names by `apply` or `rule:`, read from
+    kb/data (the build renders before the rule set it writes exists); ([], {}) for one without."""
     def effects(entity_id: str) -> tuple[list, dict]:
-        item = kb.records[entity_id].item
-        return item.effect or [], item.attrs
+        rec = kb.records.get(entity_id)
+        item = rec.item if rec is not None and isinstance(rec.item, Entity) else None
+        return (item.effect or [], item.attrs) if item is not None else ([], {})
     return effects
 
 
 def rendered_effects(kb: KnowledgeBase, rec: Record) -> dict[str, str]:
     """The entity's effect rendered in pl, cs and en, its references to constants resolved."""
     name, labels = reference_name(kb), term_labels(kb.games[rec.game].model_dump())
-    effects = applied_effects(kb)
-
-    def rules(entity_id: str):
-        other = kb.records.get(entity_id)
-        item = other.item if other else None
-        return (item.effect, item.attrs) if isinstance(item, Entity) and item.effect else None
-    return {lang: Renderer(rec.game, lang, name, labels=labels, effects=effects, rules=rules).render(rec.item.effect, rec.item.attrs, rec.id)
+    effects = entity_effects(kb)
+    return {lang: Renderer(rec.game, lang, name, labels=labels, effects=effects).render(rec.item.effect, rec.item.attrs, rec.id)
             for lang in TEXT_LANGS}
 
 

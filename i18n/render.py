@@ -67,24 +67,27 @@ def _built_effects(game: str) -> Callable[[str], tuple[list, dict]]:
     from kb import ruleset
 
     entities = ruleset.load(game)["entities"]
-    return lambda entity_id: (entities[entity_id]["effect"] or [], entities[entity_id]["attrs"] or {})
+
+    def effects(entity_id: str) -> tuple[list, dict]:
+        entity = entities.get(entity_id) or {}
+        return entity.get("effect") or [], entity.get("attrs") or {}
+    return effects
 
 
 class Renderer:
     """Renders the effects of one game in one language. `labels`: the game's vocabulary labels
-    (term_labels); by default the built rule set's. `effects(id)`: an entity's (effect, attrs), for
-    the `apply` steps that name it; by default the built rule set's."""
+    (term_labels); by default the built rule set's. `effects(id)`: another entity's (effect, attrs) —
+    what an `apply` step says, and what a `rule:` step naming a rule with an effect of its own adds;
+    by default the built rule set's."""
 
     def __init__(self, game: str, lang: str, names: Callable[[str, str], str], *, strict: bool = False,
                  labels: dict[str, dict[str, str]] | None = None,
-                 effects: Callable[[str], tuple[list, dict]] | None = None,
-                 rules: Callable[[str], tuple[Any, dict[str, Any]] | None] | None = None):
+                 effects: Callable[[str], tuple[list, dict]] | None = None):
         self.game, self.lang, self.names, self.strict = game, lang, names, strict
         self._labels = labels
         self._effects = effects
-        # (effect, attrs) of another entity by id: a `rule:` step naming a rule that has an effect of its
-        # own says that effect rather than only the rule's name (one level deep, so texts stay finite)
-        self.rules = rules
+        # a `rule:` step naming a rule that has an effect of its own says that effect rather than only the
+        # rule's name, one level deep, so texts stay finite
         self._inlining = False
         self.catalog = _effects_catalog(lang)
         self.vocab = nouns().get(game, {})
@@ -240,7 +243,7 @@ class Renderer:
                 does = self.term("mechanisms", says)
                 if target == self._entity:
                     return does
-                looked = self.rules(str(target)) if self.rules and not self._inlining else None
+                looked = None if self._inlining else self._applied(str(target))
                 if looked and looked[0]:  # and what that rule's own effect does, unless it only says the same
                     effect = self._inlined(str(target), *looked)
                     if effect != does:
@@ -251,7 +254,7 @@ class Renderer:
                 return t(L, "proceed as this rule describes")
             if str(target).split("/")[1:2] in (["action"], ["action-option"], ["court-action"], ["location"]):
                 return t(L, "carry out the action “%(name)s”", name=self.names(target, L))
-            looked = self.rules(str(target)) if self.rules and not self._inlining else None
+            looked = None if self._inlining else self._applied(str(target))
             if looked and looked[0]:
                 return t(L, "apply the rule “%(name)s”: %(effect)s", name=self.names(target, L),
                          effect=self._inlined(str(target), *looked))

@@ -180,3 +180,19 @@ def test_a_rule_with_an_effect_of_its_own_is_said_and_a_threshold_is_in_the_sent
     assert "one space for free" in dusk["en"]
     jade = rendered_effects(real_kb, real_kb.records["gugong/rule/solo-jade-day"])
     assert "cheapest available jade costs and takes that jade" in jade["en"]
+
+
+def test_a_renderer_made_without_lookups_says_what_the_build_stored(real_kb):
+    """The site renders effects from the built rule set (site/hooks.py: no lookups handed in); the build
+    renders them from kb/data (i18n/derived.py). Both say the same words: the applied entities' steps and
+    the effects of the rules a step names come from one lookup either way."""
+    from i18n.derived import reference_name, rendered_effects
+    name = reference_name(real_kb)
+    checked = 0
+    for rec in real_kb.records.values():
+        if getattr(rec.item, "effect", None):
+            stored = rendered_effects(real_kb, rec)
+            for lang in ("pl", "cs", "en"):
+                assert Renderer(rec.game, lang, name).render(rec.item.effect, rec.item.attrs, rec.id) == stored[lang], rec.id
+            checked += 1
+    assert checked > 200
