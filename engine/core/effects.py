@@ -408,6 +408,14 @@ def applies(steps: tuple, entity_id: str) -> bool:
                for op, args, inner in steps)
 
 
+def every_step(steps: tuple):
+    """Every (op, arguments, nested effects) of a compiled effect, nested ones too, in order."""
+    for step in steps:
+        yield step
+        for body in step[2]:
+            yield from every_step(body)
+
+
 def _applied_flat(steps: tuple):
     """A compiled effect's steps, each top-level `apply` replaced by the applied entity's steps."""
     for op, args, inner in steps:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from engine.core.effects import Run, Vocabulary, applies, gains
+from engine.core.effects import Run, Vocabulary, applies, every_step, gains
 from engine.core.errors import IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
@@ -33,14 +33,6 @@ WALL_TILE_UNUSED = ("rice-wall-tile-unused", "fireworks-wall-tile-unused", "pala
 EDICT_KINDS = {"edict-rice-sacks-of-farmers": "farmer",
                "edict-buddhas-times-floors": "monk",
                "edict-books-of-scholars": "scholar"}
-
-
-def _flat(steps: tuple):
-    """Every compiled step of an effect, nested ones too."""
-    for step in steps:
-        yield step
-        for body in step[2]:
-            yield from _flat(body)
 
 
 def _player(run: Run) -> dict:
@@ -270,7 +262,7 @@ class DragonVocabulary(Vocabulary):
             key = (run.entity, name)
             if key not in self._tiles:
                 self._tiles[key] = next(
-                    inner[0][0][1]["id"].removeprefix(TILE) for op, args, inner in _flat(self.interpreter.compiled(run.entity))
+                    inner[0][0][1]["id"].removeprefix(TILE) for op, args, inner in every_step(self.interpreter.compiled(run.entity))
                     if op == "condition" and args["if"] == name and inner[0] and inner[0][0][0] == "apply")
             return self._tiles[key] in _player(run)["wall"]
         return holds

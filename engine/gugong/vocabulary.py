@@ -14,7 +14,7 @@ running it changes nothing more.
 """
 from __future__ import annotations
 
-from engine.core.effects import Run, Vocabulary, gains
+from engine.core.effects import Run, Vocabulary, every_step, gains
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.state import own
 from engine.gugong import common as c
@@ -73,14 +73,6 @@ LOST, MOVING, CLAIMING = "canal-ship-in-port", "canal-ship", "canal-full-ship"
 NIGHT_SHIPS = frozenset({LOST, MOVING, CLAIMING})
 # what a port reward the player claims gains (the option of a port's choice that gains it)
 REWARD_GAINS = {"vp4": "vp", "gift_card": "card", "double_servant": "double_servant"}
-
-
-def _flat(steps: tuple):
-    """Every (op, arguments) of a compiled effect, nested ones too."""
-    for op, args, inner in steps:
-        yield op, args
-        for body in inner:
-            yield from _flat(body)
 
 
 def _player(run: Run) -> dict:
@@ -266,7 +258,7 @@ class GugongVocabulary(Vocabulary):
     def scored_first(self, entity: str) -> bool:
         """Whether the entity's end-of-game count is scored before the player's other decrees of its level
         (the count that says so: VP_RATIO)."""
-        return any(op == "per" and term(args["each"])[0] == VP_RATIO for op, args in _flat(self.interpreter.compiled(entity)))
+        return any(op == "per" and term(args["each"])[0] == VP_RATIO for op, args, _ in every_step(self.interpreter.compiled(entity)))
 
     def _meng_modified(self, p: dict, target: str) -> int:
         """What the modify steps of Meng's own decree rules (gugong/rule/solo-decree-*) add to `target`."""
@@ -530,7 +522,7 @@ class GugongVocabulary(Vocabulary):
         (engine/gugong/common.py, V_*), and the servants a payment in it takes: read from its effect
         once, not from a list of keys."""
         if entity not in self._choices:
-            steps = list(_flat(self.interpreter.compiled(entity)))
+            steps = [(op, args) for op, args, _ in every_step(self.interpreter.compiled(entity))]
             ops = {op for op, _ in steps}
             mechanisms = {args["id"] for op, args in steps if op == "rule"}
             places = {args.get("where") for op, args in steps if op == "place"}
