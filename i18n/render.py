@@ -93,6 +93,7 @@ class Renderer:
         self.vocab = nouns().get(game, {})
         self._attrs: dict[str, Any] = {}  # the attributes of the effect being rendered
         self._entity: str | None = None  # the entity whose effect is being rendered
+        self._actor: str | None = None  # who the `by` step being rendered names
 
     # -- data messages (effects catalog; the game is the context, so games may word things differently)
     def msg(self, text: str, role: str | None = None) -> str:
@@ -193,8 +194,10 @@ class Renderer:
             return t(L, "place %(what)s: %(source)s → %(target)s", what=what,
                      source=self.term("places", args.get("from")), target=self.term("places", args.get("where")))
         if op == "exchange":
-            return t(L, "exchange %(give)s for %(get)s", give=self.amounts(args.get("give", {})),
-                     get=self.amounts(args.get("get", {})))
+            give, get = self.amounts(args.get("give", {})), self.amounts(args.get("get", {}))
+            if args.get("all"):
+                return t(L, "exchange %(give)s for %(get)s, as many times as you can (all you have)", give=give, get=get)
+            return t(L, "exchange %(give)s for %(get)s", give=give, get=get)
         if op == "choose":
             options = args if isinstance(args, list) else args.get("options", [])
             parts = [self.inner(o if isinstance(o, list) else [o]) for o in options]
@@ -230,6 +233,16 @@ class Renderer:
                 return t(L, "%(what)s is raised by %(n)s", what=what, n=n)
             # no number changes: the quantity's label is what is now allowed
             return t(L, "from now on, %(what)s", what=what)
+        if op == "by":  # who does it, when it is not the reader (the solo opponent); said once, not again
+            who = args.get("who")  # for a rule of his that another of his rules names
+            if who == self._actor:
+                return self._steps(args.get("do", []))
+            outer, self._actor = self._actor, who
+            try:
+                return t(L, "%(who)s does this: %(effect)s", who=self.term("others", who),
+                         effect=self.inner(args.get("do", [])))
+            finally:
+                self._actor = outer
         if op == "condition":
             return t(L, "if %(condition)s: %(effect)s", condition=self.term("conditions", args.get("if")),
                      effect=self.inner(args.get("do", [])))

@@ -17,7 +17,8 @@ from kb.messages import N_, Invalid, Message
 
 REF = "attr."
 # where a nested effect sits inside each op's arguments
-NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "trigger": "do", "condition": "do"}
+NESTED = {"choose": "options", "optional": "do", "repeat": "do", "per": "do", "trigger": "do", "condition": "do",
+          "by": "do"}
 # arguments that are numbers (or references to numbers), per op; gain/pay/lose: every value
 NUMERIC = {"move": ("steps",), "place": ("count",), "repeat": ("times",), "per": ("max",), "modify": ("by", "to")}
 AMOUNT_OPS = ("gain", "pay", "lose")
@@ -30,7 +31,7 @@ APPLY = "apply"
 # counts, places, players and quantities, each entry with its parameters and its label): (op, arg) -> section
 TERM_ARGS = {("condition", "if"): "conditions", ("per", "each"): "counts", ("place", "where"): "places",
              ("place", "from"): "places", ("take", "from"): "others", ("modify", "what"): "quantities",
-             ("rule", "says"): "mechanisms"}
+             ("rule", "says"): "mechanisms", ("by", "who"): "others"}
 TERM_SECTIONS = ("conditions", "counts", "places", "others", "quantities", "mechanisms")
 # the catalog context of each section's labels (with the game: "zhanguo:if"), which says the role a
 # label plays in the sentence the renderer makes of its step

@@ -75,8 +75,13 @@ def covered(key: str) -> tuple[set[str], set[str], set[str], set[str]]:
     ran = executed(key) & with_effect
     restated = {i for i, targets in restatements(entities).items() if i not in ran and set(targets) <= ran}
     ran |= restated
-    mechanism = {i for i in with_effect - ran if all("rule" in step for step in entities[i]["effect"])}
+    mechanism = {i for i in with_effect - ran if only_rules(entities[i]["effect"])}
     return ran, restated, mechanism, with_effect
+
+
+def only_rules(effect: list) -> bool:
+    """Whether an effect is only `rule:` steps (also when someone else, the solo opponent, does them)."""
+    return all("rule" in step or ("by" in step and only_rules(step["by"]["do"])) for step in effect)
 
 
 def table() -> list[tuple[str, int, int, int, int]]:

@@ -102,8 +102,6 @@ UNIT_ONES = {
     "gugong/port/port-4": "one double servant; the claim limit of 1 is the port's",
     "gugong/rule/solo-ports": "Meng draws one gift card; the count of such rewards is his rule's",
     "gugong/rule/solo-wall-scoring": "Meng takes one jade or one servant; the minimum intrigue is the condition's",
-    "gugong/setup-step/jade": "one jade on each marked roof space",
-    "zhanguo/court-action/appoint-governor": "one unrest step back per cube; the officials removed are paid as three",
     "zhanguo/court-action/build-wall": "one worker per line of the wall space; one wall per space is the place's",
     "zhanguo/rule/unification": "one unification marker per card of the unified region",
 }

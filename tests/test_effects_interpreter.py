@@ -82,8 +82,9 @@ def test_an_optional_step_runs_when_the_player_takes_it():
     assert play(effect, choice={"take": True})["vp"] == 2 and play(effect, choice={})["vp"] == 0
 
 
-def test_exchange_as_often_as_the_player_can():
-    assert play([{"exchange": {"give": {"coins": 2}, "get": {"vp": 3}}}], coins=5) == {"coins": 1, "vp": 6}
+def test_exchange_once_or_with_all_as_often_as_the_player_can():
+    assert play([{"exchange": {"give": {"coins": 2}, "get": {"vp": 3}}}], coins=5) == {"coins": 3, "vp": 3}
+    assert play([{"exchange": {"give": {"coins": 2}, "get": {"vp": 3}, "all": True}}], coins=5) == {"coins": 1, "vp": 6}
 
 
 def test_a_trigger_acts_at_its_moment_only():

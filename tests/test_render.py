@@ -177,7 +177,8 @@ def test_a_rule_with_an_effect_of_its_own_is_said_and_a_threshold_is_in_the_sent
     ship = rendered_effects(real_kb, real_kb.records["gugong/rule/appendix-decree-l1-ship"])
     assert "if this is the third servant on that ship: you may:" in ship["en"]
     dusk = rendered_effects(real_kb, real_kb.records["gugong/rule/solo-special-dusk"])
-    assert "one space for free" in dusk["en"]
+    assert dusk["en"].startswith("Meng (the solo opponent) does this: once: Meng moves his traveller for free")
+    assert "takes its reward (not optional for him)" in dusk["en"]
     jade = rendered_effects(real_kb, real_kb.records["gugong/rule/solo-jade-day"])
     assert "cheapest available jade costs and takes that jade" in jade["en"]
 

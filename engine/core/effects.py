@@ -112,6 +112,10 @@ class Vocabulary:
         """Whether the player takes an `optional` step (an activation the player chose is a yes)."""
         raise EngineError(f"{run.entity}: the engine cannot decide whether the player takes an optional step")
 
+    def actor(self, run: Run, who: str) -> str:
+        """The player a `by` step names (game.yaml `others`)."""
+        raise EngineError(f"{run.entity}: the engine has no player {who!r}")
+
     def mechanism(self, run: Run, rule_id: str) -> None:
         """A `rule:` step: the named mechanism, which the game runs in its flow (nothing to do here
         unless the game says so)."""
@@ -250,6 +254,17 @@ class Interpreter:
                 if take(run):
                     body(run)
             return optional
+        if op == "by":  # someone else acts (the solo opponent): the vocabulary names the player
+            body, who, actor = self.program(inner[0]), args["who"], vocabulary.actor
+
+            def by(run: Run) -> None:
+                outer = run.player
+                run.player = actor(run, who)
+                try:
+                    body(run)
+                finally:
+                    run.player = outer
+            return by
         if op == "exchange":
             return lambda run: self._exchange(args, run)
         if op == "trigger":  # the game's flow brings the moment; the run says which it is
@@ -328,9 +343,11 @@ class Interpreter:
         return apply
 
     def _exchange(self, args: dict, run: Run) -> None:
-        """Give to receive, as often as the player can (every time: what they hold decides)."""
+        """Give to receive: once, or with `all` as often as the player can (what they hold decides)."""
         give, get = args["give"], args["get"]
         times = min(self.vocabulary.have(run, w) // n for w, n in give.items())
+        if not args.get("all"):
+            times = min(times, 1)
         if times > 0:
             self.vocabulary.exchange(run, give, get, times)
 

@@ -37,12 +37,13 @@ def do_exchange(g, s, name, a, ev):
     elif free:
         raise IllegalAction(R + "gift-exchange-higher", N_("your gift is higher: exchange it freely"))
     elif payment == "servants":  # the payment, from its rule's effect
-        g.effects.run(PAY_SERVANTS, s, name, ev, choice={"double": bool(a.get("double"))})
+        g.effects.run(PAY_SERVANTS, s, name, ev, choice={"double": bool(a.get("double")), "lower": True,
+                                                          "payment": payment})
     elif payment == "discard":
         other = a.get("discard")
         if other == card or other not in p["hand"]:
             raise IllegalAction(PAY_CARD, N_("discard another gift card from your hand"))
-        g.effects.run(PAY_CARD, s, name, ev, choice={"discard": other})
+        g.effects.run(PAY_CARD, s, name, ev, choice={"discard": other, "lower": True, "payment": payment})
     own(p, "hand").remove(card)
     s["board"][loc] = card
     own(p, "discard").append(theirs)  # gugong/rule/taken-card-to-discard

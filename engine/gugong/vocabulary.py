@@ -58,9 +58,11 @@ MENG_FROM = {"servant-pool": ("pool", False), "general-supply": ("supply", False
 # the setup's places (gugong/setup-step/servants, gugong/setup-step/jade)
 SETUP_SERVANTS = {"servant-pool-on-board": "pool", "general-supply-beside-board": "supply"}
 SETUP_JADE = "pavilion-roof-spaces"
+OWN_DISCARD = "own-discard-pile"
 # where a claimed reward's pieces go (gugong/rule/canal-claim-reward), in its order
 CLAIM_PLACES = ("free-port-reward-spot", "beside-player-board", "own-general-supply")
 MENG_SUPPLY = "meng-general-supply"
+MENG = "meng"  # the solo opponent, as a `by` step names him (game.yaml others)
 MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
 FOLLOW = "gugong/token/bonus-follow"  # its owner's decision to perform the marked action
 NEW_SERVANTS = "gugong/step/morning-new-servants"  # everyone's servants for the day
@@ -124,6 +126,11 @@ class GugongVocabulary(Vocabulary):
             "first-to-choose-option": lambda run: run.state["medal"] is None,
             "medal-available": lambda run: run.state["medal"] is None,
             # Meng's travel tokens (gugong/rule/solo-token-special-cases): the phase he travels in
+            # a lower gift's exchange (gugong/rule/gift-exchange-lower): how the player chose to pay
+            "lower-gift-paid-with-servants": lambda run: run.choice.get("lower") and run.choice.get("payment") == "servants",
+            "lower-gift-paid-with-card": lambda run: run.choice.get("lower") and run.choice.get("payment") == "discard",
+            **{f"meng-collects-{token}": (lambda run, token=token: run.choice.get("token") == token)
+               for token in g.solo.token_rules},  # the tokens his solo rules treat their own way
             "day-phase": lambda run: run.choice.get("phase") == "day",
             "dusk-phase": lambda run: run.choice.get("phase") == "dusk",
             "card-shows-exchange-benefit":
@@ -194,11 +201,6 @@ class GugongVocabulary(Vocabulary):
             super().gain(run, what, n)
 
     def pay(self, run: Run, what: str, n: int) -> None:
-        if what == "card" and "discard" in run.choice:  # the card the player named, from the hand to the discard pile
-            p = _player(run)
-            own(p, "hand").remove(run.choice["discard"])
-            own(p, "discard").append(run.choice["discard"])
-            return
         if what != "servant":
             return super().pay(run, what, n)
         if run.choice.get("bonus"):  # a bonus token's servant goes with it (back at the end of the day);
@@ -351,6 +353,11 @@ class GugongVocabulary(Vocabulary):
         if where in SETUP_SERVANTS and what == "servant":  # the setup: a player's servants from the box
             _player(run)[SETUP_SERVANTS[where]] += count
             return
+        if what == "card" and where == OWN_DISCARD:  # the card the player named, from the hand to the discard pile
+            p = _player(run)
+            own(p, "hand").remove(run.choice["discard"])
+            own(p, "discard").append(run.choice["discard"])
+            return
         if what == "jade" and where == SETUP_JADE:  # the setup: jade on the houses' marked roof spaces
             run.state["jade_houses"] = [house["jade"] * count for house in self.g.consts.jade_houses]
             return
@@ -450,6 +457,11 @@ class GugongVocabulary(Vocabulary):
                 raise IllegalAction(run.entity, N_("that card is not on your discard pile"))
             own(p, "discard").remove(card)
             own(p, "hand").append(card)
+
+    def actor(self, run: Run, who: str) -> str:
+        if who == MENG and _meng(run):  # the solo opponent's own rules (gugong/variant/solo)
+            return _meng(run)
+        return super().actor(run, who)
 
     def other(self, run: Run, op: str, args) -> None:
         if op == "take" and "performed" in run.choice:  # the tax: from the player who performed the action

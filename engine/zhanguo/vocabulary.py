@@ -108,6 +108,9 @@ class ZhanGuoVocabulary(Vocabulary):
             self.counts[f"region-with-{col}-card"] = (
                 lambda run, col=col: sum(1 for r in _regions(run) if cards_of(r, col)))
         for col in k.official_colours:
+            # Appoint 1 Governor: each colour's officials from the declared region back to the supply
+            self.places[(f"{col}_official", "own-supply")] = (
+                lambda run, count, col=col: self._officials_returned(run, col, count))
             self.counts[f"region-with-{col}-official"] = (
                 lambda run, col=col: sum(1 for r in _regions(run) if r["gov"][col] + r["work"][col] > 0))
         def left(run: Run) -> bool:
@@ -178,14 +181,7 @@ class ZhanGuoVocabulary(Vocabulary):
 
     def pay(self, run: Run, what: str, n: int) -> None:
         p = P(run.state, run.player)
-        if what == "official":  # Appoint 1 Governor: the colours its attribute names, from the declared region
-            colours = [c for c, m in run.attrs["officials_removed"].items() for _ in range(m)]
-            regions = own(p["regions"], run.choice["region"])
-            for i in range(n):
-                colour = colours[i % len(colours)]
-                regions["gov"][colour] -= 1
-                p["supply"][colour] += 1
-        elif what == "worker" and run.each == WALL_WORKERS:  # one from each region the player named
+        if what == "worker" and run.each == WALL_WORKERS:  # one from each region the player named
             for region in run.choice["regions"][:n]:
                 pieces.remove_workers(self, run.state, p, region, 1)
         elif what == "worker":
@@ -249,6 +245,11 @@ class ZhanGuoVocabulary(Vocabulary):
         colour = run.attrs.get("official_colour") or run.choice["colour"]
         p["supply"][colour] -= count
         own(p["regions"], str(run.choice["spot"]["region"]))["gov"][colour] += count
+
+    def _officials_returned(self, run: Run, colour: str, count: int) -> None:
+        p = P(run.state, run.player)
+        own(p["regions"], run.choice["region"])["gov"][colour] -= count
+        p["supply"][colour] += count
 
     def _officials_declared(self, run: Run, count: int) -> None:
         p = P(run.state, run.player)
