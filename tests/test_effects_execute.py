@@ -77,7 +77,7 @@ def probe_gugong_bonus_token(game, rules, eid):
     it, the gift token raises the value of the owner's gift cards."""
     key = eid.rsplit("/", 1)[1]
     steps = rules.effect(eid)
-    if key not in ("bonus-tax", "bonus-gift-value", "bonus-follow") or list(steps[0]) != ["pay"]:
+    if key not in ("bonus-tax", "bonus-gift-value", "bonus-follow") or list(steps[0]) != ["place"]:
         return None
     s = game.new_state(["A", "B"], {"bonus_travel_tokens": True}, 1)
     s["players"]["A"].update(pool=3, vp=5)
@@ -89,7 +89,7 @@ def probe_gugong_bonus_token(game, rules, eid):
     before = st.copy(s["players"])
     s, _ = game.apply(s, answer)
     observed = {"A": {"pool": s["players"]["A"]["pool"] - before["A"]["pool"]}}
-    expected = {"A": {"pool": -steps[0]["pay"]["servant"]}}
+    expected = {"A": {"pool": -steps[0]["place"]["count"]}}
     if key == "bonus-tax":  # the marked action performed by B: what the per-step says, in both seats
         (inner,) = steps[1]["per"]["do"]
         (op, args), = inner.items()

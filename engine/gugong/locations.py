@@ -144,7 +144,7 @@ def decide_token_reward(g, s, name, a, ev):
                 raise IllegalAction(rule, N_("mark one of the action spaces"))
             if p["pool"] < at["servant_cost"]:
                 raise IllegalAction(rule, N_("a servant from your pool goes with the token"))
-            g.effects.run(rule, s, name, ev, choice={"bonus": True})  # its servant goes with it (the vocabulary's pay)
+            g.effects.run(rule, s, name, ev, choice={"bonus": True})  # its servant goes with it (the vocabulary's place)
             own(p, "bonus").append({"token": token, "location": loc})
             s["pending"].pop(0)
             ev.append({"event": "bonus_token", "player": name, "token": token, "location": loc})

@@ -280,6 +280,19 @@ def _decree_affordable(g, s, cost) -> bool:
     return p["pool"] + extra >= cost + g.consts.decree_placed
 
 
+def cheapest_jade(g, s) -> int | str:
+    """The house whose roof holds the cheapest jade left, else the courtyard."""
+    houses = [(g.consts.jade_houses[i]["cost"], i) for i, left in enumerate(s["jade_houses"]) if left]
+    return min(houses)[1] if houses else V.COURTYARD
+
+
+def take_free_jade(g, s, house, n, ev) -> None:
+    """gugong/rule/solo-special-jade's place step: the cheapest jade, no servants removed."""
+    if house != V.COURTYARD:
+        s["jade_houses"][house] -= n
+    c.gain_jade(s, meng(s), n, ev)
+
+
 def buy_jade(g, s, house, ev) -> None:
     """gugong/rule/solo-jade-day's mechanism: the cheapest jade at its normal cost (already affordable)."""
     name = meng(s)
@@ -317,12 +330,9 @@ def day_action(g, s, loc, ev, special: bool):
                 g.effects.triggered(L.DECREE + key, L.ON_WALL_ACTION, s, name, ev)
             c.wall_check(g, s, ev)
     elif loc == "jade":
-        houses = [(g.consts.jade_houses[i]["cost"], i) for i, left in enumerate(s["jade_houses"]) if left]
-        house = min(houses)[1] if houses else "courtyard"
-        if special:
-            if house != "courtyard":
-                s["jade_houses"][house] -= 1
-            run_rule(g, s, S + "special-jade", ev)
+        house = cheapest_jade(g, s)
+        if special:  # the cheapest jade for no servants (its place step: take_free_jade)
+            run_rule(g, s, S + "special-jade", ev, house=house)
         else:  # his rule: if he can pay for the cheapest jade, he buys it (buy_jade)
             run_rule(g, s, S + "jade-day", ev, house=house)
     elif loc in ("intrigue", "palace"):  # Meng's rule for the location, run from its effect

@@ -59,9 +59,12 @@ MENG_FROM = {"servant-pool": ("pool", False), "general-supply": ("supply", False
 SETUP_SERVANTS = {"servant-pool-on-board": "pool", "general-supply-beside-board": "supply"}
 SETUP_JADE = "pavilion-roof-spaces"
 OWN_DISCARD = "own-discard-pile"
+BONUS_SPOTS = frozenset({"beside-board-with-bonus-token", "beside-chosen-action-with-bonus-token"})
 # where a claimed reward's pieces go (gugong/rule/canal-claim-reward), in its order
 CLAIM_PLACES = ("free-port-reward-spot", "beside-player-board", "own-general-supply")
 MENG_SUPPLY = "meng-general-supply"
+MENG_DISCARD, MENG_PLAYABLE = "meng-discard-pile", "meng-playable-cards"  # his travel tokens' cards
+MENG_FREE_JADE = "meng-jade-free"  # the special Automa card's jade: the cheapest, no servants removed
 MENG = "meng"  # the solo opponent, as a `by` step names him (game.yaml others)
 MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
 FOLLOW = "gugong/token/bonus-follow"  # its owner's decision to perform the marked action
@@ -180,10 +183,6 @@ class GugongVocabulary(Vocabulary):
             run.gained["vp"] = run.gained.get("vp", 0) + n
         elif what == "servant":
             c.gain_servants(s, name, n, run.events)
-        elif what == "card" and run.choice.get("token") and RETRIEVE in self.interpreter.mechanisms(TOKENS + run.choice["token"]):
-            p = _player(run)  # Meng's take-back token: the top card of his discard pile, if any
-            if p["discard"]:
-                own(p, "hand").append(own(p, "discard").pop())
         elif what == "card":  # drawn from the draw pile while it lasts (Meng's in the Dusk: onto his discard pile)
             p = _player(run)
             pile = "discard" if name == _meng(run) and run.choice.get("phase") == "dusk" else "hand"
@@ -203,10 +202,6 @@ class GugongVocabulary(Vocabulary):
     def pay(self, run: Run, what: str, n: int) -> None:
         if what != "servant":
             return super().pay(run, what, n)
-        if run.choice.get("bonus"):  # a bonus token's servant goes with it (back at the end of the day);
-            if "performed" not in run.choice:  # paid once, when it is placed
-                _player(run)["pool"] -= n
-            return
         if run.player == _meng(run):  # Meng trades tokens for servants if that pays; else his rule is skipped
             from engine.gugong import solo
             n = max(0, n + self._meng_modified(_player(run), run.entity))
@@ -278,16 +273,6 @@ class GugongVocabulary(Vocabulary):
         else:
             super().move(run, track, steps)
 
-    def lose(self, run: Run, what: str, n: int) -> None:
-        if what != "card" or run.player != _meng(run):
-            return super().lose(run, what, n)
-        p = _player(run)  # Meng's top playable card goes to his discard pile; without one his rule is skipped
-        if len(p["hand"]) < n:
-            from engine.gugong import solo
-            raise solo.Short(run.entity)
-        for _ in range(n):
-            own(p, "discard").append(own(p, "hand").pop(0))
-
     def have(self, run: Run, what: str) -> int:
         if what == TOKEN:  # the tokens the player hands in (engine/gugong/locations.py checked them)
             return c.tokens_worth(self.g, run.choice["hand_in"])
@@ -352,6 +337,27 @@ class GugongVocabulary(Vocabulary):
             return
         if where in SETUP_SERVANTS and what == "servant":  # the setup: a player's servants from the box
             _player(run)[SETUP_SERVANTS[where]] += count
+            return
+        if what == "servant" and where in BONUS_SPOTS:  # a bonus token's servant goes with it (to the supply
+            if "performed" not in a:  # at the end of the day): taken from the pool once, when it is placed
+                _player(run)["pool"] -= count
+            return
+        if what == "jade" and where == MENG_FREE_JADE and run.player == _meng(run):
+            from engine.gugong import solo
+            solo.take_free_jade(self.g, run.state, a["house"], count, run.events)
+            return
+        if what == "card" and where == MENG_DISCARD and run.player == _meng(run):
+            p = _player(run)  # his top playable card goes to his discard pile; without one his rule is skipped
+            if len(p["hand"]) < count:
+                from engine.gugong import solo
+                raise solo.Short(run.entity)
+            for _ in range(count):
+                own(p, "discard").append(own(p, "hand").pop(0))
+            return
+        if what == "card" and where == MENG_PLAYABLE and run.player == _meng(run):
+            p = _player(run)  # the take-back token: the top card of his discard pile, if any
+            for _ in range(min(count, len(p["discard"]))):
+                own(p, "hand").append(own(p, "discard").pop())
             return
         if what == "card" and where == OWN_DISCARD:  # the card the player named, from the hand to the discard pile
             p = _player(run)
