@@ -332,11 +332,11 @@ def day_action(g, s, loc, ev, special: bool):
     elif loc == "jade":
         house = cheapest_jade(g, s)
         if special:  # the cheapest jade for no servants (its place step: take_free_jade)
-            run_rule(g, s, S + "special-jade", ev, house=house)
+            run_rule(g, s, S + "special-jade", ev, house=house, phase="day")
         else:  # his rule: if he can pay for the cheapest jade, he buys it (buy_jade)
-            run_rule(g, s, S + "jade-day", ev, house=house)
+            run_rule(g, s, S + "jade-day", ev, house=house, phase="day")
     elif loc in ("intrigue", "palace"):  # Meng's rule for the location, run from its effect
-        run_rule(g, s, S + (f"special-{loc}" if special else f"{loc}-day"), ev)
+        run_rule(g, s, S + (f"special-{loc}" if special else f"{loc}-day"), ev, phase="day")
     elif loc == "decrees" and special:  # his choice of decree, then his servant on it, from the rule's effect
         run_rule(g, s, S + "special-decrees", ev)
     elif loc == "decrees":
