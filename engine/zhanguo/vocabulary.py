@@ -27,7 +27,7 @@ BONUS_SPACE = {"governor-on-movement-bonus-space": "governor-bonus-movement",
                "governor-on-vp-bonus-space": "governor-bonus-vp"}
 # the unrest track a step moves is that of a region: the card's for an ability's own region, else the
 # region the player declared or chose (game.yaml `tracks`)
-UNREST_TRACKS = {"unrest": "region", "unrest_chosen_region": "region", "unrest_declared_region": "region",
+UNREST_TRACKS = {"unrest_chosen_region": "region", "unrest_declared_region": "region",
                  "unrest_same_region": "region", "unrest_card_region": "card_region"}
 HIRED = "declared-region-worker"
 # a B side's ability after the court action(s) its condition names
