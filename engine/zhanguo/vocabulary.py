@@ -21,7 +21,14 @@ END = "end_game"
 MOST_MARKERS = {"most-writing-markers": "writing", "most-currency-markers": "currency", "most-law-markers": "law"}
 WALL_WORKERS = "line-on-chosen-wall-space"
 MOVEMENT_POINT = "zhanguo/rule/movement-point"
-APPOINT = "zhanguo/court-action/appoint-governor"
+# the bonus each bonus-space condition of Appoint 1 Governor names (the reward printed on the space)
+BONUS_SPACE = {"governor-on-movement-bonus-space": "governor-bonus-movement",
+               "governor-on-official-bonus-space": "governor-bonus-official",
+               "governor-on-vp-bonus-space": "governor-bonus-vp"}
+# the unrest track a step moves is that of a region: the card's for an ability's own region, else the
+# region the player declared or chose (game.yaml `tracks`)
+UNREST_TRACKS = {"unrest_chosen_region": "region", "unrest_declared_region": "region",
+                 "unrest_same_region": "region", "unrest_card_region": "card_region"}
 HIRED = "declared-region-worker"
 # a B side's ability after the court action(s) its condition names
 TOOK = {"takes-hire-workers": {"hire-workers"}, "took-appoint-governor": {"appoint-governor"},
@@ -83,7 +90,6 @@ class ZhanGuoVocabulary(Vocabulary):
             HIRED: lambda run: sum(P(run.state, run.player)["regions"][run.choice["region"]]["work"].values()),
         }
         # where a piece goes: the region the reward space shows, or the one the player declared
-        # where a piece goes: the region the reward space shows, or the one the player declared
         self.places = {
             ("official", "governors-area-of-reward-region"): self._officials_to_reward_region,
             ("official", "governors-area-of-reward-region-grey"): self._officials_to_reward_region,
@@ -100,6 +106,10 @@ class ZhanGuoVocabulary(Vocabulary):
             ("official", "governors-area-any-region"): self._official_decided_later,
             ("worker", "workers-area-adjacent-region"): self._worker_moved,
             ("worker", "workers-area-calmed-region"): self._worker_to_region,
+            ("worker", "workers-area-of-declared-region"): self._worker_to_region,
+            ("worker", "workers-area-of-hire-region"): self._worker_to_region,
+            ("worker", "workers-area-of-reward-region"): self._worker_to_shown_region,
+            ("unification_marker", "in-front-of-you"): self._value_1_markers,
             ("governor", "adjacent-region-beside-bonus-spaces"): self._governor_moved,
             ("wall", "space-of-declared-wall-section"): self._wall,
             ("palace", "palace-space-of-declared-region"): self._palace,
@@ -125,7 +135,6 @@ class ZhanGuoVocabulary(Vocabulary):
             "no-value-1-marker-of-card-colour": lambda run: run.state["supply"]["m1"][run.choice["colour"]] == 0,
             "second-card-in-region": lambda run: placed(run) == 2,
             "third-card-in-region": lambda run: placed(run) == 3,
-            "governor-on-bonus-space": lambda run: run.choice["space"] is not None,
             "declared-region-has-unrest": lambda run: P(run.state, run.player)["regions"][run.choice["region"]]["unrest"] > 0,
             "value-1-marker-left": left,
             "no-value-1-marker-left": lambda run: not left(run),
@@ -137,6 +146,9 @@ class ZhanGuoVocabulary(Vocabulary):
             "most-governors-in-region": self._governor_majority,
             "wall-on-line": self._wall_on,
         }
+        for name, bonus in BONUS_SPACE.items():
+            self.conditions[name] = lambda run, bonus=bonus: (
+                run.choice["space"] is not None and self.consts.bonus_spaces[run.choice["space"]] == bonus)
         for name, actions in TOOK.items():
             self.conditions[name] = lambda run, actions=actions: run.choice["action"] in actions
         for name, aspect in MOST_MARKERS.items():
@@ -170,12 +182,7 @@ class ZhanGuoVocabulary(Vocabulary):
             run.state["supply"]["m3"][colour] -= n
             p["m3"][colour] += n
         elif what == "unification_marker":  # value-1 markers of the colour chosen (a card's: its own)
-            colour = run.choice["colour"]
-            taken = min(n, run.state["supply"]["m1"][colour])
-            run.state["supply"]["m1"][colour] -= taken
-            p["m1"][colour] += taken
-            run.gained["missing"] = run.gained.get("missing", 0) + n - taken  # the supply ran out
-            run.events.append({"event": "markers", "player": run.player, "colour": colour, "taken": taken})
+            self._value_1_markers(run, n)
         else:
             super().gain(run, what, n)
 
@@ -194,10 +201,10 @@ class ZhanGuoVocabulary(Vocabulary):
             super().pay(run, what, n)
 
     def move(self, run: Run, track: str, steps: int) -> None:
-        if track != "unrest":
+        if track not in UNREST_TRACKS:
             return super().move(run, track, steps)
         p = P(run.state, run.player)
-        region = run.choice["region"]
+        region = run.choice[UNREST_TRACKS[track]]
         if steps < 0:
             lower_unrest(p, region, -steps, run.events)
             return
@@ -226,8 +233,6 @@ class ZhanGuoVocabulary(Vocabulary):
     def mechanism(self, run: Run, rule_id: str) -> None:
         if rule_id == MOVEMENT_POINT:  # each point the player may spend waits as a decision (the flow's)
             run.gained["movement"] = run.gained.get("movement", 0) + 1
-        elif rule_id == APPOINT:
-            self._appointed(run)
         elif rule_id == run.entity and run.each in self.targets and run.nth is not None:
             self._task_section(run)
 
@@ -284,6 +289,20 @@ class ZhanGuoVocabulary(Vocabulary):
     def _worker_to_region(self, run: Run, count: int) -> None:
         pieces.add_workers(self, run.state, P(run.state, run.player), run.choice["region"], count)
 
+    def _worker_to_shown_region(self, run: Run, count: int) -> None:
+        """A reward's workers: the region its space shows (the unrest does not rise)."""
+        pieces.add_workers(self, run.state, P(run.state, run.player), self._region(run), count)
+
+    def _value_1_markers(self, run: Run, count: int) -> None:
+        """Value-1 unification markers of the colour chosen (a placed card's: its own) from the general
+        supply; what the supply lacks is counted as missing (the unification's VP for each)."""
+        p, colour = P(run.state, run.player), run.choice["colour"]
+        taken = min(count, run.state["supply"]["m1"][colour])
+        run.state["supply"]["m1"][colour] -= taken
+        p["m1"][colour] += taken
+        run.gained["missing"] = run.gained.get("missing", 0) + count - taken  # the supply ran out
+        run.events.append({"event": "markers", "player": run.player, "colour": colour, "taken": taken})
+
     def _governor_moved(self, run: Run, count: int) -> None:
         """One of the player's governors to an adjacent region, beside the bonus spaces."""
         governors = run.state["board"]["governors"]
@@ -300,14 +319,6 @@ class ZhanGuoVocabulary(Vocabulary):
         for _ in range(count):
             pieces.place_governor(self, run.state, run.player, run.choice["region"], run.choice["space"])
 
-    def _appointed(self, run: Run) -> None:
-        """zhanguo/court-action/appoint-governor after its placement, for a governor a reward places
-        "as Appoint 1 Governor": the space's bonus, and the region's unrest cube back."""
-        p = P(run.state, run.player)
-        if run.choice["space"] is not None:
-            self._bonus(run, pieces.REWARD + self.consts.bonus_spaces[run.choice["space"]])
-        lower_unrest(p, run.choice["region"], p["regions"][run.choice["region"]]["unrest"], run.events)
-
     def _bonus(self, run: Run, reward: str) -> None:
         run.gained.setdefault("todo", []).extend(pieces.governor_bonus(self, run.state, run.player, reward, run.events))
 
@@ -316,14 +327,6 @@ class ZhanGuoVocabulary(Vocabulary):
             self._bonus(run, args["action"])
         else:
             super().other(run, op, args)
-
-    def choose(self, run: Run, options: tuple) -> int | None:
-        """Appoint 1 Governor: the bonus of the space the governor was placed on."""
-        bonus = pieces.REWARD + self.consts.bonus_spaces[run.choice["space"]]
-        for i, option in enumerate(options):
-            if any(op == "do_action" and args["action"] == bonus for op, args, _ in option):
-                return i
-        return super().choose(run, options)
 
     def _wall(self, run: Run, count: int) -> None:
         for _ in range(count):
