@@ -210,8 +210,8 @@ class DragonVocabulary(Vocabulary):
         return True
 
     def place(self, run: Run, what: str, count: int, where: str | None, params: dict[str, int]) -> None:
-        # a piece's destination is keyed by what is placed and where (the person phase: the card played
-        # to the discard space, the matching tile into a palace; the Great Wall: the used wall tile)
+        # a piece's destination is keyed by what is placed and where (ARCHITECTURE.md "Effects"; the card played
+        # to the discard space and the matching tile into a palace in the person phase; the used wall tile)
         if (what, where) == ("person_card", DISCARD_SPACE):
             for _ in range(count):
                 card = run.choice["card"]
