@@ -88,8 +88,9 @@ def refill_to(n):
     """Passing tops the treasury up to n yuan: the parameter of the named count `yuan-short-of` changes
     (the maximum stays), so Emil, who holds 1 yuan, takes n - 1 and every text says n."""
     def change(effect):
-        per = effect[0]["per"]
-        return [{"per": dict(per, each={"yuan-short-of": {"yuan": n}})}] + effect[1:]
+        passing, per = effect[0]["optional"]["do"]
+        per = {"per": dict(per["per"], each={"yuan-short-of": {"yuan": n}})}
+        return [{"optional": dict(effect[0]["optional"], do=[passing, per])}] + effect[1:]
     return change
 
 

@@ -25,6 +25,7 @@ from engine.gugong import common as gc
 from engine.gugong import locations
 from engine.dragon.vocabulary import EDICT_KINDS
 from engine.zhanguo.vocabulary import TOOK
+from kb.effects import term
 from tests.engine_checks import gugong_tokens_a_double_stands_for
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "kb" / "data"
@@ -388,10 +389,11 @@ def probe_dragon_event(game, rules, eid):
     if great and op == "rule":  # the Great Events that name a rule: what that rule does, on every player
         after = st.copy(state)
         events.great(k, after, [])
-        if args["id"] == eid:  # the volcano: every person marker to the attribute's space
+        says = term(args.get("says"))[0]
+        if says == "person-markers-to-zero":  # the volcano: every person marker to the attribute's space
             return ({n: p["person"] for n, p in after["players"].items()},
                     {n: rules.attr(eid, "target_space") for n in state["players"]})
-        if args["id"] == "dragon/phase/event":  # the eclipse: the event phase of the attribute's round again
+        if says == "event-of-round-again":  # the eclipse: the event of the attribute's round again
             again = st.copy(state)
             events.resolve(k, again, state["events"][rules.attr(eid, "round") - 1], [])
             return after["players"], again["players"]

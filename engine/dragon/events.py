@@ -5,7 +5,6 @@ vocabulary in engine/dragon/vocabulary.py). Decisions (releases, floors lost, it
 discarded, persons chosen) wait in state["pending"] in person-track order."""
 from __future__ import annotations
 
-from engine.core.state import own
 from engine.dragon import common as c
 
 E = "dragon/event/"
@@ -13,11 +12,12 @@ R = "dragon/rule/"
 S = "dragon/scoring-rule/"
 
 
-def run_effect(k, s: dict, entity: str, ev: list) -> dict:
+def run_effect(k, s: dict, entity: str, ev: list, moment: str | None = None) -> dict:
     """An event, decay or scoring effect run for every player in person-track order (its rankings
-    taken before anyone pays); what the runs counted, by player."""
+    taken before anyone pays) at the flow's `moment` (a `trigger` step acts only at its own); what the
+    runs counted, by player."""
     shared: dict = {}
-    return {n: k.effects.run(entity, s, n, ev, forced=True, shared=shared) for n in c.track_order(s)}
+    return {n: k.effects.run(entity, s, n, ev, forced=True, shared=shared, moment=moment) for n in c.track_order(s)}
 
 
 # ---------------------------------------------------------------- the six events
@@ -86,12 +86,9 @@ def edict_value(k, p: dict, kind: str) -> tuple[str, int]:
 
 # ---------------------------------------------------------------- decay, scoring, end
 def decay(k, s: dict, ev: list) -> None:
-    """dragon/rule/decay, then the palaces left without floors are gone."""
-    run_effect(k, s, R + "decay", ev)
-    for n in c.track_order(s):
-        p = s["players"][n]
-        if any(pal["floors"] <= 0 for pal in p["palaces"]):
-            p["palaces"] = [pal for pal in own(p, "palaces") if pal["floors"] > 0]
+    """dragon/rule/decay at its moment, after the event and before the scoring: its effect takes the
+    floors and removes the palaces left without any (its mechanism, engine/dragon/vocabulary.py)."""
+    run_effect(k, s, R + "decay", ev, moment="decay")
 
 
 def round_scoring(k, s: dict, ev: list) -> None:

@@ -24,7 +24,11 @@ PRIVILEGE = "privilege_"  # privilege_small / privilege_large: a privilege tile 
 MARKER = "dragon/rule/person-marker"  # the mechanism that moves a new person's marker
 EDICT = "dragon/event/ge-edict"
 WALL_SPACE = "first-free-wall-space"
+DISCARD_SPACE = "discard-space"  # where the person phase's card goes
+OWN_PALACE = "own-palace"  # where a new person tile goes (c.place_person: room, or a release)
 PERSON_PHASE = "dragon/phase/person"  # a person taken "as in the person phase" (the Sunrise)
+PASS = "dragon/rule/pass-for-money"  # the refill action: a pass instead of an action
+DECAY = "dragon/rule/decay"
 # the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
 TILE = "dragon/tile/"  # a wall tile's entity: the Great Wall action's option for it applies it
 # the Great Wall action's options, one per bonus, each under the condition that its tile is unused
@@ -143,11 +147,6 @@ class DragonVocabulary(Vocabulary):
             super().gain(run, what, n)
 
     def pay(self, run: Run, what: str, n: int) -> None:
-        if what == "person_card":
-            card = run.choice["card"]
-            own(_player(run), "hand").remove(card)
-            run.events.append({"event": "card", "player": run.player, "card": card})
-            return
         if what not in COUNTERS:
             return super().pay(run, what, n)
         have = _player(run)[what]
@@ -196,10 +195,33 @@ class DragonVocabulary(Vocabulary):
     def mechanism(self, run: Run, rule_id: str) -> None:
         if rule_id == run.entity == EDICT:  # a kind whose benefit the rulebook does not state
             self._edict_benefit(run)
+        elif rule_id == run.entity == DECAY:  # the palaces the decay left without floors are gone
+            p = _player(run)
+            if any(pal["floors"] <= 0 for pal in p["palaces"]):
+                p["palaces"] = [pal for pal in own(p, "palaces") if pal["floors"] > 0]
+        elif rule_id == run.entity and rule_id in (MARKER, PERSON_PHASE, PASS):  # the flow's and c.move_marker's:
+            return  # the queue in person-track order; a pass places no dragon; a marker on top (every move stamps)
         elif rule_id in (MARKER, PERSON_PHASE) and run.gained.get("placed"):  # the new person moves the marker
             self.interpreter.run(MARKER, run.state, run.player, run.events, choice={"person": run.gained["placed"]})
 
+    def optional(self, run: Run) -> bool:
+        """The flow runs an effect with an optional step only when the player chose it (passing for money
+        is the refill action)."""
+        return True
+
     def place(self, run: Run, what: str, count: int, where: str | None, params: dict[str, int]) -> None:
+        # a piece's destination is keyed by what is placed and where (ARCHITECTURE.md "Effects"; the card played
+        # to the discard space and the matching tile into a palace in the person phase; the used wall tile)
+        if (what, where) == ("person_card", DISCARD_SPACE):
+            for _ in range(count):
+                card = run.choice["card"]
+                own(_player(run), "hand").remove(card)
+                run.events.append({"event": "card", "player": run.player, "card": card})
+            return
+        if (what, where) == ("person", OWN_PALACE):
+            for _ in range(count):
+                self._take_person(run)
+            return
         if what != "wall_tile" or where != WALL_SPACE:
             return super().place(run, what, count, where, params)
         p, tile = _player(run), run.choice["tile"]
