@@ -120,6 +120,8 @@ class DragonVocabulary(Vocabulary):
                 lambda run: run.choice.get("person") is not None,
             "edict-other-kind-chosen":
                 lambda run: run.choice["kind"] not in EDICT_KINDS.values(),
+            # the person phase: the tile went into a palace (one released at once moves no marker)
+            "new-person-kept": lambda run: bool(run.gained.get("placed")),
             "group-has-dragon":
                 lambda run: bool(run.state["dragons"][run.choice["group"]]),
             **{name: self._wall_tile_unused(name) for name in WALL_TILE_UNUSED},

@@ -70,7 +70,7 @@ MENG_PORTS = "gugong/rule/solo-ports"  # his reward marked by a neutral marker
 FOLLOW = "gugong/token/bonus-follow"  # its owner's decision to perform the marked action
 NEW_SERVANTS = "gugong/step/morning-new-servants"  # everyone's servants for the day
 MENG_JADE = "gugong/rule/solo-jade-day"  # his jade bought at the cheapest house
-MENG_DECREE = "gugong/rule/solo-decrees-day"  # his choice of decree
+MENG_DECREE = "gugong/rule/solo-special-decrees"  # his choice of decree, free (the special Automa card)
 MENG_SHIPS = SHIPS | {"existing-or-new-ship", "meng-ship-or-new-ship"}
 # the night's ships (gugong/step/night-move-ships): each `per` lists its ships in run.shared, its steps
 # act on the nth: lost at sea (beside its owner's board), moved furthest first, full ones may claim
