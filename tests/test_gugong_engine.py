@@ -382,3 +382,27 @@ def test_the_port_a_ship_is_lost_in_is_the_step_effects_number(game):
     state["pending"] = []
     night.move_ships(changed, state, [])
     assert state["players"]["A"]["ships"][0] is None
+
+
+def test_meng_s_own_decree_rules_give_his_morning_vp_and_dusk_discount(game):
+    """gugong/rule/solo-decree-l1-gift-exchange: a VP each morning instead of the exchange;
+    solo-decree-l2-travel: his Dusk travel costs one servant fewer (both read from their effects)."""
+    from engine.gugong import solo
+
+    state = game.new_state(["Ola"], {"solo": "normal"}, 3)
+    meng = game.solo.meng
+    p = state["players"][meng]
+    attrs = game.rules.entities["gugong/rule/solo-decree-l1-gift-exchange"]["attrs"]
+    vp = p["vp"]
+    solo.morning_bonus(game, state, "l1-card-exchange", [])
+    assert p["vp"] == vp + attrs["morning_vp"]
+
+    cost = game.rules.entities["gugong/rule/solo-travel-dusk"]["attrs"]["servant_cost"]
+    cut = game.rules.entities["gugong/rule/solo-decree-l2-travel"]["attrs"]["dusk_travel_cost_reduction"]
+    paid = {}
+    for held in ([], ["l2-travel"]):
+        s = st.copy(state)
+        s["players"][meng].update(pool=5, decrees=list(held))
+        solo.run_rule(game, s, "gugong/rule/solo-travel-dusk", [], phase="dusk")
+        paid[bool(held)] = 5 - s["players"][meng]["pool"]
+    assert paid == {False: cost, True: cost - cut}

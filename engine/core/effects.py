@@ -174,8 +174,7 @@ class Interpreter:
         key = (entity_id, moment)
         entry = self._moments.get(key)
         if entry is None:  # the moment's trigger bodies as one program, compiled once like run()'s
-            bodies = tuple(step for op, args, inner in _applied_flat(self.compiled(entity_id))
-                           if op == "trigger" and args["when"] == moment for step in inner[0])
+            bodies = _at_moment(self.compiled(entity_id), moment)
             entry = self._moments[key] = (self.program(bodies) if bodies else None,
                                           self.rules.entities[entity_id]["attrs"])
         run = Run(entity_id, entry[1], state, player, events, False, choice, shared, False, moment)
@@ -433,13 +432,20 @@ def every_step(steps: tuple):
             yield from every_step(body)
 
 
-def _applied_flat(steps: tuple):
-    """A compiled effect's steps, each top-level `apply` replaced by the applied entity's steps."""
+def _at_moment(steps: tuple, moment: str) -> tuple:
+    """The bodies of a compiled effect's triggers for `moment`: top-level ones, those of an applied
+    entity, and those someone else does (a `by` keeps its actor around them)."""
+    out: list = []
     for op, args, inner in steps:
         if op == APPLY:
-            yield from _applied_flat(inner[0])
-        else:
-            yield op, args, inner
+            out += _at_moment(inner[0], moment)
+        elif op == "by":
+            body = _at_moment(inner[0], moment)
+            if body:
+                out.append((op, args, (body,)))
+        elif op == "trigger" and args["when"] == moment:
+            out += inner[0]
+    return tuple(out)
 
 
 def gains(steps: tuple, what: str) -> bool:

@@ -134,6 +134,8 @@ class GugongVocabulary(Vocabulary):
             "lower-gift-paid-with-card": lambda run: run.choice.get("lower") and run.choice.get("payment") == "discard",
             **{f"meng-collects-{token}": (lambda run, token=token: run.choice.get("token") == token)
                for token in g.solo.token_rules},  # the tokens his solo rules treat their own way
+            **{f"meng-holds-{key}": (lambda run, key=key: key in _player(run)["decrees"])
+               for key in g.solo.decree_rules},  # the decrees his solo rules treat their own way
             "day-phase": lambda run: run.choice.get("phase") == "day",
             "dusk-phase": lambda run: run.choice.get("phase") == "dusk",
             "card-shows-exchange-benefit":
@@ -261,7 +263,8 @@ class GugongVocabulary(Vocabulary):
         """What the modify steps of Meng's own decree rules (gugong/rule/solo-decree-*) add to `target`."""
         rules = self.g.solo.decree_rules
         return sum(args.get("by", 0) for key in p["decrees"] if key in rules
-                   for op, args, _ in self.interpreter.compiled(rules[key]) if op == "modify" and args["target"] == target)
+                   for op, args, _ in every_step(self.interpreter.compiled(rules[key]))
+                   if op == "modify" and args["target"] == target)
 
     def move(self, run: Run, track: str, steps: int) -> None:
         if track == "intrigue":
