@@ -727,7 +727,25 @@ def _term(raw: str, v: Vocab) -> Term:
     return replace(v.terms[raw])  # a copy: a query may lower its idf (see _collocations)
 
 
+# Czech and Polish write a negation into the verb or adjective ("neprovést", "nedostanu", "niewykorzystany"): a
+# negated word the knowledge base does not print is looked up as the word it negates (the rules say "bez akce",
+# "nie może" apart, which the word then meets); a word the texts print ("neobydlený") stays itself
+NEGATIONS = ("nie", "ne")
+NEGATED_MIN = 4  # letters left after the negation
+
+
 def _new_term(raw: str, v: Vocab) -> Term:
+    term = _plain_term(raw, v)
+    if not term.known:
+        w = term.word
+        for neg in NEGATIONS:
+            if w.startswith(neg) and len(w) - len(neg) >= NEGATED_MIN:
+                base = _plain_term(raw[len(neg):], v)
+                return base if base.known else term
+    return term
+
+
+def _plain_term(raw: str, v: Vocab) -> Term:
     w = fold(raw)
     exact = set(v.lemmas.get(w, ()))
     if not w.isdigit():
