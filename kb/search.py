@@ -87,7 +87,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 QUESTION_NAME_CAP = 25.0
 ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
-HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
+HINT = 8.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
 VARIANT_PRIOR = 6.0
