@@ -64,7 +64,8 @@ MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every 
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
 MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
-CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
+CANDIDATES = 120  # documents ranked at most; past it, those a cheap order puts first (see _candidates); 80-200
+# measure the same on the tuning parts, and ranking is most of a query's time at ten times the index
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
 # what holding every content word of a query of several adds to the text's relevance (TEXT): a text
