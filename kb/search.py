@@ -982,7 +982,9 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         if asked:
             name = min(name, QUESTION_NAME_CAP)
         kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if asked else r.kind_weight
-        lookup = len(terms) == 1 or name >= NAME_LEVEL_SCORE[FUZZY]
+        # a name lookup earns the text's full weight for holding the word; a question of one content word ("how
+        # many rounds are there") asks for the text most about it, which BM25 tells apart
+        lookup = (len(terms) == 1 and not asked) or name >= NAME_LEVEL_SCORE[FUZZY]
         text_, share, missing = _relevance(r, match, sets, lookup)
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
