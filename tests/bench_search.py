@@ -7,7 +7,8 @@ parts apart (the same figures the test suite prints).
 Latency: every query of the names and questions sets, run REPEAT times through kb.search in this process
 after one warm-up pass and, as the API does after its warm-up, gc.freeze(), on the real knowledge base
 (the baseline) and on one with nine generated copies of every search document added (names and texts
-recombined from other documents of the same language, seeded), so the index holds ten times the documents. The ratio 10x / 1x is measured in the same run.
+recombined from other documents of the same language, seeded), so the index holds ten times the documents.
+The ratio 10x / 1x is measured in the same run.
 """
 from __future__ import annotations
 
