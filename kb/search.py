@@ -106,7 +106,7 @@ FAMILY_GAP = 1.0
 # A rulebook's reference lists (Gugong's appendix: every decree, token and gift card benefit once more)
 # restate rules the game's own texts state; the chapters are data (kb/data/search.yaml `restating`).
 # A restatement answers the same questions as its rule and goes after it: it loses this.
-RESTATED = 8.0
+RESTATED = 4.0
 # The rulebooks print some texts twice (a token in the game's text and again in the appendix list): of
 # the first DIVERSE results, one whose text shares SAME_TEXT of its words with a better one's says
 # nothing new and goes after them
