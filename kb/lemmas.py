@@ -17,6 +17,19 @@ from kb.fold import fold
 
 LANGS = ("pl", "cs", "en")
 
+# The Snowball stemmer cuts endings, so an irregular verb's past forms keep their own stem ("broken" is not
+# "break", "won" not "win"): those of the verbs rules and players use, mapped to the infinitive first
+_IRREGULAR = {form: verb for verb, forms in {
+    "break": "broke broken", "win": "won", "take": "took taken", "pay": "paid", "get": "got gotten",
+    "lose": "lost", "choose": "chose chosen", "draw": "drew drawn", "give": "gave given", "hold": "held",
+    "keep": "kept", "build": "built", "buy": "bought", "begin": "began begun", "run": "ran",
+    "throw": "threw thrown", "spend": "spent", "sell": "sold", "bring": "brought", "go": "went gone",
+    "make": "made", "send": "sent", "stand": "stood", "fall": "fell fallen", "hide": "hid hidden",
+    "lead": "led", "leave": "left", "find": "found", "come": "came", "become": "became", "beat": "beaten",
+    "fight": "fought", "feed": "fed", "ride": "rode ridden", "rise": "rose risen", "steal": "stole stolen",
+    "write": "wrote written", "see": "saw seen", "do": "did done", "have": "had"}.items()
+    for form in forms.split()}
+
 
 @lru_cache(maxsize=1)
 def _morfeusz():
@@ -43,7 +56,7 @@ def lemmas(word: str, lang: str) -> frozenset[str]:
 
         out = {fold(simplemma.lemmatize(low, lang="cs"))}
     elif lang == "en":
-        out = {_english().stemWord(fold(low))}
+        out = {_english().stemWord(fold(_IRREGULAR.get(low, low)))}
     else:
         out = set()
     out.discard("")

@@ -64,7 +64,8 @@ MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every 
 MAX_TOKENS = 12  # the warning text names this number
 SNIPPET_CHARS = 160
 MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
-CANDIDATES = 200  # documents ranked at most; past it, those a cheap order puts first (see _candidates)
+CANDIDATES = 120  # documents ranked at most; past it, those a cheap order puts first (see _candidates); 80-200
+# measure the same on the tuning parts, and ranking is most of a query's time at ten times the index
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
 PROXIMITY_DEPTH = 12  # how many of the best candidates are re-scored for word proximity
 # what holding every content word of a query of several adds to the text's relevance (TEXT): a text
@@ -87,7 +88,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 QUESTION_NAME_CAP = 25.0
 ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
-HINT = 4.0  # what a text with the kind of answer a question word asks for adds (see _hint)
+HINT = 8.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
 VARIANT_PRIOR = 6.0
@@ -521,7 +522,9 @@ class Vocab:
     facets: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # ("game", "gugong") -> ids
     entity_of: dict[int, str] = field(default_factory=dict)  # document id -> its entity
     by_entity: dict[tuple[str, str], Doc] = field(default_factory=dict)  # (entity, language) -> its document
-    order: dict[int, tuple] = field(default_factory=dict)  # document id -> its rank among equals (_candidates)
+    order: list[int] = field(default_factory=list)  # document id -> its rank among equals (_candidates)
+    entity_no: list[int] = field(default_factory=list)  # document id -> a number of its entity (counting entries)
+    per_entity: int = 1  # the most documents an entity has (one per language)
     # the words sorted by length (then spelling) and their lengths: a typo's neighbours within k edits
     # are at most k letters longer or shorter, so the fuzzy scan reads one slice, not every word
     by_length: list[str] = field(default_factory=list)
@@ -557,7 +560,17 @@ class Vocab:
                 named_variants.setdefault(d.entity_id, set()).update(d.names)
         self.variant_names = {e: frozenset(ws) for e, ws in named_variants.items()}
         self.avg_length = sum(len(d.tokens) for d in self.docs.values()) / (len(self.docs) or 1)
-        self.order = {d.id: (-d.weight, d.id) for d in self.docs.values()}  # a cheap order of candidates
+        # a cheap order of candidates, and each document's entity as a number: lists indexed by document
+        # id, read in C by map() and heapq (at ten times the index a dict of tuples was a third of _candidates)
+        top = max(self.docs, default=0) + 1
+        self.order = [0] * top
+        for n, d in enumerate(sorted(self.docs.values(), key=lambda d: (-d.weight, d.id))):
+            self.order[d.id] = n
+        numbers: dict[str, int] = {}
+        self.entity_no = [0] * top
+        for d in self.docs.values():
+            self.entity_no[d.id] = numbers.setdefault(d.entity_id, len(numbers))
+        self.per_entity = max(Counter(d.entity_id for d in self.docs.values()).values(), default=1)
         self.by_length = sorted(self.words, key=lambda w: (len(w), w))
         self.lengths = [len(w) for w in self.by_length]
 
@@ -658,6 +671,13 @@ class Term:
     found_in: frozenset[int] = field(default=frozenset(), repr=False)
     named_in: frozenset[int] = field(default=frozenset(), repr=False)
     whole_in: frozenset[int] = field(default=frozenset(), repr=False)
+    # ... and, for the ranking, the documents whose words hold the word, its forms or its completions
+    # (held_in), a typo's neighbours (near_in), and whose names hold a word it matches (name_in): a
+    # set look-up per document instead of intersecting its words with each term's (the ranking's cost at
+    # ten times the index)
+    held_in: frozenset[int] = field(default=frozenset(), repr=False)
+    near_in: frozenset[int] = field(default=frozenset(), repr=False)
+    name_in: frozenset[int] = field(default=frozenset(), repr=False)
 
     def expand(self, v: Vocab) -> "Term":
         """The knowledge base's words that match: each of them, and any word that has one of the lemmas."""
@@ -674,6 +694,10 @@ class Term:
         self.whole_in = _union(v.holding, whole)
         self.found_in = self.whole_in | _union(v.holding, begun - whole)
         self.named_in = _union(v.naming, whole | begun)
+        self.held_in = _union(v.holding, {self.word} | self.exact | self.prefixed)
+        self.near_in = _union(v.holding, self.fuzzy)
+        completions = set(_begun(self.word, v.words)) if self.prefix else set()
+        self.name_in = _union(v.naming, self.exact_words | self.stem_words | self.fuzzy_words | completions)
         return self
 
 
@@ -716,7 +740,25 @@ def _term(raw: str, v: Vocab) -> Term:
     return replace(v.terms[raw])  # a copy: a query may lower its idf (see _collocations)
 
 
+# Czech and Polish write a negation into the verb or adjective ("neprovést", "nedostanu", "niewykorzystany"): a
+# negated word the knowledge base does not print is looked up as the word it negates (the rules say "bez akce",
+# "nie może" apart, which the word then meets); a word the texts print ("neobydlený") stays itself
+NEGATIONS = ("nie", "ne")
+NEGATED_MIN = 4  # letters left after the negation
+
+
 def _new_term(raw: str, v: Vocab) -> Term:
+    term = _plain_term(raw, v)
+    if not term.known:
+        w = term.word
+        for neg in NEGATIONS:
+            if w.startswith(neg) and len(w) - len(neg) >= NEGATED_MIN:
+                base = _plain_term(raw[len(neg):], v)
+                return base if base.known else term
+    return term
+
+
+def _plain_term(raw: str, v: Vocab) -> Term:
     w = fold(raw)
     exact = set(v.lemmas.get(w, ()))
     if not w.isdigit():
@@ -892,7 +934,8 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
         every &= allowed
     named = frozenset.intersection(*(item.named_in for item in needed)) & every
     found, multi = set(every), set()
-    if len(terms) > 1 and len(set(map(v.entity_of.__getitem__, every))) < 20:
+    # fewer than twenty entries hold every word (counted only when that many documents could be fewer)
+    if len(terms) > 1 and (len(every) < 20 * v.per_entity and len(set(map(v.entity_no.__getitem__, every))) < 20):
         # whole words only: as prefixes, short words ("pri") would match a good part of the index. A
         # rare word alone brings its documents (every word does when no rare one is found anywhere); a
         # common one those that hold another of the words too
@@ -906,7 +949,7 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
             for j in range(k + 1, len(terms)):
                 multi |= whole[k] & whole[j]
         found |= multi
-    entities = len(set(map(v.entity_of.__getitem__, found)))
+    entities = len(set(map(v.entity_no.__getitem__, found)))
     keep = max(CANDIDATES, 3 * depth)  # an entry has a document per language
     if len(found) <= keep:
         ids = sorted(found)
@@ -929,16 +972,19 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
     of the query, then the kind a player looks up, then the shorter name. The explanation's parts are
     rounded only when shown (see _explained)."""
     terms, total_idf = match.terms, match.total_idf
-    sets = [(item, {item.word} | item.exact | item.prefixed, item.fuzzy) for item in terms]
+    sets = [(item, item.held_in, item.near_in) for item in terms]
+    named = frozenset().union(*(item.name_in for item in terms))
     scored = []
     for r in rows:
         parts: dict = {}
-        name = _name_score(r.phrases, match, parts)
+        name = _name_score(r.phrases, match, parts) if r.id in named else parts.update(name=0.0, name_match="none") or 0.0
         asked = match.question or (match.description and name < NAME_LEVEL_SCORE[FUZZY])
         if asked:
             name = min(name, QUESTION_NAME_CAP)
         kind = QUESTION_KIND_WEIGHT.get(r.kind, r.kind_weight) if asked else r.kind_weight
-        lookup = len(terms) == 1 or name >= NAME_LEVEL_SCORE[FUZZY]
+        # a name lookup earns the text's full weight for holding the word; a question of one content word ("how
+        # many rounds are there") asks for the text most about it, which BM25 tells apart
+        lookup = (len(terms) == 1 and not asked) or name >= NAME_LEVEL_SCORE[FUZZY]
         text_, share, missing = _relevance(r, match, sets, lookup)
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
@@ -1012,10 +1058,10 @@ def _relevance(doc: Doc, match: "_Matcher", sets: list, lookup: bool) -> tuple[f
     several adds COVER_ALL. Returns the points (TEXT + COVER_ALL at most), the share of the query's
     weight held, and how many query words the entry lacks."""
     weights, missing = [], 0
-    for item, exact, fuzzy in sets:
-        if not exact.isdisjoint(doc.words):
+    for item, held, near in sets:
+        if doc.id in held:
             weights.append(item.idf)
-        elif not fuzzy.isdisjoint(doc.words):
+        elif doc.id in near:
             weights.append(item.idf / 2)
         else:
             weights.append(0.0)
