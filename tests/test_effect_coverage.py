@@ -12,7 +12,6 @@ NOT_YET = {
     "dragon/setup-step/gw-setup-action-card": "setup (engine/dragon/setup.py) is written by hand",
     "dragon/setup-step/gw-setup-wall-tiles": "setup (engine/dragon/setup.py) is written by hand",
     "dragon/setup-step/initial-persons": "the draft validates by hand (engine/dragon/phases.py)",
-    "dragon/setup-step/palaces-and-money": "setup (engine/dragon/setup.py) is written by hand",
 }
 
 # ZhanGuo's, and why

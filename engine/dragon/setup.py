@@ -9,6 +9,9 @@ from engine.core.settle import Broken, named
 from engine.core.rng import Rng
 from kb.messages import N_
 
+PALACES_AND_MONEY = "dragon/setup-step/palaces-and-money"
+
+
 def options(g, opts: dict, players: list[str]) -> dict:
     opts = g.game_type.check_options(opts, players)
     ed = str(opts.get("edition", g.default_edition))
@@ -66,18 +69,18 @@ def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
     s["players"] = {}
     for i, n in enumerate(names):
         s["players"][n] = {
-            "yuan": k.start_yuan, "rice": 0, "fireworks": 0, "vp": k.start_vp, "person": k.start_person,
-            "stamp": 0, "palaces": [{"floors": k.start_floors, "persons": []} for _ in range(k.start_palaces)],
+            "yuan": 0, "rice": 0, "fireworks": 0, "vp": k.start_vp, "person": k.start_person,
+            "stamp": 0, "palaces": [],
             "privileges": {"small": 0, "large": 0}, "hand": list(hand),
             "wall": list(k.wall_tiles) if o["great_wall"] else [], "final": None}
     # markers on space 0: the first seat's on top (any order will do: every marker moves in the draft)
     for n in reversed(names):
         s["stamp"] += 1
         s["players"][n]["stamp"] = s["stamp"]
-    n = len(names)
-    s["bank"] = {"yuan": k.total_yuan - n * k.start_yuan, "rice": k.total_rice, "fireworks": k.total_fireworks,
-                 "floors": k.total_floors - n * k.start_palaces * k.start_floors,
-                 "small": k.total_small, "large": k.total_large}
+    s["bank"] = {"yuan": k.total_yuan, "rice": k.total_rice, "fireworks": k.total_fireworks,
+                 "floors": k.total_floors, "small": k.total_small, "large": k.total_large}
+    for name in names:  # each player's palaces and money, from the bank, as its setup step's effect says
+        g.effects.run(PALACES_AND_MONEY, s, name, [])
     return s
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from engine.core.effects import Run, Vocabulary, applies, every_step, gains
-from engine.core.errors import IllegalAction
+from engine.core.errors import EngineError, IllegalAction
 from engine.core.state import own
 from engine.dragon import common as c
 from engine.dragon.events import edict_value
@@ -29,6 +29,7 @@ OWN_PALACE = "own-palace"  # where a new person tile goes (c.place_person: room,
 PERSON_PHASE = "dragon/phase/person"  # a person taken "as in the person phase" (the Sunrise)
 PASS = "dragon/rule/pass-for-money"  # the refill action: a pass instead of an action
 DECAY = "dragon/rule/decay"
+SETUP_PALACES = "dragon/setup-step/palaces-and-money"  # the floors its gain step took, built as it says
 # the kind of person each of the edict's counts counts (the option a player's chosen kind takes)
 TILE = "dragon/tile/"  # a wall tile's entity: the Great Wall action's option for it applies it
 # the Great Wall action's options, one per bonus, each under the condition that its tile is unused
@@ -197,6 +198,8 @@ class DragonVocabulary(Vocabulary):
     def mechanism(self, run: Run, rule_id: str) -> None:
         if rule_id == run.entity == EDICT:  # a kind whose benefit the rulebook does not state
             self._edict_benefit(run)
+        elif rule_id == run.entity == SETUP_PALACES:  # the setup's floors built into its palaces
+            self._starting_palaces(run)
         elif rule_id == run.entity == DECAY:  # the palaces the decay left without floors are gone
             p = _player(run)
             if any(pal["floors"] <= 0 for pal in p["palaces"]):
@@ -230,6 +233,15 @@ class DragonVocabulary(Vocabulary):
         for _ in range(count):  # the used tile goes into the wall, the next space from the left
             own(p, "wall").remove(tile)
             run.state["wall"].append(run.player)
+
+    def _starting_palaces(self, run: Run) -> None:
+        """The floors the step gained, from the bank, built into its palaces of equal height (its attributes)."""
+        floors = run.gained.pop("palace_floor", 0)
+        palaces, height = run.attrs["palaces"], run.attrs["floors_per_palace"]
+        if floors != palaces * height:
+            raise EngineError(f"{run.entity}: {floors} floors do not build {palaces} palaces of {height}")
+        run.state["bank"]["floors"] -= floors
+        own(_player(run), "palaces").extend({"floors": height, "persons": []} for _ in range(palaces))
 
     def _edict_benefit(self, run: Run) -> None:
         """dragon/unknown/ge-edict-benefits: 1 of what the kind's action gives per symbol."""
