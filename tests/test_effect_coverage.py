@@ -19,7 +19,6 @@ ZHANGUO_NOT_YET = {
     "zhanguo/phase/play": "the turn order of phase 2 is the flow's (engine/zhanguo/game.py)",
     "zhanguo/rule/how-to-play-a-card": "the choice of unification or a court action is the player's action type",
     "zhanguo/rule/court-actions": "the card to the court and the activation are the flow's (engine/zhanguo/court.py)",
-    "zhanguo/setup-step/player-supply": "setup (engine/zhanguo/setup.py) is written by hand",
     "zhanguo/variant/card-selection": "a `modify` of phase 1, run by engine/zhanguo/draw.py",
     "zhanguo/variant/unrest-per-worker": "a `modify` of Hire Workers: the vocabulary's unrest step reads its attribute",
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.settle import Broken, named, settle_items
 from engine.zhanguo.common import P
+from engine.zhanguo.vocabulary import PLAYER_SUPPLY
 from kb.messages import N_
 
 
@@ -55,11 +56,12 @@ def new_state(g, players, options=None, seed=0):
     s["players"] = {}
     for name in players:
         p = {"vp": k.start_vp, "side": "A", "board": None, "hand": [], "draft": [],
-             "supply": {c: k.officials_per_colour for c in k.official_colours},
-             "governors": k.governors, "palaces": k.palaces, "walls": k.walls, "cubes": k.cubes,
+             "supply": {c: 0 for c in k.official_colours}, "governors": 0, "palaces": 0, "walls": 0, "cubes": 0,
              "discs": k.task_discs, "m1": {c: 0 for c in k.colours}, "m3": {c: 0 for c in k.colours},
              "regions": {r: {"gov": {c: 0 for c in k.official_colours}, "work": {c: 0 for c in k.official_colours},
                              "workers": 0, "unrest": 0, "cards": []} for r in k.regions}}
+        s["players"][name] = p
+        g.effects.run(PLAYER_SUPPLY, s, name, [])  # the player's pieces, as the setup step's effect says
         for c, m in k.start_officials.items():
             p["supply"][c] -= m
             p["regions"][str(k.start_region)]["gov"][c] += m

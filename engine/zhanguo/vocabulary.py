@@ -30,6 +30,8 @@ BONUS_SPACE = {"governor-on-movement-bonus-space": "governor-bonus-movement",
 UNREST_TRACKS = {"unrest_chosen_region": "region", "unrest_declared_region": "region",
                  "unrest_same_region": "region", "unrest_card_region": "card_region"}
 HIRED = "declared-region-worker"
+PLAYER_SUPPLY = "zhanguo/setup-step/player-supply"  # each player's pieces at the start
+SUPPLY_PIECES = {"unrest": "cubes", "governor": "governors", "palace": "palaces", "wall": "walls"}
 # a B side's ability after the court action(s) its condition names
 TOOK = {"takes-hire-workers": {"hire-workers"}, "took-appoint-governor": {"appoint-governor"},
         "took-recruit-official": {"recruit-official"},
@@ -183,6 +185,8 @@ class ZhanGuoVocabulary(Vocabulary):
             p["m3"][colour] += n
         elif what == "unification_marker":  # value-1 markers of the colour chosen (a card's: its own)
             self._value_1_markers(run, n)
+        elif what in SUPPLY_PIECES and run.entity == PLAYER_SUPPLY:  # the setup: pieces into the player's supply
+            p[SUPPLY_PIECES[what]] += n
         else:
             super().gain(run, what, n)
 
@@ -233,6 +237,10 @@ class ZhanGuoVocabulary(Vocabulary):
     def mechanism(self, run: Run, rule_id: str) -> None:
         if rule_id == MOVEMENT_POINT:  # each point the player may spend waits as a decision (the flow's)
             run.gained["movement"] = run.gained.get("movement", 0) + 1
+        elif rule_id == run.entity == PLAYER_SUPPLY:  # the officials of each colour it names (of its discs,
+            p = P(run.state, run.player)  # the task discs are counted apart: the others mark tracks)
+            for colour in self.consts.official_colours:
+                p["supply"][colour] += run.attrs[f"{colour}_officials"]
         elif rule_id == run.entity and run.each in self.targets and run.nth is not None:
             self._task_section(run)
 
