@@ -7,10 +7,8 @@ from collections import Counter
 from engine.core.errors import IllegalAction, MalformedAction
 from engine.core.settle import Broken, named
 from engine.core.rng import Rng
+from engine.dragon.vocabulary import SETUP_PALACES
 from kb.messages import N_
-
-PALACES_AND_MONEY = "dragon/setup-step/palaces-and-money"
-
 
 def options(g, opts: dict, players: list[str]) -> dict:
     opts = g.game_type.check_options(opts, players)
@@ -80,7 +78,7 @@ def new_state(g, players: list[str], opts: dict, seed: int) -> dict:
     s["bank"] = {"yuan": k.total_yuan, "rice": k.total_rice, "fireworks": k.total_fireworks,
                  "floors": k.total_floors, "small": k.total_small, "large": k.total_large}
     for name in names:  # each player's palaces and money, from the bank, as its setup step's effect says
-        g.effects.run(PALACES_AND_MONEY, s, name, [])
+        g.effects.run(SETUP_PALACES, s, name, [])
     return s
 
 

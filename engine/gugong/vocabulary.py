@@ -128,7 +128,6 @@ class GugongVocabulary(Vocabulary):
             "jade-houses-sold-out": lambda run: not any(run.state["jade_houses"]),
             "first-to-choose-option": lambda run: run.state["medal"] is None,
             "medal-available": lambda run: run.state["medal"] is None,
-            # Meng's travel tokens (gugong/rule/solo-token-special-cases): the phase he travels in
             # a lower gift's exchange (gugong/rule/gift-exchange-lower): how the player chose to pay
             "lower-gift-paid-with-servants": lambda run: run.choice.get("lower") and run.choice.get("payment") == "servants",
             "lower-gift-paid-with-card": lambda run: run.choice.get("lower") and run.choice.get("payment") == "discard",
@@ -136,6 +135,7 @@ class GugongVocabulary(Vocabulary):
                for token in g.solo.token_rules},  # the tokens his solo rules treat their own way
             **{f"meng-holds-{key}": (lambda run, key=key: key in _player(run)["decrees"])
                for key in g.solo.decree_rules},  # the decrees his solo rules treat their own way
+            # Meng's rules (gugong/rule/solo-*): the phase he acts in
             "day-phase": lambda run: run.choice.get("phase") == "day",
             "dusk-phase": lambda run: run.choice.get("phase") == "dusk",
             "card-shows-exchange-benefit":

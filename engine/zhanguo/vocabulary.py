@@ -173,8 +173,6 @@ class ZhanGuoVocabulary(Vocabulary):
         if what == "vp":
             p["vp"] += n
             run.events.append({"event": "vp", "player": run.player, "vp": n, "rule": run.entity})
-        elif what == "worker":  # into the declared region, else the one the reward space shows
-            pieces.add_workers(self, run.state, p, self._region(run), n)
         elif what == "card":  # from the deck the running `per` is at, as many as it holds
             deck = run.state["decks"][self.consts.colours[run.nth]]
             for _ in range(min(n, len(deck))):
