@@ -89,6 +89,10 @@ QUESTION_NAME_CAP = 25.0
 ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
 HINT = 8.0  # what a text with the kind of answer a question word asks for adds (see _hint)
+# What a query earns from the questions players ask that an entry answers (kb/data/player-questions.yaml),
+# at most: the share of the query's weight one of them holds, times how much of that question the query
+# says (PLAYER_QUESTION_FLOOR of it for holding the words at all)
+PLAYER_QUESTION, PLAYER_QUESTION_FLOOR = 20.0, 0.5
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
 VARIANT_PRIOR = 6.0
@@ -287,6 +291,30 @@ def read_lexicon(path: Path = LEXICON) -> dict:
     return raw or {}
 
 
+PLAYER_QUESTIONS = Path(__file__).parent / "data" / "player-questions.yaml"
+
+
+def read_player_questions(path: Path = PLAYER_QUESTIONS) -> dict[tuple[str, str], list[str]]:
+    """(entity id, language) -> the questions players ask that the entry answers, as written in
+    kb/data/player-questions.yaml."""
+    where = "kb/data/player-questions.yaml"
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except yaml.YAMLError as exc:
+        raise LexiconError(f"{where} is not valid YAML: {exc}") from exc
+    raw = raw or {}
+    if not isinstance(raw, dict) or not set(raw) <= {"entries", *_PROVENANCE}:
+        raise LexiconError(f"{where}: expected origin, note and entries")
+    if raw.get("entries"):
+        _provenance(raw, where.split("/")[-1])
+    out: dict[tuple[str, str], list[str]] = {}
+    for eid, by_lang in (raw.get("entries") or {}).items():
+        for lang, qs in _by_lang(by_lang, str(eid)).items():
+            if qs:
+                out[(str(eid), lang)] = qs
+    return out
+
+
 @dataclass
 class Lexicon:
     """The compiled search vocabulary, as a search reads it from the database."""
@@ -374,13 +402,18 @@ def _phrases(name: str, forms: list[str]) -> str:
     return "|".join(dict.fromkeys(out))
 
 
-def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
+def create_index(conn: Connection, lexicon: Path = LEXICON, player_questions: Path = PLAYER_QUESTIONS) -> None:
     """The search index of the build's search documents, and the search vocabulary of `lexicon`
-    (kb/data/search.yaml): its aliases indexed as glossary forms of their entities."""
+    (kb/data/search.yaml): its aliases indexed as glossary forms of their entities; and the questions
+    players ask that each entry answers (`player_questions`), indexed as its words and kept apart."""
     raw = read_lexicon(lexicon)
     compiled = compile_lexicon(raw)
     lex = Lexicon.of(compiled)
     docs = conn.execute(text("SELECT id, entity_id, lang, name, body FROM searchdoc")).fetchall()
+    asked_by = read_player_questions(player_questions)
+    unknown = sorted({eid for eid, _ in asked_by} - {d.entity_id for d in docs})
+    if unknown:
+        raise LexiconError(f"kb/data/player-questions.yaml: no such entries: {', '.join(unknown[:5])}")
     forms: dict[tuple[str, str], list[str]] = {}
     for eid, lang, form in conn.execute(text("SELECT entity_id, lang, form FROM termform ORDER BY id")):
         forms.setdefault((eid, lang), []).append(form)
@@ -417,6 +450,10 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
                                       if lang_ != d.lang)
         context += " " + " ".join(_lex(f"{titles.get((term, d.lang), '')} {' '.join(forms.get((term, d.lang), ()))}",
                                            d.lang, {}, lex) for term in glossary.get(d.entity_id, ()))
+        questions = asked_by.get((d.entity_id, d.lang), ())
+        context += " " + " ".join(_lex(q, d.lang, seen, lex) for q in questions)
+        stops = lex.stops(d.lang)
+        row["asked"] = "|".join(" ".join(dict.fromkeys(w for w in words(q) if w not in stops)) for q in questions)
         row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen, lex)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
@@ -428,10 +465,10 @@ def create_index(conn: Connection, lexicon: Path = LEXICON) -> None:
     # Each entry's words and lemmas (those of its names and glossary forms apart), read into memory
     # by vocab(): the index and the ranking, the same on both databases
     conn.execute(text("CREATE TABLE searchlex (id INTEGER PRIMARY KEY, phrases TEXT NOT NULL, names TEXT NOT NULL, "
-                      "words TEXT NOT NULL)"))
+                      "words TEXT NOT NULL, asked TEXT NOT NULL)"))
     if rows:
-        conn.execute(text("INSERT INTO searchlex (id, phrases, names, words) VALUES (:id, :phrases, :names, :words)"),
-                     rows)
+        conn.execute(text("INSERT INTO searchlex (id, phrases, names, words, asked) "
+                          "VALUES (:id, :phrases, :names, :words, :asked)"), rows)
     conn.execute(text("CREATE TABLE searchvocab (word TEXT PRIMARY KEY, lemmas TEXT NOT NULL, df INTEGER NOT NULL, "
                       "spelling TEXT NOT NULL)"))
     conn.execute(text("CREATE TABLE searchlemma (lemma TEXT PRIMARY KEY, df INTEGER NOT NULL)"))
@@ -480,6 +517,7 @@ class Doc:
     tf: Counter = field(default_factory=Counter)  # how often each word stands in its text
     refs: tuple[str, ...] = ()  # the entries an example illustrates (entityref), of a kind that states a rule
     restates: bool = False  # it stands in a chapter that lists again rules stated elsewhere (RESTATED)
+    asked_by: list[list[str]] = field(default_factory=list)  # the content words of each player question it answers
 
     @property
     def weight(self) -> float:
@@ -492,7 +530,8 @@ def _doc(r) -> Doc:
                [p.split() for p in r.phrases.split("|")] if r.phrases else [], frozenset(r.words.split()),
                frozenset(r.names.split()), tokens, frozenset(w for _, w in tokens),
                KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0),
-               any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope), Counter(w for _, w in tokens))
+               any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope), Counter(w for _, w in tokens),
+               asked_by=[q.split() for q in r.asked.split("|") if q] if r.asked else [])
 
 
 def _variant(game: str, scope: str | dict | None) -> str | None:
@@ -587,7 +626,7 @@ class Vocab:
 
 
 _DOCS = text("SELECT d.id, d.entity_id, d.game_id, d.kind, d.lang, d.name, d.body, d.folded_body, x.phrases, "
-             "x.names, x.words, e.scope FROM searchdoc d JOIN searchlex x ON x.id = d.id "
+             "x.names, x.words, x.asked, e.scope FROM searchdoc d JOIN searchlex x ON x.id = d.id "
              "JOIN entity e ON e.id = d.entity_id")
 # what an entry refers to, then its parent, when that states a rule (see _families)
 _REFS = text("SELECT f.entity_id, f.target_id FROM (SELECT id AS n, entity_id, target_id FROM entityref "
@@ -989,10 +1028,11 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         hint = _hint(r, match.asked)
         variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
         restated = -RESTATED if r.restates else 0.0
+        player = _player_question(r.asked_by, match, parts) if r.asked_by else 0.0
         parts["asked"] = bool(asked)
         parts.update(name=name, text=text_, coverage=share, every_word=not missing, question=hint, kind=kind,
-                     length=-r.length, variant=variant, restated=restated)
-        score = name + text_ + hint + kind - r.length + variant + restated
+                     length=-r.length, variant=variant, restated=restated, player_question=player)
+        score = name + text_ + hint + kind - r.length + variant + restated + player
         scored.append({"row": r, "score": score, "explain": parts})
     scored.sort(key=lambda s: -s["score"])
     for s in scored[:PROXIMITY_DEPTH]:
@@ -1090,6 +1130,23 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
         if doc.kind in q["not_kinds"]:  # the kind of entry it does not ask for ("next round": not the setup)
             points -= HINT
     return points
+
+
+def _player_question(questions: list[list[str]], match: "_Matcher", parts: dict) -> float:
+    """What the player question of the entry closest to the query adds: PLAYER_QUESTION times the share
+    of the query's weight it holds, scaled by the share of its own content words the query says."""
+    best = 0.0
+    for ws in questions:
+        if not ws or match.table.keys().isdisjoint(ws):
+            continue
+        columns = list(zip(*map(match.levels, ws)))  # columns[k][i]: how word i of the question matches query word k
+        share = sum(item.idf for item, column in zip(match.terms, columns) if any(column)) / match.total_idf
+        said = sum(1 for i in range(len(ws)) if any(column[i] for column in columns)) / len(ws)
+        score = PLAYER_QUESTION * share * (PLAYER_QUESTION_FLOOR + (1 - PLAYER_QUESTION_FLOOR) * said)
+        if score > best:
+            best = score
+            parts["player_question_words"] = " ".join(ws)
+    return best
 
 
 def _name_score(phrases: list[list[str]], match: "_Matcher", parts: dict) -> float:

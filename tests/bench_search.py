@@ -7,7 +7,8 @@ parts apart (the same figures the test suite prints).
 Latency: every query of the names and questions sets, run REPEAT times through kb.search in this process
 after one warm-up pass and, as the API does after its warm-up, gc.freeze(), on the real knowledge base
 (the baseline) and on one with nine generated copies of every search document added (names and texts
-recombined from other documents of the same language, seeded), so the index holds ten times the documents.
+recombined from other documents of the same language, seeded; each copy asked the player questions of the
+entry it copies), so the index holds ten times the documents.
 The ratio 10x / 1x is measured in the same run.
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ import time
 import uuid
 from pathlib import Path
 
+import yaml
 from sqlalchemy import create_engine, insert, select, text
 
 from kb import models as m
@@ -64,7 +66,15 @@ def grow(url: str, copies: int = COPIES, seed: int = 19) -> int:
         kbsearch.drop_index(conn)
         conn.execute(insert(m.Entity.__table__), new_ents)
         conn.execute(insert(m.SearchDoc.__table__), new_docs)
-        kbsearch.create_index(conn)
+        asked: dict[str, dict[str, list[str]]] = {}
+        for (eid, lang), qs in kbsearch.read_player_questions().items():
+            for c in range(copies + 1):
+                asked.setdefault(f"{eid}~{c}" if c else eid, {})[lang] = qs
+        with tempfile.TemporaryDirectory() as tmp:
+            questions = Path(tmp) / "player-questions.yaml"
+            questions.write_text(yaml.safe_dump({"origin": "player", "note": "copies", "entries": asked},
+                                                allow_unicode=True), encoding="utf-8")
+            kbsearch.create_index(conn, player_questions=questions)
         conn.execute(text("UPDATE buildinfo SET value = :v WHERE key = 'build'"), {"v": f"grown-{uuid.uuid4()}"})
         total = conn.execute(text("SELECT COUNT(*) FROM searchdoc")).scalar()
     engine.dispose()

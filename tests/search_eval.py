@@ -12,8 +12,10 @@ Two committed sets, and an outside one when present:
   outside-2 (tests/data/search_questions_outside2.yaml, written later by another session that saw neither
   the ranking nor any other set) and outside-3 (tests/data/search_questions_outside3.yaml, written the same
   way in the last round, before its figures were read) and outside-4 (tests/data/search_questions_outside4.yaml,
-  written the same way at the start of the next round): run like the questions, reported apart, entirely
-  held out.
+  written the same way at the start of the next round) and outside-5 (tests/data/search_questions_outside5.yaml,
+  written the same way at the start of the round that added the player questions, kb/data/player-questions.yaml,
+  by a session that saw neither them nor their writers' briefs): run like the questions, reported apart,
+  entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -36,6 +38,7 @@ OUTSIDE = DATA / "search_questions_outside.yaml"
 OUTSIDE_2 = DATA / "search_questions_outside2.yaml"
 OUTSIDE_3 = DATA / "search_questions_outside3.yaml"
 OUTSIDE_4 = DATA / "search_questions_outside4.yaml"
+OUTSIDE_5 = DATA / "search_questions_outside5.yaml"
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
@@ -57,7 +60,7 @@ TUNING_2 = QuerySet("questions-2", DATA / "search_questions_tuning2.yaml", filte
 def outside_sets() -> list[QuerySet]:
     """The outside question sets whose files are there."""
     paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)), ("outside-2", OUTSIDE_2),
-             ("outside-3", OUTSIDE_3), ("outside-4", OUTSIDE_4)]
+             ("outside-3", OUTSIDE_3), ("outside-4", OUTSIDE_4), ("outside-5", OUTSIDE_5)]
     return [QuerySet(name, path, filtered=True, all_held_out=True) for name, path in paths if path.is_file()]
 
 

@@ -241,3 +241,78 @@ def test_a_count_asked_of_one_word_is_a_question(engine):
     assert all(h.explain["name"] <= QUESTION_NAME_CAP + 1e-9 for h in res.hits)
     # ... while a word looked up alone is a name lookup
     assert search(engine, "rounds", game="dragon", lang="en", explain=True).hits[0].explain["name"] > QUESTION_NAME_CAP
+
+
+# ---------------------------------------------------------------- player questions (kb/data/player-questions.yaml)
+
+def _reindexed(db_url: str, tmp_path, entries: dict) -> "object":
+    """A copy of the real database indexed again with `entries` as its player questions."""
+    import shutil
+
+    from kb import search as kbsearch
+    copy = tmp_path / "kb.db"
+    shutil.copy(db_url.removeprefix("sqlite:///"), copy)
+    questions = tmp_path / "player-questions.yaml"
+    questions.write_text(yaml.safe_dump({"origin": "player", "note": "test", "entries": entries},
+                                        allow_unicode=True), encoding="utf-8")
+    eng = open_engine(f"sqlite:///{copy}")
+    with eng.begin() as conn:
+        kbsearch.drop_index(conn)
+        kbsearch.create_index(conn, player_questions=questions)
+        conn.execute(text("UPDATE buildinfo SET value = 'player-questions-test' WHERE key = 'build'"))
+    return eng
+
+
+def test_a_player_question_brings_its_entry_to_the_top(real_db, tmp_path):
+    # a question in words the entry's text does not use ("stash", "hoard"): without it the travel tokens'
+    # limit is not first; with it, it is, and the explanation names the question
+    query = "how many tokens can I stash"
+    plain = open_engine(real_db, readonly=True)
+    try:
+        before = ids(search(plain, query, game="gugong", lang="en"), 1)
+    finally:
+        plain.dispose()
+    assert before != ["gugong/rule/travel-token-limit"]
+    eng = _reindexed(real_db, tmp_path, {"gugong/rule/travel-token-limit": {"en": ["can I stash tokens",
+                                                                                  "token hoard limit"]}})
+    try:
+        hit = search(eng, query, game="gugong", lang="en", explain=True).hits[0]
+        # in another language it is not asked: the Polish document of the entry has no such question
+        other = search(eng, query, game="gugong", lang="pl", explain=True).hits
+    finally:
+        eng.dispose()
+    assert hit.id == "gugong/rule/travel-token-limit" and hit.explain["player_question"] > 0, hit.explain
+    assert hit.explain["player_question_words"] == "stash tokens"
+    assert other and all(h.explain["player_question"] == 0 for h in other)
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"entries": {"gugong/rule/travel-token-limit": {"en": ["x"]}}}, "origin"),  # no provenance
+    ({"origin": "player", "note": "n", "entries": {"gugong/rule/travel-token-limit": {"xx": ["x"]}}},
+     "travel-token-limit"),
+    ({"origin": "player", "note": "n", "questions": {}}, "entries"),
+])
+def test_a_malformed_player_questions_file_is_refused(tmp_path, raw, message):
+    from kb.search import read_player_questions
+    path = tmp_path / "player-questions.yaml"
+    path.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    with pytest.raises(LexiconError, match=message):
+        read_player_questions(path)
+
+
+def test_a_player_question_of_an_entry_that_does_not_exist_stops_the_build(real_db, tmp_path):
+    with pytest.raises(LexiconError, match="gugong/rule/no-such-rule"):
+        _reindexed(real_db, tmp_path, {"gugong/rule/no-such-rule": {"pl": ["co to"]}})
+
+
+def test_the_committed_player_questions_name_existing_entries_in_every_language(engine):
+    from kb.search import read_player_questions
+    asked = read_player_questions()
+    with engine.connect() as conn:
+        known = {eid for (eid,) in conn.execute(text("SELECT id FROM entity"))}
+    assert {eid for eid, _ in asked} <= known
+    # every entry that has questions has them in the three languages
+    langs: dict[str, set] = {}
+    for eid, lang in asked:
+        langs.setdefault(eid, set()).add(lang)
+    assert all(ls == {"pl", "cs", "en"} for ls in langs.values()), [e for e, ls in langs.items() if len(ls) < 3]
