@@ -300,11 +300,6 @@ def test_a_malformed_player_questions_file_is_refused(tmp_path, raw, message):
         read_player_questions(path)
 
 
-def test_a_player_question_of_an_entry_that_does_not_exist_stops_the_build(real_db, tmp_path):
-    with pytest.raises(LexiconError, match="gugong/rule/no-such-rule"):
-        _reindexed(real_db, tmp_path, {"gugong/rule/no-such-rule": {"pl": ["co to"]}})
-
-
 def test_the_committed_player_questions_name_existing_entries_in_every_language(engine):
     from kb.search import read_player_questions
     asked = read_player_questions()
