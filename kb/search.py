@@ -95,6 +95,9 @@ HINT = 8.0  # what a text with the kind of answer a question word asks for adds 
 # with the query is no evidence, every entry about that word has one (a linear share lost 6 to 11 points of
 # hit@1 on the tuning sets)
 PLAYER_QUESTION = 30.0
+# ... and half of it when the query asks for a kind of answer (a count: "ile", "kolik", "how many") its
+# question does not: "how many floors can a palace have" is not "what is a palace floor"
+OTHER_ANSWER = 0.5
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
 VARIANT_PRIOR = 6.0
@@ -454,7 +457,8 @@ def create_index(conn: Connection, lexicon: Path = LEXICON, player_questions: Pa
         questions = asked_by.get((d.entity_id, d.lang), ())
         context += " " + " ".join(_lex(q, d.lang, seen, lex) for q in questions)
         stops = lex.stops(d.lang)
-        row["asked"] = "|".join(" ".join(dict.fromkeys(w for w in words(q) if w not in stops)) for q in questions)
+        row["asked"] = "|".join(" ".join([*dict.fromkeys(w for w in words(q) if w not in stops),
+                                           *sorted(ASKS_MARK + a for a in _asks(lex, q))]) for q in questions)
         row["words"] = " ".join(sorted(set(f"{named} {context} {_lex(d.body, d.lang, seen, lex)}".split())))
         rows.append(row)
         for f, (ls, spellings) in seen.items():
@@ -484,6 +488,17 @@ def create_index(conn: Connection, lexicon: Path = LEXICON, player_questions: Pa
         conn.execute(text("INSERT INTO searchpair VALUES (:p, :df)"), [dict(p=k, df=n) for k, n in pair_df.items()])
     conn.execute(text("CREATE TABLE searchlexicon (id INTEGER PRIMARY KEY, lexicon TEXT NOT NULL)"))
     conn.execute(text("INSERT INTO searchlexicon VALUES (1, :x)"), {"x": json.dumps(compiled, ensure_ascii=False)})
+
+
+ASKS_MARK = "?"  # "?number": what a player question asks for, beside its words (never a word of a text)
+# the kinds of answer a question word asks for that set two questions apart ("ile" and "co to jest" ask
+# about one subject, a count and a definition); "question", and the subjects' kinds, say no more than the words
+ANSWER_KINDS = ("number", "moment", "limit", "how", "effect")
+
+
+def _asks(lex: "Lexicon", question: str) -> set[str]:
+    """The kinds of answer a question asks for, by its question words (kb/data/search.yaml, questions)."""
+    return {q["asks"] for q in lex.asked(words(question))} & set(ANSWER_KINDS)
 
 
 def drop_index(conn: Connection) -> None:
@@ -1138,15 +1153,19 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
 def _player_question(questions: list[list[str]], match: "_Matcher", parts: dict) -> float:
     """What the player question of the entry closest to the query adds: PLAYER_QUESTION times the cube of
     the share of the query's weight it holds and the square of the share of its own content words the
-    query says."""
+    query says; OTHER_ANSWER of that when the query asks for a kind of answer the question does not."""
     best = 0.0
+    wanted = {q["asks"] for q in match.asked} & set(ANSWER_KINDS)
     for ws in questions:
         if not ws or match.table.keys().isdisjoint(ws):
             continue
+        asks = {w[1:] for w in ws if w.startswith(ASKS_MARK)}
+        ws = [w for w in ws if not w.startswith(ASKS_MARK)]
+        agree = 1.0 if not wanted or wanted & asks else OTHER_ANSWER
         columns = list(zip(*map(match.levels, ws)))  # columns[k][i]: how word i of the question matches query word k
         share = sum(item.idf for item, column in zip(match.terms, columns) if any(column)) / match.total_idf
         said = sum(1 for i in range(len(ws)) if any(column[i] for column in columns)) / len(ws)
-        score = PLAYER_QUESTION * share ** 3 * said ** 2
+        score = PLAYER_QUESTION * share ** 3 * said ** 2 * agree
         if score > best:
             best = score
             parts["player_question_words"] = " ".join(ws)

@@ -311,3 +311,16 @@ def test_the_committed_player_questions_name_existing_entries_in_every_language(
     for eid, lang in asked:
         langs.setdefault(eid, set()).add(lang)
     assert all(ls == {"pl", "cs", "en"} for ls in langs.values()), [e for e, ls in langs.items() if len(ls) < 3]
+
+
+def test_a_player_question_asking_for_another_kind_of_answer_counts_for_less(real_db, tmp_path):
+    # both entries have a question of the query's words; only one asks for a count, as the query does
+    eng = _reindexed(real_db, tmp_path, {"gugong/rule/travel-token-limit": {"en": ["how many tokens in my stash"]},
+                                         "gugong/rule/travel-token-storage": {"en": ["what is the token stash"]}})
+    try:
+        hits = search(eng, "how many tokens stash", game="gugong", lang="en", explain=True).hits
+    finally:
+        eng.dispose()
+    scores = {h.id: h.explain["player_question"] for h in hits}
+    assert hits[0].id == "gugong/rule/travel-token-limit", [h.id for h in hits[:3]]
+    assert scores["gugong/rule/travel-token-storage"] == pytest.approx(scores["gugong/rule/travel-token-limit"] / 2)
