@@ -31,7 +31,9 @@ and PostgreSQL:
    content words or more that is no entry's name. An example, a tip or an open question answers
    through the rule it is about (its references or parent); a variant's rules (solo) yield to the
    base game's unless the query names the variant; of the first results, a text the rulebooks print
-   twice takes one place; equal scores go to the text more about the query.
+   twice takes one place; equal scores go to the text more about the query. A question or description
+   also earns points from the closest of the questions players ask that an entry answers
+   (kb/data/player-questions.yaml), when it holds nearly all of the query's words and says little else.
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
@@ -533,7 +535,8 @@ class Doc:
     tf: Counter = field(default_factory=Counter)  # how often each word stands in its text
     refs: tuple[str, ...] = ()  # the entries an example illustrates (entityref), of a kind that states a rule
     restates: bool = False  # it stands in a chapter that lists again rules stated elsewhere (RESTATED)
-    asked_by: list[list[str]] = field(default_factory=list)  # the content words of each player question it answers
+    # each player question it answers: its content words, and the kinds of answer it asks for (ANSWER_KINDS)
+    asked_by: list[tuple[list[str], frozenset[str]]] = field(default_factory=list)
 
     @property
     def weight(self) -> float:
@@ -547,7 +550,13 @@ def _doc(r) -> Doc:
                frozenset(r.names.split()), tokens, frozenset(w for _, w in tokens),
                KIND_WEIGHT.get(r.kind, 5.0), min(5.0, len(r.folded_body) / 1000.0),
                any(w.isdigit() for _, w in tokens), _variant(r.game_id, r.scope), Counter(w for _, w in tokens),
-               asked_by=[q.split() for q in r.asked.split("|") if q] if r.asked else [])
+               asked_by=[_asked(q.split()) for q in r.asked.split("|") if q] if r.asked else [])
+
+
+def _asked(stored: list[str]) -> tuple[list[str], frozenset[str]]:
+    """A player question as the index stores it ("ile pieter palac ?number"): its words, what it asks for."""
+    return ([w for w in stored if not w.startswith(ASKS_MARK)],
+            frozenset(w[len(ASKS_MARK):] for w in stored if w.startswith(ASKS_MARK)))
 
 
 def _variant(game: str, scope: str | dict | None) -> str | None:
@@ -1150,17 +1159,15 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
     return points
 
 
-def _player_question(questions: list[list[str]], match: "_Matcher", parts: dict) -> float:
+def _player_question(questions: list[tuple[list[str], frozenset[str]]], match: "_Matcher", parts: dict) -> float:
     """What the player question of the entry closest to the query adds: PLAYER_QUESTION times the cube of
     the share of the query's weight it holds and the square of the share of its own content words the
     query says; OTHER_ANSWER of that when the query asks for a kind of answer the question does not."""
     best = 0.0
     wanted = {q["asks"] for q in match.asked} & set(ANSWER_KINDS)
-    for ws in questions:
+    for ws, asks in questions:
         if not ws or match.table.keys().isdisjoint(ws):
             continue
-        asks = {w[1:] for w in ws if w.startswith(ASKS_MARK)}
-        ws = [w for w in ws if not w.startswith(ASKS_MARK)]
         agree = 1.0 if not wanted or wanted & asks else OTHER_ANSWER
         columns = list(zip(*map(match.levels, ws)))  # columns[k][i]: how word i of the question matches query word k
         share = sum(item.idf for item, column in zip(match.terms, columns) if any(column)) / match.total_idf
