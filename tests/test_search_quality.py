@@ -43,9 +43,10 @@ def test_players_questions_find_the_rule_that_answers_them(real_db):
     finally:
         engine.dispose()
     every = search_eval.measures(outcomes)
-    # issue 38: 42.9% / 62.9% before; its target for questions, hit@3 85%, holds on the whole set (the
-    # held-out part, never tuned on, is lower: see the figures), hit@1 a little under what it reached
-    assert every["hit@1"] >= 0.65 and every["hit@3"] >= 0.85, every
+    # issue 38: 42.9% / 62.9% at first, 76.9% / 92.3% before the player questions; its targets (85% / 95%,
+    # Czech hit@1 80%) hold on the whole set (the held-out part, never tuned on, is lower: see the figures)
+    assert every["hit@1"] >= 0.85 and every["hit@3"] >= 0.95, every
     for lang in ("pl", "cs", "en"):
         part = search_eval.measures([o for o in outcomes if o.lang == lang])
-        assert part["hit@3"] >= 0.80, (lang, part)
+        assert part["hit@3"] >= 0.90, (lang, part)
+    assert search_eval.measures([o for o in outcomes if o.lang == "cs"])["hit@1"] >= 0.80
