@@ -665,7 +665,7 @@ _CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.Wea
 
 def vocab(engine: Engine) -> Vocab:
     """The knowledge base's words, lemmas and search documents, read once per database and build
-    (a quarter of a second for this knowledge base). Whether there is a new build is asked at most
+    (0.5-0.8 s for this knowledge base and its player questions). Whether there is a new build is asked at most
     once per RECHECK_SECONDS per engine, as the API does (ARCHITECTURE.md, "API"): nearly every
     search then opens no connection at all."""
     checked = _CHECKED.get(engine)
