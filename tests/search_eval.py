@@ -4,6 +4,9 @@ Two committed sets, and an outside one when present:
 - questions-2 (tests/data/search_questions_tuning2.yaml): a second set of questions and concepts for tuning
   only, written later by a session that saw neither the ranking nor the other sets, and 40 more at its end
   written by the round-4 tuning session from the rulebook texts before it ran them; none of it held out;
+- questions-3 (tests/data/search_questions_tuning3.yaml): questions, concepts and names (run with the game
+  and language, as the outside sets are) for tuning only, written like outside-5 in the round that added the
+  player questions, by a session that saw none of them; none of it held out;
 - names (tests/data/search_queries.yaml, issue 19): names as printed, inflected, mistyped, without
   diacritics; run as a player types into the one search box: no game, kind or language filter;
 - questions (tests/data/search_questions.yaml, issue 38): questions and concepts in pl/cs/en, run with
@@ -55,6 +58,7 @@ class QuerySet:
 NAMES = QuerySet("names", QUERIES, filtered=False)
 QUESTION_SET = QuerySet("questions", QUESTIONS, filtered=True)
 TUNING_2 = QuerySet("questions-2", DATA / "search_questions_tuning2.yaml", filtered=True, all_tuned=True)
+TUNING_3 = QuerySet("questions-3", DATA / "search_questions_tuning3.yaml", filtered=True, all_tuned=True)
 
 
 def outside_sets() -> list[QuerySet]:
@@ -66,7 +70,7 @@ def outside_sets() -> list[QuerySet]:
 
 def query_sets() -> list[QuerySet]:
     """Every set to report: the two committed ones, then the outside ones present."""
-    return [NAMES, QUESTION_SET, TUNING_2] + outside_sets()
+    return [NAMES, QUESTION_SET, TUNING_2, TUNING_3] + outside_sets()
 
 
 @dataclass
