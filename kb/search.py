@@ -825,9 +825,10 @@ def _new_term(raw: str, v: Vocab) -> Term:
 def _plain_term(raw: str, v: Vocab) -> Term:
     w = fold(raw)
     exact = set(v.lemmas.get(w, ()))
-    if not w.isdigit():
-        for lang in LANGS:  # the query's language is unknown: every lemmatizer may add a dictionary form
-            exact |= {l for l in lemmas(raw, lang) if l in v.lemma_df}
+    # the query's language is unknown: every lemmatizer may add a dictionary form; one the texts never print
+    # may still be a synonym's ("dziewiątkę": "dziewiątka", the 9 of the texts)
+    forms = set().union(*(lemmas(raw, lang) for lang in LANGS)) if not w.isdigit() else set()
+    exact |= {l for l in forms if l in v.lemma_df}
     # a word is known when the knowledge base has it, a dictionary form of it or a synonym; a stem alone
     # ("sluzaci" shares one with "służący") finds its family but still gets a did-you-mean
     known = w in v.df or bool(exact)
@@ -835,7 +836,7 @@ def _plain_term(raw: str, v: Vocab) -> Term:
     # print ("gubernatorów", "guvernéra", "hradbu") meets the synonym's group through its stem
     all_stems = v.lexicon.stems(w) if not w.isdigit() else set()
     stems = {s for s in all_stems if s in v.lemma_df}
-    for key in [w, *exact, *all_stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+    for key in [w, *exact, *forms, *all_stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
         found = {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
         if key in all_stems:  # a stem's synonyms are stems too: a form, not the word
             found = {s for s in found if s.endswith(STEM_MARK)}

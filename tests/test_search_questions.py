@@ -324,3 +324,9 @@ def test_a_player_question_asking_for_another_kind_of_answer_counts_for_less(rea
     scores = {h.id: h.explain["player_question"] for h in hits}
     assert hits[0].id == "gugong/rule/travel-token-limit", [h.id for h in hits[:3]]
     assert scores["gugong/rule/travel-token-storage"] == pytest.approx(scores["gugong/rule/travel-token-limit"] / 2)
+
+
+def test_a_players_word_for_a_number_finds_the_digit_the_text_prints(engine):
+    # no text prints "dziewiątka": the 9-valued card is "kartę o wartości 9" (gugong-pl 344-348)
+    res = search(engine, "czy mogę dać kartę o wartości 1 za dziewiątkę", game="gugong", lang="pl", explain=True)
+    assert res.hits[0].id == "gugong/rule/value-one-exception", [h.id for h in res.hits[:3]]
