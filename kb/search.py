@@ -116,8 +116,9 @@ TEXT, TEXT_FLOOR, BM25_K1, BM25_B = 36.0, 30 / 36, 1.2, 0.75
 FAMILY_GAP = 1.0
 # A rulebook's reference lists (Gugong's appendix: every decree, token and gift card benefit once more)
 # restate rules the game's own texts state; the chapters are data (kb/data/search.yaml `restating`).
-# A restatement answers the same questions as its rule and goes after it: it loses this.
-RESTATED = 4.0
+# A restatement answers the same questions as its rule and goes after it: it loses this (4 let the appendix's
+# level-1 decree still win 'how many servants do I get each morning' once its rule had player questions).
+RESTATED = 8.0
 # The rulebooks print some texts twice (a token in the game's text and again in the appendix list): of
 # the first DIVERSE results, one whose text shares SAME_TEXT of its words with a better one's says
 # nothing new and goes after them
