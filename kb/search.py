@@ -137,6 +137,10 @@ KIND_WEIGHT = {**dict.fromkeys(("location", "action", "court-action", "card", "t
                                 "scoring-rule"), 9.0),
                "rule": 8.0, "action-option": 6.0, "step": 6.0, "setup-step": 5.0, "variant": 5.0, "tip": 3.0,
                "example": 2.0, "unknown": 0.0}
+# A glossary term the rulebooks print no text for ("Podwójny Służący" among the terms) names a rule or a location
+# of the same name that has one ("Podwójny Służący" of the servants' rules): looked up by that name, the text
+# comes first (its kind weighs this less); 21 terms of Gugong and ZhanGuo
+STUB_YIELDS = 4.0
 # a query that is a whole name or glossary form; a prefix of one; one with a typo
 EXACT, PREFIX, FUZZY = 3, 2, 1
 NAME_LEVEL_SCORE = {EXACT: 60.0, PREFIX: 45.0, FUZZY: 35.0}
@@ -664,6 +668,15 @@ _VOCABS: dict[tuple[str, str], Vocab] = {}  # (database URL, build) -> its vocab
 _CHECKED: "weakref.WeakKeyDictionary[Engine, tuple[float, Vocab]]" = weakref.WeakKeyDictionary()
 
 
+def _stubs_yield(docs) -> None:
+    """A glossary term with no text of its own yields STUB_YIELDS of its kind's weight to the entry of its game
+    and language printed under the same name with a text: the rule or the location says what it is."""
+    named = {(d.game_id, d.lang, fold(d.name).strip()) for d in docs if d.kind != "term" and d.body.strip()}
+    for d in docs:
+        if d.kind == "term" and not d.body.strip() and (d.game_id, d.lang, fold(d.name).strip()) in named:
+            d.kind_weight -= STUB_YIELDS
+
+
 def vocab(engine: Engine) -> Vocab:
     """The knowledge base's words, lemmas and search documents, read once per database and build
     (0.5-0.8 s for this knowledge base and its player questions). Whether there is a new build is asked at most
@@ -699,6 +712,7 @@ def _read_vocab(conn: Connection) -> Vocab:
                 d.refs = tuple(refs.get(d.entity_id, ()))
             elif d.kind in EFFECT_KINDS:
                 d.refs = tuple(refs.get(d.entity_id, ())[:1])
+        _stubs_yield(docs.values())
         lexicon = Lexicon.of(json.loads(conn.execute(text("SELECT lexicon FROM searchlexicon")).scalar() or "{}"))
         if lexicon.restating:
             parent = dict(conn.execute(text("SELECT id, parent_id FROM entity")).fetchall())

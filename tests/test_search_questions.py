@@ -330,3 +330,12 @@ def test_a_players_word_for_a_number_finds_the_digit_the_text_prints(engine):
     # no text prints "dziewiątka": the 9-valued card is "kartę o wartości 9" (gugong-pl 344-348)
     res = search(engine, "czy mogę dać kartę o wartości 1 za dziewiątkę", game="gugong", lang="pl", explain=True)
     assert res.hits[0].id == "gugong/rule/value-one-exception", [h.id for h in res.hits[:3]]
+
+
+def test_a_glossary_stub_yields_to_the_entry_of_its_name_that_has_a_text(engine):
+    # the term "Podwójny Służący" has no text; the servants' rule of that name has (gugong-pl): it comes first,
+    # the term right after it
+    got = ids(search(engine, "Podwójny Służący", game="gugong", lang="pl"), 3)
+    assert got.index("gugong/rule/double-servant") < got.index("gugong/term/double-servant"), got
+    # a term with no entry of its name keeps its place: "Służący" is the glossary's servant
+    assert ids(search(engine, "Służący", game="gugong", lang="pl"), 1) == ["gugong/term/servant"]
