@@ -851,7 +851,8 @@ def _plain_term(raw: str, v: Vocab) -> Term:
     # print ("gubernatorów", "guvernéra", "hradbu") meets the synonym's group through its stem
     all_stems = v.lexicon.stems(w) if not w.isdigit() else set()
     stems = {s for s in all_stems if s in v.lemma_df}
-    for key in [w, *exact, *forms, *all_stems]:  # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+    # a synonym ("vp" for "pz", "remíza" for "remis") matches as the word itself
+    for key in [w, *exact, *forms, *all_stems]:
         found = {s for s in v.lexicon.synonyms.get(key, ()) if s in v.lemma_df or s in v.df}
         if key in all_stems:  # a stem's synonyms are stems too: a form, not the word
             found = {s for s in found if s.endswith(STEM_MARK)}
