@@ -163,14 +163,14 @@ class LexiconError(ValueError):
     """kb/data/search.yaml is malformed: the message names the entry and what is wrong."""
 
 
-def _provenance(entry: dict, where: str) -> None:
+def _provenance(entry: dict, where: str, file: str = "kb/data/search.yaml") -> None:
     if not ("src" in entry and "lines" in entry) and not ("origin" in entry and "note" in entry):
-        raise LexiconError(f"kb/data/search.yaml {where}: give src and lines, or origin and note")
+        raise LexiconError(f"{file} {where}: give src and lines, or origin and note")
 
 
-def _by_lang(entry, where: str) -> dict[str, list[str]]:
+def _by_lang(entry, where: str, file: str = "kb/data/search.yaml") -> dict[str, list[str]]:
     if not isinstance(entry, dict) or not set(entry) <= set(LANGS):
-        raise LexiconError(f"kb/data/search.yaml {where}: expected a list of words per language ({', '.join(LANGS)})")
+        raise LexiconError(f"{file} {where}: expected a list of words per language ({', '.join(LANGS)})")
     return {lang: [str(w) for w in ws or ()] for lang, ws in entry.items()}
 
 
@@ -295,12 +295,16 @@ def aliases(raw: dict) -> list[tuple[str, str, str]]:
     return out
 
 
-def read_lexicon(path: Path = LEXICON) -> dict:
+def _read_yaml(path: Path, where: str):
+    """A search data file's YAML (empty when the file is absent); malformed YAML is a LexiconError naming it."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        return (yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None) or {}
     except yaml.YAMLError as exc:
-        raise LexiconError(f"kb/data/search.yaml is not valid YAML: {exc}") from exc
-    return raw or {}
+        raise LexiconError(f"{where} is not valid YAML: {exc}") from exc
+
+
+def read_lexicon(path: Path = LEXICON) -> dict:
+    return _read_yaml(path, "kb/data/search.yaml")
 
 
 PLAYER_QUESTIONS = Path(__file__).parent / "data" / "player-questions.yaml"
@@ -310,18 +314,14 @@ def read_player_questions(path: Path = PLAYER_QUESTIONS) -> dict[tuple[str, str]
     """(entity id, language) -> the questions players ask that the entry answers, as written in
     kb/data/player-questions.yaml."""
     where = "kb/data/player-questions.yaml"
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except yaml.YAMLError as exc:
-        raise LexiconError(f"{where} is not valid YAML: {exc}") from exc
-    raw = raw or {}
+    raw = _read_yaml(path, where)
     if not isinstance(raw, dict) or not set(raw) <= {"entries", *_PROVENANCE}:
         raise LexiconError(f"{where}: expected origin, note and entries")
     if raw.get("entries"):
-        _provenance(raw, where.split("/")[-1])
+        _provenance(raw, "(top)", where)
     out: dict[tuple[str, str], list[str]] = {}
     for eid, by_lang in (raw.get("entries") or {}).items():
-        for lang, qs in _by_lang(by_lang, str(eid)).items():
+        for lang, qs in _by_lang(by_lang, str(eid), where).items():
             if qs:
                 out[(str(eid), lang)] = qs
     return out
@@ -500,12 +500,12 @@ def create_index(conn: Connection, lexicon: Path = LEXICON, player_questions: Pa
 ASKS_MARK = "?"  # "?number": what a player question asks for, beside its words (never a word of a text)
 # the kinds of answer a question word asks for that set two questions apart ("ile" and "co to jest" ask
 # about one subject, a count and a definition); "question", and the subjects' kinds, say no more than the words
-ANSWER_KINDS = ("number", "moment", "limit", "how", "effect")
+ANSWER_KINDS = frozenset({"number", "moment", "limit", "how", "effect"})
 
 
 def _asks(lex: "Lexicon", question: str) -> set[str]:
     """The kinds of answer a question asks for, by its question words (kb/data/search.yaml, questions)."""
-    return {q["asks"] for q in lex.asked(words(question))} & set(ANSWER_KINDS)
+    return {q["asks"] for q in lex.asked(words(question))} & ANSWER_KINDS
 
 
 def drop_index(conn: Connection) -> None:
@@ -1181,11 +1181,10 @@ def _player_question(questions: list[tuple[list[str], frozenset[str]]], match: "
     the share of the query's weight it holds and the square of the share of its own content words the
     query says; OTHER_ANSWER of that when the query asks for a kind of answer the question does not."""
     best = 0.0
-    wanted = {q["asks"] for q in match.asked} & set(ANSWER_KINDS)
     for ws, asks in questions:
         if not ws or match.table.keys().isdisjoint(ws):
             continue
-        agree = 1.0 if not wanted or wanted & asks else OTHER_ANSWER
+        agree = 1.0 if not match.wanted or match.wanted & asks else OTHER_ANSWER
         columns = list(zip(*map(match.levels, ws)))  # columns[k][i]: how word i of the question matches query word k
         share = sum(item.idf for item, column in zip(match.terms, columns) if any(column)) / match.total_idf
         said = sum(1 for i in range(len(ws)) if any(column[i] for column in columns)) / len(ws)
@@ -1232,6 +1231,8 @@ class _Matcher:
     def __init__(self, terms: list[Term], v: Vocab, asked: list[dict] | None = None):
         self.terms = terms
         self.asked = asked or []  # the question hints of the query (Lexicon.asked)
+        # the kinds of answer they ask for that a player question must ask for too (_player_question)
+        self.wanted = frozenset(q["asks"] for q in self.asked) & ANSWER_KINDS
         # a question, not a name (see QUESTION_KIND_WEIGHT); a subject's word ("points") alone does not make one
         # ... and one content word makes a question when it asks for a kind of answer ("how many rounds are there":
         # a rule stating the count, not the entry named "Twelfth round")

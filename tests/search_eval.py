@@ -1,6 +1,7 @@
 """The search evaluation sets and their measures: hit@1, hit@3 and MRR.
 
-Two committed sets, and an outside one when present:
+The sets with a part tuned on (names, questions) or tuned on whole (questions-2, questions-3), then the outside
+ones held out whole, those whose files are there:
 - questions-2 (tests/data/search_questions_tuning2.yaml): a second set of questions and concepts for tuning
   only, written later by a session that saw neither the ranking nor the other sets, and 40 more at its end
   written by the round-4 tuning session from the rulebook texts before it ran them; none of it held out;
@@ -72,7 +73,7 @@ def outside_sets() -> list[QuerySet]:
 
 
 def query_sets() -> list[QuerySet]:
-    """Every set to report: the two committed ones, then the outside ones present."""
+    """Every set to report: the names, the questions and the tuning sets, then the outside ones present."""
     return [NAMES, QUESTION_SET, TUNING_2, TUNING_3] + outside_sets()
 
 
