@@ -65,7 +65,6 @@ def new_state(g, players, options=None, seed=0):
         for c, m in k.start_officials.items():
             p["supply"][c] -= m
             p["regions"][str(k.start_region)]["gov"][c] += m
-        s["players"][name] = p
     if options["sides"] == "B":  # boards chosen in reverse starting order
         s["phase"] = "boards"
         s["free_boards"] = list(k.boards)
