@@ -313,6 +313,20 @@ def test_the_committed_player_questions_name_existing_entries_in_every_language(
     assert all(ls == {"pl", "cs", "en"} for ls in langs.values()), [e for e, ls in langs.items() if len(ls) < 3]
 
 
+def test_no_committed_player_question_is_given_to_two_entries_of_a_game():
+    # one question, two answers would rank both alike: the data must say which entry answers it
+    from kb.fold import words
+    from kb.search import read_player_questions
+    asker: dict[tuple, str] = {}
+    both = []
+    for (eid, lang), qs in read_player_questions().items():
+        for q in qs:
+            key = (eid.split("/")[0], lang, frozenset(words(q)))
+            if asker.setdefault(key, eid) != eid:
+                both.append((q, asker[key], eid))
+    assert not both
+
+
 def test_a_player_question_asking_for_another_kind_of_answer_counts_for_less(real_db, tmp_path):
     # both entries have a question of the query's words; only one asks for a count, as the query does
     eng = _reindexed(real_db, tmp_path, {"gugong/rule/travel-token-limit": {"en": ["how many tokens in my stash"]},
