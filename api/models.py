@@ -144,6 +144,9 @@ class EntityOut(Out):
     children: list[str]
     data_file: str
     forms: Optional[dict[str, list[str]]] = None
+    questions: Optional[Union[dict[str, list[str]], list[str]]] = Field(
+        default=None, description="questions players ask that the entry answers (kb/data/player-questions.yaml, "
+                                  "written for the search, not rulebook text): per language, or the asked one's")
     lang: Optional[Lang] = None
     fallbacks: Optional[dict[str, str]] = Field(default=None, description="field -> language shown instead")
 

@@ -642,6 +642,12 @@ def show(
                        ("referenced_by", N_("referenced by: %(ids)s"))):
         if ent[key]:
             typer.echo("\n" + tr(label, ids=", ".join(ent[key])))
+    asked = ent.get("questions")
+    if asked:  # one language's list, or each language's
+        typer.echo("\n" + tr("players ask (written for the search, not rulebook text):"))
+        for l, qs in ([(lang, asked)] if isinstance(asked, list) else asked.items()):
+            for q in qs:
+                typer.echo(f"  [{l}] {q}")
 
 
 def _spans(spans) -> str:

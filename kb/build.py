@@ -86,8 +86,9 @@ def _write(conn: Connection, rows: Rows) -> None:
     for table, values in sorted(rows.items(), key=lambda tv: order[tv[0]]):
         if values:
             conn.execute(insert(table), values)
-    conn.execute(insert(m.EntityDoc.__table__), queries.entity_documents(conn))
-    search.create_index(conn)
+    asked = search.read_player_questions()  # shown with each entry, and indexed as its words
+    conn.execute(insert(m.EntityDoc.__table__), queries.entity_documents(conn, asked))
+    search.create_index(conn, player_questions=asked)
 
 
 def _spans(spans) -> list[list[int]] | None:

@@ -146,12 +146,17 @@ def in_language(entity: dict[str, Any], lang: str | None) -> dict[str, Any]:
         texts[field] = by_lang[chosen] if chosen else []
         if chosen and chosen != lang:
             fallbacks[field] = chosen
-    return {**entity, "texts": texts, "lang": lang, "fallbacks": fallbacks}
+    narrowed = {**entity, "texts": texts, "lang": lang, "fallbacks": fallbacks}
+    if "questions" in entity:  # every entry with questions has them in each language (a test checks it)
+        narrowed["questions"] = entity["questions"].get(lang, [])
+    return narrowed
 
 
-def entity_documents(conn: Connection) -> list[dict[str, str]]:
+def entity_documents(conn: Connection, asked: dict[tuple[str, str], list[str]] | None = None) -> list[dict[str, str]]:
     """Every entity assembled from the built tables (rows for `EntityDoc`): texts by field and
-    language in stored order, provenance, references both ways, children, term forms."""
+    language in stored order, provenance, references both ways, children, term forms, and the questions
+    players ask that it answers (`asked`: kb/data/player-questions.yaml as kb.search reads it)."""
+    asked = asked or {}
     entity, text_, prov, ref = m.Entity.__table__, m.Text.__table__, m.Provenance.__table__, m.EntityRef.__table__
     forms_t = m.TermForm.__table__
     grouped = {name: defaultdict(list) for name in ("texts", "provenance", "refs", "cited_by", "children", "forms")}
@@ -186,6 +191,9 @@ def entity_documents(conn: Connection) -> list[dict[str, str]]:
         if forms:
             document["forms"] = {l: [f.form for f in forms if f.lang == l] for l in TEXT_LANGS
                                  if any(f.lang == l for f in forms)}
+        questions = {l: asked[(e.id, l)] for l in TEXT_LANGS if asked.get((e.id, l))}
+        if questions:  # written for the search by players' sessions, not rulebook text (origin: player)
+            document["questions"] = questions
         rows.append({"entity_id": e.id, "document": json.dumps(document, ensure_ascii=False, separators=(",", ":"))})
     return rows
 

@@ -60,6 +60,7 @@ from sqlalchemy.engine import Connection, Engine
 from kb.db import RECHECK_SECONDS
 from kb.fold import fold, words
 from kb.lemmas import LANGS, lemmas
+from kb.loader import YAML_LOADER
 from kb.messages import N_
 
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
@@ -297,8 +298,10 @@ def aliases(raw: dict) -> list[tuple[str, str, str]]:
 
 def _read_yaml(path: Path, where: str):
     """A search data file's YAML (empty when the file is absent); malformed YAML is a LexiconError naming it."""
+    if not path.is_file():
+        return {}
     try:
-        return (yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None) or {}
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER) or {}  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
         raise LexiconError(f"{where} is not valid YAML: {exc}") from exc
 
@@ -414,17 +417,19 @@ def _phrases(name: str, forms: list[str]) -> str:
     return "|".join(dict.fromkeys(out))
 
 
-def create_index(conn: Connection, lexicon: Path = LEXICON, player_questions: Path = PLAYER_QUESTIONS) -> None:
+def create_index(conn: Connection, lexicon: Path = LEXICON,
+                 player_questions: dict[tuple[str, str], list[str]] | None = None) -> None:
     """The search index of the build's search documents, and the search vocabulary of `lexicon`
     (kb/data/search.yaml): its aliases indexed as glossary forms of their entities; and the questions
-    players ask that each entry answers (`player_questions`), indexed as its words and kept apart."""
+    players ask that each entry answers (`player_questions`, read_player_questions(); the committed ones
+    when None), indexed as its words and kept apart."""
     raw = read_lexicon(lexicon)
     compiled = compile_lexicon(raw)
     lex = Lexicon.of(compiled)
     docs = conn.execute(text("SELECT id, entity_id, lang, name, body FROM searchdoc")).fetchall()
     # like an alias, a question of an entry this build lacks (a test's small knowledge base) asks for nothing;
     # that every one names an entry of the real knowledge base, its test checks
-    asked_by = read_player_questions(player_questions)
+    asked_by = read_player_questions() if player_questions is None else player_questions
     forms: dict[tuple[str, str], list[str]] = {}
     for eid, lang, form in conn.execute(text("SELECT entity_id, lang, form FROM termform ORDER BY id")):
         forms.setdefault((eid, lang), []).append(form)

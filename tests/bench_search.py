@@ -22,7 +22,6 @@ import time
 import uuid
 from pathlib import Path
 
-import yaml
 from sqlalchemy import create_engine, insert, select, text
 
 from kb import models as m
@@ -66,15 +65,9 @@ def grow(url: str, copies: int = COPIES, seed: int = 19) -> int:
         kbsearch.drop_index(conn)
         conn.execute(insert(m.Entity.__table__), new_ents)
         conn.execute(insert(m.SearchDoc.__table__), new_docs)
-        asked: dict[str, dict[str, list[str]]] = {}
-        for (eid, lang), qs in kbsearch.read_player_questions().items():
-            for c in range(copies + 1):
-                asked.setdefault(f"{eid}~{c}" if c else eid, {})[lang] = qs
-        with tempfile.TemporaryDirectory() as tmp:
-            questions = Path(tmp) / "player-questions.yaml"
-            questions.write_text(yaml.safe_dump({"origin": "player", "note": "copies", "entries": asked},
-                                                allow_unicode=True), encoding="utf-8")
-            kbsearch.create_index(conn, player_questions=questions)
+        asked = {(f"{eid}~{c}" if c else eid, lang): qs for (eid, lang), qs in kbsearch.read_player_questions().items()
+                 for c in range(copies + 1)}
+        kbsearch.create_index(conn, player_questions=asked)
         conn.execute(text("UPDATE buildinfo SET value = :v WHERE key = 'build'"), {"v": f"grown-{uuid.uuid4()}"})
         total = conn.execute(text("SELECT COUNT(*) FROM searchdoc")).scalar()
     engine.dispose()

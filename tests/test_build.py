@@ -57,7 +57,7 @@ def test_failed_build_leaves_previous_database_untouched(tmp_path, fixture_kb):
 def test_build_failure_midway_removes_the_temporary_file(tmp_path, fixture_kb, monkeypatch):
     import kb.build as kb_build
 
-    def explode(conn):
+    def explode(conn, **_):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(kb_build.search, "create_index", explode)

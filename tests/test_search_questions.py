@@ -258,7 +258,7 @@ def _reindexed(db_url: str, tmp_path, entries: dict) -> "object":
     eng = open_engine(f"sqlite:///{copy}")
     with eng.begin() as conn:
         kbsearch.drop_index(conn)
-        kbsearch.create_index(conn, player_questions=questions)
+        kbsearch.create_index(conn, player_questions=kbsearch.read_player_questions(questions))
         conn.execute(text("UPDATE buildinfo SET value = 'player-questions-test' WHERE key = 'build'"))
     return eng
 
@@ -311,6 +311,33 @@ def test_the_committed_player_questions_name_existing_entries_in_every_language(
     for eid, lang in asked:
         langs.setdefault(eid, set()).add(lang)
     assert all(ls == {"pl", "cs", "en"} for ls in langs.values()), [e for e, ls in langs.items() if len(ls) < 3]
+
+
+def test_an_entry_shows_the_questions_players_ask_it_through_the_api_and_the_command_line(real_db):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from kb.search import read_player_questions
+    asked = read_player_questions()
+    limit = "gugong/rule/travel-token-limit"
+    client = TestClient(create_app(real_db, site_dir=None))
+    every = client.get(f"/api/v1/entities/{limit}").json()["questions"]
+    assert every == {lang: asked[(limit, lang)] for lang in ("pl", "cs", "en")}
+    czech = client.get(f"/api/v1/entities/{limit}", params={"lang": "cs"}).json()
+    assert czech["questions"] == asked[(limit, "cs")] and czech["questions"]
+    # an example retells a rule: players' questions go to the rule, and the example has none
+    assert "questions" not in client.get("/api/v1/entities/gugong/example/palace-entry").json()
+    env = {**os.environ, "RULEKB_LANG": "cs"}
+    shown = subprocess.run([str(Path(sys.executable).parent / "rulekb"), "show", limit, "--lang", "cs",
+                            "--database-url", real_db], capture_output=True, text=True, env=env, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    tail = shown.stdout.split("hráči se ptají (napsáno pro vyhledávání, není to text pravidel):\n")[1]
+    assert tail.splitlines() == [f"  [cs] {q}" for q in asked[(limit, "cs")]]
 
 
 def test_no_committed_player_question_is_given_to_two_entries_of_a_game():
