@@ -192,7 +192,7 @@ def entity_documents(conn: Connection, asked: dict[tuple[str, str], list[str]] |
             document["forms"] = {l: [f.form for f in forms if f.lang == l] for l in TEXT_LANGS
                                  if any(f.lang == l for f in forms)}
         questions = {l: asked[(e.id, l)] for l in TEXT_LANGS if asked.get((e.id, l))}
-        if questions:  # written for the search by players' sessions, not rulebook text (origin: player)
+        if questions:  # written for the search in players' words, not rulebook text (origin: player)
             document["questions"] = questions
         rows.append({"entity_id": e.id, "document": json.dumps(document, ensure_ascii=False, separators=(",", ":"))})
     return rows
