@@ -22,7 +22,8 @@ ones held out whole, those whose files are there:
   written the same way at the end of that round, after its last ranking change, and run once) and outside-7
   (tests/data/search_questions_outside7.yaml, written the same way at the start of the next round, before its
   first change; only its figures are read while tuning) and outside-8 (tests/data/search_questions_outside8.yaml,
-  written beside outside-7 by another session and run once, after that round's last ranking change): run like
+  written beside outside-7 by another session and run once, after that round's last ranking change) and outside-9
+  (tests/data/search_questions_outside9.yaml, written the same way at that round's end and run once): run like
   the questions, reported apart, entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
@@ -50,6 +51,7 @@ OUTSIDE_5 = DATA / "search_questions_outside5.yaml"
 OUTSIDE_6 = DATA / "search_questions_outside6.yaml"
 OUTSIDE_7 = DATA / "search_questions_outside7.yaml"
 OUTSIDE_8 = DATA / "search_questions_outside8.yaml"
+OUTSIDE_9 = DATA / "search_questions_outside9.yaml"
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
@@ -74,7 +76,7 @@ def outside_sets() -> list[QuerySet]:
     paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)), ("outside-2", OUTSIDE_2),
              ("outside-3", OUTSIDE_3), ("outside-4", OUTSIDE_4), ("outside-5", OUTSIDE_5),
              ("outside-6", OUTSIDE_6), ("outside-7", OUTSIDE_7),
-             ("outside-8", OUTSIDE_8)]
+             ("outside-8", OUTSIDE_8), ("outside-9", OUTSIDE_9)]
     return [QuerySet(name, path, filtered=True, all_held_out=True) for name, path in paths if path.is_file()]
 
 
