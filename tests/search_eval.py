@@ -23,8 +23,9 @@ ones held out whole, those whose files are there:
   (tests/data/search_questions_outside7.yaml, written the same way at the start of the next round, before its
   first change; only its figures are read while tuning) and outside-8 (tests/data/search_questions_outside8.yaml,
   written beside outside-7 by another session and run once, after that round's last ranking change) and outside-9
-  (tests/data/search_questions_outside9.yaml, written the same way at that round's end and run once): run like
-  the questions, reported apart, entirely held out.
+  (tests/data/search_questions_outside9.yaml) and outside-10 (tests/data/search_questions_outside10.yaml), written
+  the same way at that round's end by two more sessions and each run once: run like the questions, reported
+  apart, entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -52,6 +53,7 @@ OUTSIDE_6 = DATA / "search_questions_outside6.yaml"
 OUTSIDE_7 = DATA / "search_questions_outside7.yaml"
 OUTSIDE_8 = DATA / "search_questions_outside8.yaml"
 OUTSIDE_9 = DATA / "search_questions_outside9.yaml"
+OUTSIDE_10 = DATA / "search_questions_outside10.yaml"
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
@@ -76,7 +78,8 @@ def outside_sets() -> list[QuerySet]:
     paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)), ("outside-2", OUTSIDE_2),
              ("outside-3", OUTSIDE_3), ("outside-4", OUTSIDE_4), ("outside-5", OUTSIDE_5),
              ("outside-6", OUTSIDE_6), ("outside-7", OUTSIDE_7),
-             ("outside-8", OUTSIDE_8), ("outside-9", OUTSIDE_9)]
+             ("outside-8", OUTSIDE_8), ("outside-9", OUTSIDE_9),
+             ("outside-10", OUTSIDE_10)]
     return [QuerySet(name, path, filtered=True, all_held_out=True) for name, path in paths if path.is_file()]
 
 

@@ -27,7 +27,7 @@ def test_an_outside_question_set_is_loaded_from_its_path_and_reported_apart(tmp_
     sets = search_eval.query_sets()
     assert [s.name for s in sets] == ["names", "questions", "questions-2", "questions-3", "outside", "outside-2",
                                       "outside-3", "outside-4", "outside-5", "outside-6", "outside-7",
-                                      "outside-8", "outside-9"]
+                                      "outside-8", "outside-9", "outside-10"]
     queries = search_eval.load(sets[4])
     # never tuned on: all of it held out; run with the query's game and language like the questions
     assert [(q["q"], q["held_out"], q["filtered"]) for q in queries] == [("kdy končí hra", True, True)]
@@ -35,7 +35,7 @@ def test_an_outside_question_set_is_loaded_from_its_path_and_reported_apart(tmp_
     assert [s.name for s in search_eval.query_sets()] == ["names", "questions", "questions-2", "questions-3",
                                                           "outside-2", "outside-3", "outside-4", "outside-5",
                                                           "outside-6", "outside-7", "outside-8",
-                                                          "outside-9"]
+                                                          "outside-9", "outside-10"]
     assert all(q["held_out"] for q in search_eval.load(search_eval.query_sets()[-1]))
 
 
