@@ -45,15 +45,7 @@ DATA = Path(__file__).parent / "data"
 QUERIES = DATA / "search_queries.yaml"
 QUESTIONS = DATA / "search_questions.yaml"
 OUTSIDE = DATA / "search_questions_outside.yaml"
-OUTSIDE_2 = DATA / "search_questions_outside2.yaml"
-OUTSIDE_3 = DATA / "search_questions_outside3.yaml"
-OUTSIDE_4 = DATA / "search_questions_outside4.yaml"
-OUTSIDE_5 = DATA / "search_questions_outside5.yaml"
-OUTSIDE_6 = DATA / "search_questions_outside6.yaml"
-OUTSIDE_7 = DATA / "search_questions_outside7.yaml"
-OUTSIDE_8 = DATA / "search_questions_outside8.yaml"
-OUTSIDE_9 = DATA / "search_questions_outside9.yaml"
-OUTSIDE_10 = DATA / "search_questions_outside10.yaml"
+NUMBERED_OUTSIDE = range(2, 11)  # outside-2 ... outside-10: search_questions_outside<n>.yaml
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
@@ -75,11 +67,8 @@ TUNING_3 = QuerySet("questions-3", DATA / "search_questions_tuning3.yaml", filte
 
 def outside_sets() -> list[QuerySet]:
     """The outside question sets whose files are there."""
-    paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE)), ("outside-2", OUTSIDE_2),
-             ("outside-3", OUTSIDE_3), ("outside-4", OUTSIDE_4), ("outside-5", OUTSIDE_5),
-             ("outside-6", OUTSIDE_6), ("outside-7", OUTSIDE_7),
-             ("outside-8", OUTSIDE_8), ("outside-9", OUTSIDE_9),
-             ("outside-10", OUTSIDE_10)]
+    paths = [("outside", Path(os.environ.get("RULEKB_SEARCH_OUTSIDE") or OUTSIDE))]
+    paths += [(f"outside-{n}", DATA / f"search_questions_outside{n}.yaml") for n in NUMBERED_OUTSIDE]
     return [QuerySet(name, path, filtered=True, all_held_out=True) for name, path in paths if path.is_file()]
 
 

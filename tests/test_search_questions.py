@@ -314,15 +314,11 @@ def test_the_committed_player_questions_name_existing_entries_in_every_language(
 
 
 def test_an_entry_shows_the_questions_players_ask_it_through_the_api_and_the_command_line(real_db):
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     from fastapi.testclient import TestClient
 
     from api.app import create_app
     from kb.search import read_player_questions
+    from tests.test_cli import rulekb
     asked = read_player_questions()
     limit = "gugong/rule/travel-token-limit"
     client = TestClient(create_app(real_db, site_dir=None))
@@ -332,9 +328,7 @@ def test_an_entry_shows_the_questions_players_ask_it_through_the_api_and_the_com
     assert czech["questions"] == asked[(limit, "cs")] and czech["questions"]
     # an example retells a rule: players' questions go to the rule, and the example has none
     assert "questions" not in client.get("/api/v1/entities/gugong/example/palace-entry").json()
-    env = {**os.environ, "RULEKB_LANG": "cs"}
-    shown = subprocess.run([str(Path(sys.executable).parent / "rulekb"), "show", limit, "--lang", "cs",
-                            "--database-url", real_db], capture_output=True, text=True, env=env, timeout=120)
+    shown = rulekb("show", limit, "--lang", "cs", "--database-url", real_db, lang="cs")
     assert shown.returncode == 0, shown.stderr
     tail = shown.stdout.split("hráči se ptají (napsáno pro vyhledávání, není to text pravidel):\n")[1]
     assert tail.splitlines() == [f"  [cs] {q}" for q in asked[(limit, "cs")]]
