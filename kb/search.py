@@ -33,7 +33,8 @@ and PostgreSQL:
    base game's unless the query names the variant; of the first results, a text the rulebooks print
    twice takes one place; equal scores go to the text more about the query. A question or description
    also earns points from the closest of the questions players ask that an entry answers
-   (kb/data/player-questions.yaml), when it holds nearly all of the query's words and says little else.
+   (kb/data/player-questions.yaml), when it holds nearly all of the query's words (of a question asked in
+   full sentences, nearly all of its heaviest ones) and says little else.
    `explain=True` returns each part.
 
 A query is never syntax: quotes, AND/OR/NOT, "c++" or "10%" are plain words.
@@ -49,6 +50,7 @@ import time
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from pathlib import Path
 
 import yaml
@@ -64,9 +66,12 @@ from kb.loader import YAML_LOADER
 from kb.messages import N_
 
 MIN_PREFIX = 3  # shorter words match whole words only: "c" must not find every word starting with c
-MAX_TOKENS = 12  # the warning text names this number
+MAX_TOKENS = 40  # the warning text names this number; a question in full sentences runs to 26 (12 cut its end off)
 SNIPPET_CHARS = 160
 MAX_FUZZY = 20  # typo neighbours a query word matches in the index, at most
+# the rarest content words a long question draws its candidates from when no entry holds them all (the pairs of
+# its 15 or 20 words were most of its time at ten times the index; 6-12 and all gave the same tuning figures)
+CANDIDATE_WORDS = 8
 CANDIDATES = 120  # documents ranked at most; past it, those a cheap order puts first (see _candidates); 80-200
 # measure the same on the tuning parts, and ranking is most of a query's time at ten times the index
 COMMON_IDF = math.log(1 + 20)  # the idf of a word in one of twenty documents
@@ -101,6 +106,10 @@ PLAYER_QUESTION = 30.0
 # ... and half of it when the query asks for a kind of answer (a count: "ile", "kolik", "how many") its
 # question does not: "how many floors can a palace have" is not "what is a palace floor"
 OTHER_ANSWER = 0.5
+# ... its share being of the query's n + QUESTION_SLACK heaviest words, for a player question of n (all of them
+# when the query has no more): a long question's context ("I have two governors and the region gets...") left
+# every player question too small a share of it (tuning set questions-4: 78.0% -> 80.7% hit@1; 0-3 all tried)
+QUESTION_SLACK = 2
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
 VARIANT_PRIOR = 6.0
@@ -912,7 +921,7 @@ def _query_words(q: str) -> tuple[list[str], list[str], list[str]]:
             toks.append(f)
             raws.append(r)
     if len(toks) > MAX_TOKENS:
-        warnings.append(N_("only the first 12 words of the query were used"))
+        warnings.append(N_("only the first 40 words of the query were used"))
         toks, raws = toks[:MAX_TOKENS], raws[:MAX_TOKENS]
     if q.strip() and not toks:
         warnings.append(N_("the query has no letters or digits to search for"))
@@ -1002,13 +1011,16 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
 
     Every word must match, but words in one document in twenty or more ("gra", "hra") are left to the
     ranking: they hardly narrow the set. When fewer than twenty entries hold all the words, a question
-    or description also gets the entries that hold one of its rare content words or two of any (so
+    or description also gets the entries that hold one of its rare content words or two of any (of its
+    CANDIDATE_WORDS rarest) (so
     "ile żetonów podróży mogę trzymać" does not leave only the texts with a word like "trzymaj"), and
     a text that says it differently still competes. Past CANDIDATES (or three documents for each of the first
-    `depth` entries, so a later page is ranked too), the documents holding the most of the query's
-    weight come first, then those that name it, then the kinds a player looks up and short texts (what
-    the ranking would add for them anyway), so a query of one common word ranks two hundred documents,
-    not two thousand."""
+    `depth` entries, so a later page is ranked too), those holding every word and naming it come first,
+    then those holding every word, then two of them; in the tier that overflows, those holding more of
+    the query's weight, then the kinds a player looks up and short texts (what the ranking would add for
+    them anyway), so a query of one common word ranks two hundred documents, not two thousand, and a
+    question of twenty words keeps the texts holding most of them (ordered by kind and length alone, the
+    answer to one in fifteen of the full-sentence questions of questions-4 was cut)."""
     allowed = None
     for facet in (("game", game), ("lang", lang), ("kind", kind)):
         if facet[1]:
@@ -1025,14 +1037,15 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
         # whole words only: as prefixes, short words ("pri") would match a good part of the index. A
         # rare word alone brings its documents (every word does when no rare one is found anywhere); a
         # common one those that hold another of the words too
-        alone = [item for item in terms if item.idf >= COMMON_IDF and item.whole_in] or terms
+        picked = sorted(terms, key=lambda item: -item.idf)[:CANDIDATE_WORDS]
+        alone = [item for item in picked if item.idf >= COMMON_IDF and item.whole_in] or picked
         # each pair's sets are cut to the allowed documents first: at ten times the index, intersecting
         # two common words' whole sets for every pair of a long question was most of a query's time
-        whole = [item.whole_in if allowed is None else item.whole_in & allowed for item in terms]
-        for k, item in enumerate(terms):
+        whole = [item.whole_in if allowed is None else item.whole_in & allowed for item in picked]
+        for k, item in enumerate(picked):
             if any(item is a for a in alone):
                 found |= whole[k]
-            for j in range(k + 1, len(terms)):
+            for j in range(k + 1, len(picked)):
                 multi |= whole[k] & whole[j]
         found |= multi
     entities = len(set(map(v.entity_no.__getitem__, found)))
@@ -1047,6 +1060,15 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
         for tier in (named, every - named, multi - every, found - every - multi):
             room = keep - len(ids)
             if len(tier) > room:
+                if len(terms) > 1:  # those holding more of its rare words' weight first (one word: all hold it)
+                    held: Counter = Counter()
+                    for item in needed:
+                        for d in item.found_in & tier:
+                            held[d] -= item.idf
+                    first = heapq.nsmallest(room, held, key=lambda d: (held[d], v.order[d]))
+                    ids.extend(first)
+                    room -= len(first)
+                    tier = tier.difference(held)
                 ids.extend(heapq.nsmallest(room, tier, key=v.order.__getitem__))
                 break
             ids.extend(sorted(tier))
@@ -1184,15 +1206,17 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
 def _player_question(questions: list[tuple[list[str], frozenset[str]]], match: "_Matcher", parts: dict) -> float:
     """What the player question of the entry closest to the query adds: PLAYER_QUESTION times the cube of
     the share of the query's weight it holds and the square of the share of its own content words the
-    query says; OTHER_ANSWER of that when the query asks for a kind of answer the question does not."""
+    query says; OTHER_ANSWER of that when the query asks for a kind of answer the question does not.
+    The share is of the query's heaviest words, QUESTION_SLACK more than the question has: a player
+    question of five words cannot hold a twenty-word question, but can hold what it turns on."""
     best = 0.0
     for ws, asks in questions:
         if not ws or match.table.keys().isdisjoint(ws):
             continue
         agree = 1.0 if not match.wanted or match.wanted & asks else OTHER_ANSWER
-        columns = list(zip(*map(match.levels, ws)))  # columns[k][i]: how word i of the question matches query word k
-        share = sum(item.idf for item, column in zip(match.terms, columns) if any(column)) / match.total_idf
-        said = sum(1 for i in range(len(ws)) if any(column[i] for column in columns)) / len(ws)
+        matched = [match(w) for w in ws]  # the query words each word of the question matches
+        share = sum(match.terms[k].idf for k in set().union(*matched)) / match.heaviest(len(ws))
+        said = sum(1 for ks in matched if ks) / len(ws)
         score = PLAYER_QUESTION * share ** 3 * said ** 2 * agree
         if score > best:
             best = score
@@ -1247,6 +1271,7 @@ class _Matcher:
         self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
         self.effect = any(q["asks"] == "effect" for q in self.asked)  # "co robi X": what X does (EFFECT_KINDS)
         self.total_idf = sum(item.idf for item in terms) or 1.0
+        self._by_weight = list(accumulate(sorted((item.idf for item in terms), reverse=True)))
         table: dict[str, list[int]] = {}
         for k, item in enumerate(terms):
             completions = _begun(item.word, v.words) if item.prefix else []
@@ -1260,6 +1285,11 @@ class _Matcher:
         self.avg_length = v.avg_length
         self.which = {w: tuple(k for k, lv in enumerate(ls) if lv) for w, ls in self.table.items()}
         self.none = (0,) * len(terms)
+
+    def heaviest(self, n: int) -> float:
+        """The weight of the query's n + QUESTION_SLACK heaviest words (all of them when it has no more)."""
+        k = n + QUESTION_SLACK
+        return self._by_weight[k - 1] if 0 < k <= len(self._by_weight) else self.total_idf
 
     def levels(self, word: str) -> tuple[int, ...]:
         """The level (EXACT, PREFIX, FUZZY or 0) at which the word matches each query word."""

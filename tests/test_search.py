@@ -71,6 +71,24 @@ def test_paging_through_a_common_word_gives_every_matching_entry_once(real_db):
     assert total > 200 and len(ids) == len(set(ids)) == total
 
 
+def test_a_question_in_full_sentences_is_read_to_its_end(real_db):
+    """A newcomer tells the situation first and asks last: the question past its twelfth word is not cut
+    off, and of the many entries holding two of its words the ones holding its rare words are ranked."""
+    engine = open_engine(real_db, readonly=True)
+    q = ("Hrajeme poprvé ve třech a nejsme si jistí jednou věcí, tak se radši zeptám: kolik služebníků musí "
+         "stát na Velké zdi, aby byl úsek dokončen?")
+    res = search(engine, q, game="gugong", lang="cs")
+    assert res.hits[0].id == "gugong/rule/wall-completion"
+    assert not any("first" in w for w in res.warnings)
+
+
+def test_only_a_query_past_forty_words_is_cut_and_says_so(fixture_engine):
+    words = [f"slowo{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(45)]
+    assert len(search(fixture_engine, " ".join(words[:40])).tokens) == 40
+    res = search(fixture_engine, " ".join(words))
+    assert len(res.tokens) == 40 and any("first 40 words" in w for w in res.warnings)
+
+
 def test_pagination_reports_the_total(fixture_engine):
     first = search(fixture_engine, "sluzacy", limit=1)
     second = search(fixture_engine, "sluzacy", limit=1, offset=1)
