@@ -185,7 +185,7 @@
     } else {  // no API (the site opened as static files): the prebuilt indexes, fetched only now
       await Promise.all(LANGS.map(loadIndex));
       const byId = new Map(indexes[lang].map((d) => [d.id, d]));
-      const tokens = Array.from(new Set(words(q))).slice(0, 12);
+      const tokens = Array.from(new Set(words(q))).slice(0, 40);  // as kb.search (MAX_TOKENS)
       const found = localSearch(tokens, game);
       total = found.length;
       rows = found.slice((page - 1) * PAGE, page * PAGE).map((h) => {
