@@ -29,8 +29,9 @@ ones held out whole, those whose files are there:
   (tests/data/search_questions_outside9.yaml) and outside-10 (tests/data/search_questions_outside10.yaml), written
   the same way at that round's end by two more sessions and each run once, and outside-11, -12 and -13, written
   the same way at the start of the next round before its first change, by writers asked for other kinds of
-  player (typing fast at the table; a newcomer asking about edge cases in full sentences, twice): run like the
-  questions, reported apart, entirely held out.
+  player (typing fast at the table; a newcomer asking about edge cases in full sentences, twice), and outside-14
+  and -15, written the same way after that round's last ranking change (players of all kinds; an experienced
+  player checking one detail) and run once: run like the questions, reported apart, entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -50,7 +51,7 @@ DATA = Path(__file__).parent / "data"
 QUERIES = DATA / "search_queries.yaml"
 QUESTIONS = DATA / "search_questions.yaml"
 OUTSIDE = DATA / "search_questions_outside.yaml"
-NUMBERED_OUTSIDE = range(2, 14)  # outside-2 ... outside-13: search_questions_outside<n>.yaml
+NUMBERED_OUTSIDE = range(2, 16)  # outside-2 ... outside-15: search_questions_outside<n>.yaml
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
