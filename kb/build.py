@@ -178,7 +178,7 @@ def _record_rows(kb: KnowledgeBase, rec: Record) -> Rows:
         m.TermForm.__table__: [dict(entity_id=rec.id, lang=lang, form=f, folded=" ".join(words(f)), preferred=i == 0)
                                for lang, fs in term_forms.items() for i, f in enumerate(fs)],
         m.Provenance.__table__: _provenance_rows(rec) if entity else [],
-        m.SearchDoc.__table__: _search_rows(rec, per_lang),
+        m.SearchDoc.__table__: _search_rows(rec, per_lang, parent and entity_name(kb)),
     }
 
 
@@ -206,13 +206,18 @@ def _provenance_rows(rec: Record) -> list[dict]:
     return out
 
 
-def _search_rows(rec: Record, per_lang) -> list[dict]:
+def _search_rows(rec: Record, per_lang, name_of=None) -> list[dict]:
+    """One search document per language. An entry printed under its parent by a letter alone (Gugong's
+    location options "A" and "B") is named with the parent's name too ("Podróż: B"): a hit named "B" tells
+    a reader nothing, and the search would match it by no name."""
     docs = []
     for lang in TEXT_LANGS:
         fields = per_lang.get(lang)
         if not fields:
             continue
         name = " / ".join(dict.fromkeys(fields.get("name", [])))
+        if name_of and len(name.strip()) <= 2:
+            name = f"{name_of(rec.item.parent, lang)}: {name}"
         body = "\n".join(item for f, ts in fields.items() if f != "name" for item in ts)
         docs.append(dict(entity_id=rec.id, game_id=rec.game, kind=rec.kind, lang=lang, name=name, body=body,
                          folded_body=fold(body)))

@@ -82,6 +82,16 @@ def test_a_question_in_full_sentences_is_read_to_its_end(real_db):
     assert not any("first" in w for w in res.warnings)
 
 
+def test_an_option_printed_as_a_letter_is_found_and_shown_with_its_location(real_db):
+    """Gugong prints a location's options as "A" and "B" under its heading: a hit named "B" told a reader
+    nothing, and "podróż b" found the location before its option."""
+    engine = open_engine(real_db, readonly=True)
+    for q, lang, name in (("podróż b", "pl", "Podróż: B"), ("cestování B", "cs", "Cestování: B"),
+                          ("travel option b", "en", "Travel: B")):
+        hit = search(engine, q, game="gugong", lang=lang).hits[0]
+        assert (hit.id, hit.name) == ("gugong/action-option/travel-b", name), q
+
+
 def test_only_a_query_past_forty_words_is_cut_and_says_so(fixture_engine):
     words = [f"slowo{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(45)]
     assert len(search(fixture_engine, " ".join(words[:40])).tokens) == 40
