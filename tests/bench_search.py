@@ -135,7 +135,8 @@ def main() -> int:
                 docs_small = search_eval_docs(url)
                 docs_big = grow(url)
                 for mix, queries in mixes.items():
-                    rows.append((f"{name}, {mix}", len(queries), docs_small, small[mix], docs_big, latency(url, queries)))
+                    big = latency(url, queries)
+                    rows.append((f"{name}, {mix}", len(queries), docs_small, small[mix], docs_big, big))
             finally:
                 cleanup()
     print(f"Search latency: each query x {REPEAT}, in process, warm")
