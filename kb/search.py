@@ -108,7 +108,7 @@ PLAYER_QUESTION = 30.0
 OTHER_ANSWER = 0.5
 # ... its share being of the query's n + QUESTION_SLACK heaviest words, for a player question of n (all of them
 # when the query has no more): a long question's context ("I have two governors and the region gets...") left
-# every player question too small a share of it (tuning set questions-4: 78.0% -> 80.7% hit@1; 0-3 all tried)
+# every player question too small a share of it (tuning set questions-4: 78.0% -> 80.7% hit@1; 0 to 5 tried)
 QUESTION_SLACK = 2
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
 # turn); a player asks about the base game unless the query names the variant: it takes this away then
@@ -1011,9 +1011,9 @@ def _candidates(v: Vocab, terms: list[Term], game, lang, kind, depth: int) -> tu
 
     Every word must match, but words in one document in twenty or more ("gra", "hra") are left to the
     ranking: they hardly narrow the set. When fewer than twenty entries hold all the words, a question
-    or description also gets the entries that hold one of its rare content words or two of any (of its
-    CANDIDATE_WORDS rarest) (so
-    "ile żetonów podróży mogę trzymać" does not leave only the texts with a word like "trzymaj"), and
+    or description also gets the entries that hold one of its rare content words or two of any, of its
+    CANDIDATE_WORDS rarest (so "ile żetonów podróży mogę trzymać" does not leave only the texts with a
+    word like "trzymaj"), and
     a text that says it differently still competes. Past CANDIDATES (or three documents for each of the first
     `depth` entries, so a later page is ranked too), those holding every word and naming it come first,
     then those holding every word, then two of them; in the tier that overflows, those holding more of
