@@ -32,8 +32,8 @@ ones held out whole, those whose files are there:
   player (typing fast at the table; a newcomer asking about edge cases in full sentences, twice), and outside-14
   and -15, written the same way after that round's last ranking change (players of all kinds; an experienced
   player checking one detail) and run once, and outside-16 and -17, written the same way for the same two kinds
-  while that round's last changes were made and run once after them: run like the questions, reported apart,
-  entirely held out.
+  while that round's last changes were made and run once after them, and outside-18 and -19 (all kinds; a
+  newcomer), written after them and run once: run like the questions, reported apart, entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -53,7 +53,7 @@ DATA = Path(__file__).parent / "data"
 QUERIES = DATA / "search_queries.yaml"
 QUESTIONS = DATA / "search_questions.yaml"
 OUTSIDE = DATA / "search_questions_outside.yaml"
-NUMBERED_OUTSIDE = range(2, 18)  # outside-2 ... outside-17: search_questions_outside<n>.yaml
+NUMBERED_OUTSIDE = range(2, 20)  # outside-2 ... outside-19: search_questions_outside<n>.yaml
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
