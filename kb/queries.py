@@ -135,6 +135,14 @@ def entity_jsons(engine: Engine) -> dict[str, str]:
         return dict(conn.execute(text("SELECT entity_id, document FROM entitydoc")).all())
 
 
+def search_names(engine: Engine, lang: str) -> dict[str, str]:
+    """The name a search hit shows for each entry that has a text in the language: its search document's
+    (kb/build.py _search_rows: a location option printed as a letter is named with its location)."""
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT entity_id, name FROM searchdoc WHERE lang = :lang"), {"lang": lang})
+        return dict(rows.all())
+
+
 def in_language(entity: dict[str, Any], lang: str | None) -> dict[str, Any]:
     """An entity document narrowed to one language: per field the texts in `lang`, else the first
     of en, pl, cs that has some, named in `fallbacks`."""

@@ -51,7 +51,7 @@ from i18n.render import Renderer  # noqa: E402
 from kb.db import open_engine  # noqa: E402
 from kb.fold import fold  # noqa: E402
 from kb.messages import spans_text  # noqa: E402
-from kb.queries import get_entity, get_game, list_entities, list_findings, list_games  # noqa: E402
+from kb.queries import get_entity, get_game, list_entities, list_findings, list_games, search_names  # noqa: E402
 from engine.core import scenario  # noqa: E402
 from engine.core.state import get_path  # noqa: E402
 from sitegen import diagrams  # noqa: E402
@@ -709,15 +709,17 @@ class Site:
     def search_index(self, lang: str) -> None:
         """A folded index for the static site: names, glossary forms and the start of each text."""
         docs = []
+        hit_names = search_names(self.engine, lang)  # as the API's hits name them
         for g in self.games:
             for e in all_entities(self.engine, g["id"], lang):
                 ent = get_entity(self.engine, e["id"], lang)
                 body = " ".join(item["text"] for fld, ts in ent["texts"].items() if fld != "name" for item in ts)[:600]
                 forms = "|".join(f for fs in (ent.get("forms") or {}).values() for f in fs)  # one name each
-                docs.append({"id": e["id"], "name": e["name"], "kind": e["kind"], "game": g["id"],
+                name = hit_names.get(e["id"], e["name"])
+                docs.append({"id": e["id"], "name": name, "kind": e["kind"], "game": g["id"],
                              # relative to the search page's URL /<lang>/search/ (directory URLs)
                              "url": f"../../{lang}/{self.entity_page[e['id']].removesuffix('.md')}/#{e['key']}",
-                             "n": fold(e["name"]), "f": fold(forms), "b": fold(body), "t": body[:300]})
+                             "n": fold(name), "f": fold(forms), "b": fold(body), "t": body[:300]})
         self.pages[f"assets/search-{lang}.json"] = json.dumps(docs, ensure_ascii=False)
 
 

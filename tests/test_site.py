@@ -300,3 +300,11 @@ def test_the_dragon_person_table_says_what_each_person_does_in_the_pages_languag
         assert ("wachlarz ze smokiem" if lang == "pl" else "vějíř s drakem") in rows["court-lady"]
         own_language = re.sub(r"<details.*?</details>", "", page, flags=re.S)  # the other languages' texts aside
         assert "fan with a dragon" not in own_language and "rice bag" not in own_language
+
+
+def test_the_static_search_index_names_a_hit_as_the_api_does(real_site):
+    # Gugong prints a location's options as "A" and "B": without the API the hit is named with its location too
+    import json
+    for lang, name in (("pl", "Podróż: B"), ("cs", "Cestování: B"), ("en", "Travel: B")):
+        docs = json.loads((real_site / "assets" / f"search-{lang}.json").read_text(encoding="utf-8"))
+        assert {d["id"]: d["name"] for d in docs}["gugong/action-option/travel-b"] == name
