@@ -163,7 +163,18 @@ def _pydantic_issues(err: ValidationError, file: str, where: str) -> list[Issue]
 # libyaml's parser when PyYAML was built with it (the wheels are): the same safe types, several times
 # faster than the pure-Python one, which was most of a `compare --text` (2 of its 3 seconds) and of reading
 # kb/data/player-questions.yaml (1.4 of 1.5 s)
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class YAML_LOADER(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # noqa: N801 (used as the loader class it is)
+    """The safe loader, refusing a key given twice in one mapping: YAML keeps the last and drops the first
+    without a word, and a second `note:` under one entry's texts lost the first note that way."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, str) and key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 def _read_yaml(path: Path, kb: KnowledgeBase, rel: str) -> Any:

@@ -103,6 +103,14 @@ def test_yaml_syntax_error_names_the_file(data):
     assert any("gugong/tile.yaml: YAML syntax" in e for e in errors_of(data))
 
 
+def test_a_key_given_twice_is_an_error_not_a_silent_loss(data):
+    # YAML itself keeps the second `name:` and drops the first
+    edit(data / "gugong/term.yaml", '    name: {pl: "Jadeit", cs: "nefrit", en: "jade"}\n',
+         '    name: {pl: "Jadeit", cs: "nefrit", en: "jade"}\n    name: {pl: "Nefryt"}\n')
+    assert any("gugong/term.yaml: YAML syntax error at line 25" in e and "duplicate key 'name'" in e
+               for e in errors_of(data))
+
+
 def test_unknown_kind_is_an_error(data):
     (data / "gugong/dragon.yaml").write_text("[]\n", encoding="utf-8")
     assert any("'dragon' is not a kind" in e for e in errors_of(data))
