@@ -101,6 +101,17 @@ def test_every_entity_has_names_and_texts_in_three_languages(real_kb, game):
     assert not missing, "\n".join(missing[:60])
 
 
+def test_names_carry_no_footnote_mark_and_the_entry_links_the_footnote(real_kb):
+    """Gugong's rulebooks star eight component headers ("Plansza Gracza*") for the footnote on player colours: the
+    star is no part of the name a reader sees or searches, so the entry links the footnote's rule instead."""
+    starred = [f"{rec.id}: {t.text}" for rec in real_kb.records.values() if isinstance(rec.item, Entity)
+               for value in rec.item.texts.get("name", {}).values() for t in text_items(value)
+               if t.text.rstrip().endswith("*")]
+    assert not starred, starred
+    player_board = real_kb.records["gugong/component/player-board"].item
+    assert "gugong/rule/player-colours" in player_board.refs
+
+
 @pytest.mark.parametrize("query, game", [("sluzacy", "gugong"), ("SŁUŻĄCY", None), ("Służących", None),
                                          ("služebník", "gugong")])
 def test_real_search_finds_the_servant_term_first(real_db, query, game):
