@@ -11,6 +11,9 @@ ones held out whole, those whose files are there:
 - questions-4 (tests/data/search_questions_tuning4.yaml): 150 questions, concepts and names in a newcomer's full
   sentences about edge cases, the kind of query outside-12 found weak, written for tuning by a session that
   saw neither the search nor any set; none of it held out;
+- questions-5 (tests/data/search_questions_tuning5.yaml): 120 Gugong queries of all kinds about entries that share a
+  subject (a rule, its component, its location, its appendix or solo restatement), Gugong being the weakest game
+  on the outside sets, written for tuning the same way; none of it held out;
 - names (tests/data/search_queries.yaml, issue 19): names as printed, inflected, mistyped, without
   diacritics; run as a player types into the one search box: no game, kind or language filter;
 - questions (tests/data/search_questions.yaml, issue 38): questions and concepts in pl/cs/en, run with
@@ -33,7 +36,9 @@ ones held out whole, those whose files are there:
   and -15, written the same way after that round's last ranking change (players of all kinds; an experienced
   player checking one detail) and run once, and outside-16 and -17, written the same way for the same two kinds
   while that round's last changes were made and run once after them, and outside-18 and -19 (all kinds; a
-  newcomer), written after them and run once: run like the questions, reported apart, entirely held out.
+  newcomer), written after them and run once, and outside-20, -21 and -22 (a newcomer in full sentences; all
+  kinds; players settling a disputed rule), written the same way at the start of the next round before its first
+  change and run once at its end: run like the questions, reported apart, entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -53,7 +58,7 @@ DATA = Path(__file__).parent / "data"
 QUERIES = DATA / "search_queries.yaml"
 QUESTIONS = DATA / "search_questions.yaml"
 OUTSIDE = DATA / "search_questions_outside.yaml"
-NUMBERED_OUTSIDE = range(2, 20)  # outside-2 ... outside-19: search_questions_outside<n>.yaml
+NUMBERED_OUTSIDE = range(2, 23)  # outside-2 ... outside-22: search_questions_outside<n>.yaml
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
@@ -72,6 +77,8 @@ QUESTION_SET = QuerySet("questions", QUESTIONS, filtered=True)
 TUNING_2 = QuerySet("questions-2", DATA / "search_questions_tuning2.yaml", filtered=True, all_tuned=True)
 TUNING_3 = QuerySet("questions-3", DATA / "search_questions_tuning3.yaml", filtered=True, all_tuned=True)
 TUNING_4 = QuerySet("questions-4", DATA / "search_questions_tuning4.yaml", filtered=True, all_tuned=True)
+TUNING_5 = QuerySet("questions-5", DATA / "search_questions_tuning5.yaml", filtered=True, all_tuned=True)
+TUNING = (NAMES, QUESTION_SET, TUNING_2, TUNING_3, TUNING_4, TUNING_5)
 
 
 def outside_sets() -> list[QuerySet]:
@@ -83,7 +90,7 @@ def outside_sets() -> list[QuerySet]:
 
 def query_sets() -> list[QuerySet]:
     """Every set to report: the names, the questions and the tuning sets, then the outside ones present."""
-    return [NAMES, QUESTION_SET, TUNING_2, TUNING_3, TUNING_4] + outside_sets()
+    return list(TUNING) + outside_sets()
 
 
 @dataclass
@@ -166,6 +173,6 @@ if __name__ == "__main__":  # python -m tests.search_eval [--misses]: the figure
     eng = open_engine(os.environ.get("RULEKB_DATABASE_URL", "sqlite:///var/rulekb.db"), readonly=True)
     print("\n".join(report(eng)))
     if "--misses" in sys.argv:
-        for qs in (NAMES, QUESTION_SET, TUNING_2, TUNING_3, TUNING_4):
+        for qs in TUNING:
             print(f"tuned-part misses, {qs.name}:")
             print("\n".join(misses(run(eng, load(qs)))))
