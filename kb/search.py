@@ -97,6 +97,9 @@ QUESTION_NAME_CAP = 25.0
 ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
 HINT = 8.0  # what a text with the kind of answer a question word asks for adds (see _hint)
+# ... and what an entry of the kind a query names adds ("příklad vyhodnocení Velké zdi": the worked example, which
+# a rule named by the other words outranks by some 20 points otherwise); a rule does not take its score (_families)
+KIND_NAMED = 30.0
 # What a question or a description earns from the closest of the questions players ask that an entry answers
 # (kb/data/player-questions.yaml), at most; steeply less as that question holds less of the query's weight
 # (its cube) and the query says less of its words (their square): a question sharing one word of several
@@ -214,7 +217,8 @@ def compile_lexicon(raw: dict) -> dict:
     for i, q in enumerate(raw.get("questions") or [], 1):
         where = f"questions #{i}"
         _provenance(q, where)
-        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", "subject", "not_kinds", *_PROVENANCE}
+        unknown = set(q) - {"asks", "words", "kinds", "digits", "answer", "subject", "not_kinds", "names_kind",
+                            "not_after", *_PROVENANCE}
         if unknown or "words" not in q:
             raise LexiconError(f"kb/data/search.yaml {where}: needs words; unknown keys {sorted(unknown)}")
         phrases = []
@@ -229,7 +233,9 @@ def compile_lexicon(raw: dict) -> dict:
         questions.append({"asks": q.get("asks", ""), "subject": bool(q.get("subject")), "phrases": phrases,
                           "kinds": list(q.get("kinds") or []),
                           "digits": bool(q.get("digits")), "answer": sorted(answer),
-                          "not_kinds": list(q.get("not_kinds") or [])})
+                          "not_kinds": list(q.get("not_kinds") or []), "names_kind": bool(q.get("names_kind")),
+                          "not_after": sorted({fold(w) for ws in _by_lang(q.get("not_after") or {}, where).values()
+                                               for w in ws})})
     synonyms = []
     for i, g in enumerate(raw.get("synonyms") or [], 1):
         where = f"synonyms #{i}"
@@ -373,12 +379,15 @@ class Lexicon:
         return self.stopwords.get(lang, frozenset()) if lang else self.any_stop
 
     def asked(self, toks: list[str]) -> list[dict]:
-        """The question hints whose words stand, in order, in the query."""
+        """The question hints whose words stand, in order, in the query (not after a word of `not_after`:
+        "na przykład" / "for example" is a filler, not a request for an example)."""
         found = []
         for q in self.questions:
+            after = q.get("not_after") or ()
             for phrase in q["phrases"]:
                 n = len(phrase)
-                if any(toks[i:i + n] == phrase for i in range(len(toks) - n + 1)):
+                if any(toks[i:i + n] == phrase and not (i and toks[i - 1] in after)
+                       for i in range(len(toks) - n + 1)):
                     found.append(q)
                     break
         return found
@@ -1148,6 +1157,8 @@ def _families(best: dict[str, dict], match: "_Matcher") -> None:
         row = s["row"]
         if row.kind in EFFECT_KINDS and not (s["explain"]["asked"] or match.effect):
             continue  # a person looked up by name is the answer itself
+        if any(q.get("names_kind") and row.kind in q["kinds"] for q in match.asked):
+            continue  # the query names this kind ("příklad ...": the example itself, not its rule)
         targets = [ref for ref in row.refs if ref in best]  # a rule the query does not match stays out (paging)
         if not targets:
             continue
@@ -1196,7 +1207,9 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
     for: a number or a cost, a phase or a moment (kb/data/search.yaml, questions)."""
     points = 0.0
     for q in asked:
-        if doc.kind in q["kinds"] or (q["digits"] and doc.has_number) or not q["answer"].isdisjoint(doc.words):
+        if q.get("names_kind") and doc.kind in q["kinds"]:
+            points += KIND_NAMED
+        elif doc.kind in q["kinds"] or (q["digits"] and doc.has_number) or not q["answer"].isdisjoint(doc.words):
             points += HINT
         if doc.kind in q["not_kinds"]:  # the kind of entry it does not ask for ("next round": not the setup)
             points -= HINT
