@@ -114,7 +114,9 @@ OTHER_ANSWER = 0.5
 # every player question too small a share of it (tuning set questions-4: 78.0% -> 80.7% hit@1; 0 to 5 tried)
 QUESTION_SLACK = 2
 # A rule of a variant (solo, advanced) restates a base rule for that variant ("Faza Dnia" of Meng's
-# turn); a player asks about the base game unless the query names the variant: it takes this away then
+# turn); a player asks about the base game unless the query names the variant: it takes this away then.
+# When a query says it is about a variant (search.yaml `variants`: "Meng", "sólo"), the base rules of its game
+# lose it instead: "jak se pohybuje Mengův cestovatel" asks for the solo route, not the travel rule
 VARIANT_PRIOR = 6.0
 # The text's relevance (see _relevance): TEXT points at most, TEXT_FLOOR of a word's share for holding it
 # at all, the rest by BM25's saturation: a text that keeps coming back to the query's words, for its
@@ -203,9 +205,9 @@ def compile_lexicon(raw: dict) -> dict:
     """kb/data/search.yaml checked and folded, as the build stores it (JSON): stop words per language,
     question hints and synonym groups. Aliases are not in it: the build indexes them as names."""
     if not isinstance(raw, dict) or not set(raw) <= {"stopwords", "stems", "questions", "synonyms", "aliases",
-                                                     "restating"}:
+                                                     "variants", "restating"}:
         raise LexiconError("kb/data/search.yaml: expected the sections stopwords, stems, questions, synonyms, "
-                           "aliases, restating")
+                           "aliases, variants, restating")
     aliases(raw)  # checked here too: `rulekb build` refuses a malformed alias before it writes anything
     stems = _stem_rules(raw.get("stems") or {})
     stop_entry = raw.get("stopwords") or {}
@@ -244,13 +246,22 @@ def compile_lexicon(raw: dict) -> dict:
         for lang, ws in _by_lang(g.get("words"), where).items():
             group |= _with_lemmas(ws, lang, stems)
         synonyms.append(sorted(group))
+    variants: dict[str, set[str]] = {}
+    for i, g in enumerate(raw.get("variants") or [], 1):
+        where = f"variants #{i}"
+        _provenance(g, where)
+        if not isinstance(g.get("entity"), str):
+            raise LexiconError(f"kb/data/search.yaml {where}: needs the variant's entity id")
+        for lang, ws in _by_lang(g.get("words"), where).items():
+            variants.setdefault(g["entity"], set()).update(_with_lemmas(ws, lang, stems))
     restating = raw.get("restating") or {}
     if restating:
         _provenance(restating, "restating")
         if not isinstance(restating.get("chapters"), list) or not all(isinstance(c, str) for c in restating["chapters"]):
             raise LexiconError("kb/data/search.yaml restating: expected chapters, a list of entry ids")
     return {"stopwords": {lang: sorted(ws) for lang, ws in stops.items()}, "stems": stems, "questions": questions,
-            "synonyms": synonyms, "restating": sorted(restating.get("chapters") or [])}
+            "synonyms": synonyms, "variants": {e: sorted(ws) for e, ws in sorted(variants.items())},
+            "restating": sorted(restating.get("chapters") or [])}
 
 
 def _stem_rules(entry: dict) -> dict:
@@ -354,6 +365,7 @@ class Lexicon:
     any_stop: frozenset[str] = frozenset()  # every language's stop words: for a query of no known language
     stem_rules: dict[str, dict] = field(default_factory=dict)  # lang -> its stems rules (see stem)
     restating: frozenset[str] = frozenset()  # the chapters that list again rules stated elsewhere (RESTATED)
+    variants: dict[str, frozenset[str]] = field(default_factory=dict)  # variant entry -> more words naming it
 
     @classmethod
     def of(cls, compiled: dict) -> "Lexicon":
@@ -367,7 +379,8 @@ class Lexicon:
                      for q in compiled.get("questions", [])]
         return cls(stops, questions, {w: frozenset(g) for w, g in syn.items()},
                    frozenset().union(*stops.values()) if stops else frozenset(), compiled.get("stems", {}),
-                   frozenset(compiled.get("restating", ())))
+                   frozenset(compiled.get("restating", ())),
+                   {e: frozenset(ws) for e, ws in compiled.get("variants", {}).items()})
 
     def stems(self, word: str, lang: str | None = None) -> set[str]:
         """The stems of a folded word: by its language's rules, or by every language's when unknown."""
@@ -650,6 +663,8 @@ class Vocab:
         for d in self.docs.values():
             if d.kind == "variant":
                 named_variants.setdefault(d.entity_id, set()).update(d.names)
+        for e, ws in self.lexicon.variants.items():
+            named_variants.setdefault(e, set()).update(ws)
         self.variant_names = {e: frozenset(ws) for e, ws in named_variants.items()}
         self.avg_length = sum(len(d.tokens) for d in self.docs.values()) / (len(self.docs) or 1)
         # a cheap order of candidates, and each document's entity as a number: lists indexed by document
@@ -1104,7 +1119,9 @@ def _rank(rows: list[Doc], match: "_Matcher") -> list[dict]:
         lookup = (len(terms) == 1 and not asked) or name >= NAME_LEVEL_SCORE[FUZZY]
         text_, share, missing = _relevance(r, match, sets, lookup)
         hint = _hint(r, match.asked)
-        variant = -VARIANT_PRIOR if r.variant and r.variant not in match.variants else 0.0
+        # ... and a base rule loses it when the query says it is about a variant of its game ("Meng")
+        variant = -VARIANT_PRIOR if (r.variant and r.variant not in match.variants) or (
+            not r.variant and r.game_id in match.marked) else 0.0
         restated = -RESTATED if r.restates else 0.0
         # a name lookup is answered by the name: a player question saying the name ("what is a double servant")
         # would only tie the entries that have one
@@ -1295,6 +1312,10 @@ class _Matcher:
         self.table = {w: tuple(ls) for w, ls in table.items()}
         # the variants the query names (in any language): their rules lose no VARIANT_PRIOR
         self.variants = {e for e, ws in v.variant_names.items() if not ws.isdisjoint(self.table)}
+        # ... and the games whose variant the query names by a word that says so (Meng: solo), as typed or inflected
+        # ("jedno" begins "jednoosobowy" and names no variant)
+        exact = {w for w, ls in self.table.items() if EXACT in ls}
+        self.marked = {e.split("/")[0] for e, ws in v.lexicon.variants.items() if not ws.isdisjoint(exact)}
         self.avg_length = v.avg_length
         self.which = {w: tuple(k for k, lv in enumerate(ls) if lv) for w, ls in self.table.items()}
         self.none = (0,) * len(terms)

@@ -100,6 +100,8 @@ def test_every_alias_names_an_entity_of_the_knowledge_base(engine):
     ({"typos": []}, "sections"),
     ({"restating": {"chapters": ["gugong/rule/appendix-decree-l1"]}}, "restating"),  # no provenance
     ({"restating": {"origin": "rulebook", "note": "n", "chapters": "gugong/rule/appendix"}}, "restating"),
+    ({"variants": [{"entity": "gugong/variant/solo", "words": {"en": ["Meng"]}}]}, "variants #1"),  # no provenance
+    ({"variants": [{"words": {"en": ["Meng"]}, "origin": "player", "note": "n"}]}, "variants #1"),  # no entity
 ])
 def test_a_malformed_search_lexicon_is_refused_with_the_entry_named(raw, where):
     with pytest.raises(LexiconError, match=where):
@@ -250,6 +252,15 @@ def test_asking_for_an_example_finds_the_worked_example_not_its_rule(engine, q, 
     # ... the same words without it ask for the rule
     without = " ".join(w for w in q.split() if fold(w) not in ("priklad", "przyklad", "example"))
     assert ids(search(engine, without, game="gugong", lang=lang), 1)[0].split("/")[1] != "example"
+
+
+@pytest.mark.parametrize("with_meng, without, lang", [
+    ("jak se pohybuje Mengův cestovatel", "jak se pohybuje cestovatel", "cs"),
+    ("jak porusza się podróżnik Menga", "jak porusza się podróżnik", "pl"),
+    ("how does Meng move his traveller", "how does the traveller move", "en")])
+def test_a_query_about_meng_finds_the_solo_rule_and_without_him_the_base_rule(engine, with_meng, without, lang):
+    assert ids(search(engine, with_meng, game="gugong", lang=lang), 1)[0].startswith("gugong/rule/solo-")
+    assert ids(search(engine, without, game="gugong", lang=lang), 1) == ["gugong/rule/travel-move"]
 
 
 def test_for_example_in_a_question_is_a_filler(engine):
