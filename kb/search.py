@@ -366,6 +366,10 @@ class Lexicon:
     stem_rules: dict[str, dict] = field(default_factory=dict)  # lang -> its stems rules (see stem)
     restating: frozenset[str] = frozenset()  # the chapters that list again rules stated elsewhere (RESTATED)
     variants: dict[str, frozenset[str]] = field(default_factory=dict)  # variant entry -> more words naming it
+    question_words: frozenset[str] = field(init=False, default=frozenset())  # the words of the question hints (`questions`), any language
+
+    def __post_init__(self):
+        self.question_words = frozenset(w for q in self.questions for phrase in q["phrases"] for w in phrase)
 
     @classmethod
     def of(cls, compiled: dict) -> "Lexicon":
@@ -985,6 +989,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         return Result(q, toks, [], 0, warnings)
     v = index or vocab(engine)
     stops = v.lexicon.stops(lang)
+    toks, stop_fixes = _stop_typos(toks, raws, stops, v)
     asked = v.lexicon.asked(toks)
     content = [r for tok, r in zip(toks, raws) if tok not in stops]
     if not content:  # only stop words ("A", "how"): looked up as typed
@@ -1004,7 +1009,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         snip, marks = snippet(r.name, r.body, match, r.folded_body, r.tokens)
         hits.append(Hit(r.entity_id, r.game_id, r.kind, r.lang, r.name, snip, marks, round(s["score"], 3),
                         _explained(s) if explain else None))
-    return Result(q, toks, hits, total, warnings, _suggestion(raws, dict(zip(content, terms))))
+    return Result(q, toks, hits, total, warnings, _suggestion(raws, dict(zip(content, terms)), stop_fixes))
 
 
 def _with_effects(rows: list[Doc], v: Vocab) -> list[Doc]:
@@ -1016,10 +1021,36 @@ def _with_effects(rows: list[Doc], v: Vocab) -> list[Doc]:
     return rows + list({d.id: d for d in added}.values())
 
 
-def _suggestion(raws: list[str], terms: dict[str, "Term"]) -> str | None:
+STOP_TYPO_MIN = 3  # the shortest word taken for a question word typed wrong ("hwo"); shorter ones are too many
+
+
+def _stop_typos(toks: list[str], raws: list[str], stops: frozenset[str], v: Vocab) -> tuple[list[str], dict[int, str]]:
+    """The query's words with each one the knowledge base neither holds nor has a typo's neighbour of, but one
+    typo from a stop word of the query's language, taken for that word ("hwo many", "wat happens", "kolk"): a
+    question word typed fast, which would otherwise be a content word no entry holds ("wal" stays: "wall" is
+    a word of the texts). Returns the words and the fixes by position."""
+    fixes: dict[int, str] = {}
+    for i, (tok, raw) in enumerate(zip(toks, raws)):
+        if len(tok) < STOP_TYPO_MIN or tok in stops or tok.isdigit() or tok in v.df:
+            continue
+        # at one typo from two ("wat": "what", "want"), the question word
+        near = sorted((OSA.distance(tok, s), s not in v.lexicon.question_words, s) for s in stops
+                      if len(s) >= STOP_TYPO_MIN and abs(len(s) - len(tok)) <= 1)
+        if not near or near[0][0] > 1 or _term(raw, v).known:
+            continue
+        if process.extractOne(tok, [w for w in v.of_length(len(tok) - 1, len(tok) + 1) if w not in stops],
+                              scorer=OSA.distance, score_cutoff=1):
+            continue  # as near a word of the texts
+        fixes[i] = near[0][2]
+    return [fixes.get(i, tok) for i, tok in enumerate(toks)], fixes
+
+
+def _suggestion(raws: list[str], terms: dict[str, "Term"], stop_fixes: dict[int, str] | None = None) -> str | None:
     """"Did you mean": the query with each word found nowhere in the knowledge base (nor a stop word)
-    replaced by its nearest word; none when nothing would change."""
-    fixed = [terms[r].correction if r in terms and not terms[r].known and terms[r].correction else r for r in raws]
+    replaced by its nearest word, and each question word typed wrong by that word; none when nothing would
+    change."""
+    fixed = [(stop_fixes or {}).get(i) or (terms[r].correction if r in terms and not terms[r].known
+                                           and terms[r].correction else r) for i, r in enumerate(raws)]
     return " ".join(fixed) if [fold(w) for w in fixed] != [fold(r) for r in raws] else None
 
 

@@ -81,6 +81,15 @@ def test_did_you_mean_rewrites_only_words_found_nowhere_and_never_returns_the_qu
         assert suggestion is None or suggestion.lower() != q.lower(), (q, suggestion)
 
 
+def test_a_question_word_typed_wrong_is_read_as_that_word_and_suggested(engine):
+    res = search(engine, "how mcuh does jade cost", game="gugong", lang="en")
+    assert res.tokens[:2] == ["how", "much"] and res.suggestion == "how much does jade cost"
+    assert not res.warnings  # not a content word no entry holds
+    # ... but a word as near a word of the texts stays a content word: "wal" may be "wall", not "was"
+    res = search(engine, "build 1 wal", game="zhanguo", lang="en")
+    assert res.tokens == ["build", "1", "wal"] and ids(res, 1) == ["zhanguo/court-action/build-wall"]
+
+
 def test_every_alias_names_an_entity_of_the_knowledge_base(engine):
     with engine.connect() as conn:
         known = {r[0] for r in conn.execute(text("SELECT id FROM entity"))}
