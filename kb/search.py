@@ -366,7 +366,8 @@ class Lexicon:
     stem_rules: dict[str, dict] = field(default_factory=dict)  # lang -> its stems rules (see stem)
     restating: frozenset[str] = frozenset()  # the chapters that list again rules stated elsewhere (RESTATED)
     variants: dict[str, frozenset[str]] = field(default_factory=dict)  # variant entry -> more words naming it
-    question_words: frozenset[str] = field(init=False, default=frozenset())  # the words of the question hints (`questions`), any language
+    # the words of the question hints (`questions`), any language
+    question_words: frozenset[str] = field(init=False, default=frozenset())
 
     def __post_init__(self):
         self.question_words = frozenset(w for q in self.questions for phrase in q["phrases"] for w in phrase)
@@ -1026,9 +1027,9 @@ STOP_TYPO_MIN = 3  # the shortest word taken for a question word typed wrong ("h
 
 def _stop_typos(toks: list[str], raws: list[str], stops: frozenset[str], v: Vocab) -> tuple[list[str], dict[int, str]]:
     """The query's words with each one the knowledge base neither holds nor has a typo's neighbour of, but one
-    typo from a stop word of the query's language, taken for that word ("hwo many", "wat happens", "kolk"): a
-    question word typed fast, which would otherwise be a content word no entry holds ("wal" stays: "wall" is
-    a word of the texts). Returns the words and the fixes by position."""
+    typo from a stop word of the query's language, taken for that word ("how mcuh"): a question word typed
+    fast, which would otherwise be a content word no entry holds. A word as near a word of the texts stays
+    ("wal": "wall" or "was"; "kolk": "kolo" or "kolik"). Returns the words and the fixes by position."""
     fixes: dict[int, str] = {}
     for i, (tok, raw) in enumerate(zip(toks, raws)):
         if len(tok) < STOP_TYPO_MIN or tok in stops or tok.isdigit() or tok in v.df:

@@ -254,8 +254,8 @@ def test_a_count_asked_of_one_word_is_a_question(engine):
     assert search(engine, "rounds", game="dragon", lang="en", explain=True).hits[0].explain["name"] > QUESTION_NAME_CAP
 
 
-@pytest.mark.parametrize("q, lang", [("příklad vyhodnocení Velké zdi", "cs"), ("przykład punktacji Wielkiego Muru", "pl"),
-                                     ("Great Wall scoring example", "en")])
+@pytest.mark.parametrize("q, lang", [("příklad vyhodnocení Velké zdi", "cs"),
+                                     ("przykład punktacji Wielkiego Muru", "pl"), ("Great Wall scoring example", "en")])
 def test_asking_for_an_example_finds_the_worked_example_not_its_rule(engine, q, lang):
     assert ids(search(engine, q, game="gugong", lang=lang), 1) == ["gugong/example/great-wall-scoring"]
     # ... the same words without it ask for the rule
@@ -274,7 +274,8 @@ def test_a_query_about_meng_finds_the_solo_rule_and_without_him_the_base_rule(en
 
 def test_for_example_in_a_question_is_a_filler(engine):
     # "na przykład" / "for example" asks for no example: no entry earns the kind's points
-    for q, lang in [("czy mogę na przykład oddać kartę o wartości 1 za 9", "pl"), ("can I for example swap a 1 for a 9", "en")]:
+    for q, lang in [("czy mogę na przykład oddać kartę o wartości 1 za 9", "pl"),
+                    ("can I for example swap a 1 for a 9", "en")]:
         res = search(engine, q, game="gugong", lang=lang, explain=True)
         assert all(h.explain["question"] < 30 for h in res.hits), q
 
