@@ -38,7 +38,9 @@ ones held out whole, those whose files are there:
   while that round's last changes were made and run once after them, and outside-18 and -19 (all kinds; a
   newcomer), written after them and run once, and outside-20, -21 and -22 (a newcomer in full sentences; all
   kinds; players settling a disputed rule), written the same way at the start of the next round before its first
-  change and run once at its end: run like the questions, reported apart, entirely held out.
+  change, and outside-23 and -24 (an experienced player checking one detail; fast typing at the table), written
+  the same way while that round's changes were made, all five run once at its end: run like the questions,
+  reported apart, entirely held out.
 
 A query scores by the rank of the first of its expected ids; a rank past DEPTH counts as a miss.
 The held-out part of a committed set (every 4th query in file order) is reported apart and is never
@@ -58,7 +60,7 @@ DATA = Path(__file__).parent / "data"
 QUERIES = DATA / "search_queries.yaml"
 QUESTIONS = DATA / "search_questions.yaml"
 OUTSIDE = DATA / "search_questions_outside.yaml"
-NUMBERED_OUTSIDE = range(2, 23)  # outside-2 ... outside-22: search_questions_outside<n>.yaml
+NUMBERED_OUTSIDE = range(2, 25)  # outside-2 ... outside-24: search_questions_outside<n>.yaml
 DEPTH = 20
 HELD_OUT_EVERY = 4
 
