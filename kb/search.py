@@ -96,6 +96,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 QUESTION_NAME_CAP = 25.0
 ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
+STOP_TYPO_MIN = 3  # the shortest word taken for a stop word typed wrong ("mcuh"); shorter ones are too many
 HINT = 8.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # ... and what an entry of the kind a query names adds ("příklad vyhodnocení Velké zdi": the worked example, which
 # a rule named by the other words outranks by some 20 points otherwise); a rule does not take its score (_families)
@@ -368,9 +369,13 @@ class Lexicon:
     variants: dict[str, frozenset[str]] = field(default_factory=dict)  # variant entry -> more words naming it
     # the words of the question hints (`questions`), any language
     question_words: frozenset[str] = field(init=False, default=frozenset())
+    # per language (None: any), the stop words a word typed wrong may be taken for (_stop_typos)
+    typo_stops: dict[str | None, list[str]] = field(init=False, default_factory=dict)
 
     def __post_init__(self):
         self.question_words = frozenset(w for q in self.questions for phrase in q["phrases"] for w in phrase)
+        for lang, ws in [*self.stopwords.items(), (None, self.any_stop)]:
+            self.typo_stops[lang] = sorted(w for w in ws if len(w) >= STOP_TYPO_MIN)
 
     @classmethod
     def of(cls, compiled: dict) -> "Lexicon":
@@ -990,7 +995,7 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         return Result(q, toks, [], 0, warnings)
     v = index or vocab(engine)
     stops = v.lexicon.stops(lang)
-    toks, stop_fixes = _stop_typos(toks, raws, stops, v)
+    toks, stop_fixes = _stop_typos(toks, raws, lang, v)
     asked = v.lexicon.asked(toks)
     content = [r for tok, r in zip(toks, raws) if tok not in stops]
     if not content:  # only stop words ("A", "how"): looked up as typed
@@ -1022,23 +1027,22 @@ def _with_effects(rows: list[Doc], v: Vocab) -> list[Doc]:
     return rows + list({d.id: d for d in added}.values())
 
 
-STOP_TYPO_MIN = 3  # the shortest word taken for a question word typed wrong ("hwo"); shorter ones are too many
-
-
-def _stop_typos(toks: list[str], raws: list[str], stops: frozenset[str], v: Vocab) -> tuple[list[str], dict[int, str]]:
+def _stop_typos(toks: list[str], raws: list[str], lang: str | None, v: Vocab) -> tuple[list[str], dict[int, str]]:
     """The query's words with each one the knowledge base neither holds nor has a typo's neighbour of, but one
     typo from a stop word of the query's language, taken for that word ("how mcuh"): a question word typed
     fast, which would otherwise be a content word no entry holds. A word as near a word of the texts stays
     ("wal": "wall" or "was"; "kolk": "kolo" or "kolik"). Returns the words and the fixes by position."""
     fixes: dict[int, str] = {}
+    stops = v.lexicon.stops(lang)
     for i, (tok, raw) in enumerate(zip(toks, raws)):
         if len(tok) < STOP_TYPO_MIN or tok in stops or tok.isdigit() or tok in v.df:
             continue
-        # at one typo from two ("wat": "what", "want"), the question word
-        near = sorted((OSA.distance(tok, s), s not in v.lexicon.question_words, s) for s in stops
-                      if len(s) >= STOP_TYPO_MIN and abs(len(s) - len(tok)) <= 1)
-        if not near or near[0][0] > 1 or _term(raw, v).known:
+        found = process.extract(tok, v.lexicon.typo_stops.get(lang, ()), scorer=OSA.distance, score_cutoff=1,
+                                limit=None)
+        if not found or _term(raw, v).known:
             continue
+        # at one typo from two ("wat": "what", "want"), the question word
+        near = sorted((d, s not in v.lexicon.question_words, s) for s, d, _ in found)
         if process.extractOne(tok, [w for w in v.of_length(len(tok) - 1, len(tok) + 1) if w not in stops],
                               scorer=OSA.distance, score_cutoff=1):
             continue  # as near a word of the texts
