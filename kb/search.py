@@ -96,6 +96,7 @@ QUESTION_KIND_WEIGHT = {**dict.fromkeys(("rule", "scoring-rule", "phase", "step"
 QUESTION_NAME_CAP = 25.0
 ONE_WORD_QUESTIONS = ("number", "moment", "limit")  # question kinds that make a question of one content word
 DESCRIPTION_WORDS = 3  # content words that make a query without a question word a description
+SOME_WORDS_NOTED = 4  # content words of a question up to which "no entry contains all the words" is said
 STOP_TYPO_MIN = 3  # the shortest word taken for a stop word typed wrong ("mcuh"); shorter ones are too many
 HINT = 8.0  # what a text with the kind of answer a question word asks for adds (see _hint)
 # ... and what an entry of the kind a query names adds ("příklad vyhodnocení Velké zdi": the worked example, which
@@ -1002,9 +1003,12 @@ def search(engine: Engine, q: str, *, game: str | None = None, lang: str | None 
         content, asked = raws, []
     terms = _collocations([_term(r, v) for r in content], v)
     rows, all_words, total = _candidates(v, terms, game, lang, kind, offset + limit)
-    if rows and not all_words and len(terms) > 1:
-        warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
     match = _Matcher(terms, v, asked)
+    # the answer to a question or description of more than SOME_WORDS_NOTED words seldom holds every one of them:
+    # saying so each time would be noise
+    if rows and not all_words and len(terms) > 1 and not (
+            (match.question or match.description) and len(terms) > SOME_WORDS_NOTED):
+        warnings.append(N_("no entry contains all the words; showing entries that contain some of them"))
     if match.question or match.description or match.effect:
         rows = _with_effects(rows, v)
     ranked = _rank(rows, match)
