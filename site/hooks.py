@@ -100,6 +100,9 @@ TABLE_KINDS = {"card", "card-ability", "token", "tile", "decree", "port", "rewar
 # Text fields that say what an entry does (a person's role), shown in its kind's table when it has no effect
 ABILITY_FIELDS = ("ability", "also")
 PART_SIZE = 36  # at most this many entities on one page of a kind (a chapter bigger than that is cut)
+# the player questions an entry's page shows (kb/data/player-questions.yaml; the first are the commonest): all of
+# them made the ZhanGuo rules page heavier than 200 kB
+ASKED_SHOWN = 3
 SMALL_CHAPTER = 10  # chapters smaller than this share a page with their small neighbours
 FINDINGS_PER_PAGE = 60  # the checker's findings, quoting both texts each, split likewise
 # Pages added to each language's navigation after the games: (path under /<lang>/, title msgid), the
@@ -117,6 +120,7 @@ def lang_name(code: str, in_lang: str) -> str:
 
 TEMPLATES.globals.update(t=t, kb_note=note, TRANSLATED_HINT=TRANSLATED_HINT,
                          lang_name=lang_name, LANGS=LANGS, LANG_NAMES=LANG_NAMES, KIND_NAMES=KIND_NAMES, FIELD_NAMES=FIELD_NAMES,
+                         ASKED_SHOWN=ASKED_SHOWN,
                          TABLE_KINDS=TABLE_KINDS, plural=plural, number=number)
 # Text from the knowledge base goes into Markdown once, escaped once (never inside code spans).
 TEMPLATES.filters["escape_md"] = lambda s: html.escape(str(s), quote=False).replace("|", "&#124;").replace("\n", " ")
