@@ -406,9 +406,12 @@ class Lexicon:
         """The question hints whose words stand, in order, in the query (not after a word of `not_after`:
         "na przykład" / "for example" is a filler, not a request for an example)."""
         found = []
+        present = set(toks)
         for q in self.questions:
             after = q.get("not_after") or ()
             for phrase in q["phrases"]:
+                if phrase[0] not in present:
+                    continue  # most phrases: one set look-up instead of a scan of a long question
                 n = len(phrase)
                 if any(toks[i:i + n] == phrase and not (i and toks[i - 1] in after)
                        for i in range(len(toks) - n + 1)):
