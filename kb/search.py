@@ -386,7 +386,8 @@ class Lexicon:
             for w in group:
                 syn.setdefault(w, set()).update(group)
         questions = [{**q, "answer": frozenset(q["answer"]), "kinds": frozenset(q["kinds"]),
-                  "not_kinds": frozenset(q.get("not_kinds", ()))}
+                  "not_kinds": frozenset(q.get("not_kinds", ())), "names_kind": q.get("names_kind", False),
+                  "not_after": frozenset(q.get("not_after", ()))}
                      for q in compiled.get("questions", [])]
         return cls(stops, questions, {w: frozenset(g) for w, g in syn.items()},
                    frozenset().union(*stops.values()) if stops else frozenset(), compiled.get("stems", {}),
@@ -408,7 +409,7 @@ class Lexicon:
         found = []
         present = set(toks)
         for q in self.questions:
-            after = q.get("not_after") or ()
+            after = q["not_after"]
             for phrase in q["phrases"]:
                 if phrase[0] not in present:
                     continue  # most phrases: one set look-up instead of a scan of a long question
@@ -1048,12 +1049,11 @@ def _stop_typos(toks: list[str], raws: list[str], lang: str | None, v: Vocab) ->
                                 limit=None)
         if not found or _term(raw, v).known:
             continue
-        # at one typo from two ("wat": "what", "want"), the question word
-        near = sorted((d, s not in v.lexicon.question_words, s) for s, d, _ in found)
         if process.extractOne(tok, [w for w in v.of_length(len(tok) - 1, len(tok) + 1) if w not in stops],
                               scorer=OSA.distance, score_cutoff=1):
             continue  # as near a word of the texts
-        fixes[i] = near[0][2]
+        # at one typo from two ("wat": "what", "want"), the question word
+        fixes[i] = min((d, s not in v.lexicon.question_words, s) for s, d, _ in found)[2]
     return [fixes.get(i, tok) for i, tok in enumerate(toks)], fixes
 
 
@@ -1217,7 +1217,7 @@ def _families(best: dict[str, dict], match: "_Matcher") -> None:
         row = s["row"]
         if row.kind in EFFECT_KINDS and not (s["explain"]["asked"] or match.effect):
             continue  # a person looked up by name is the answer itself
-        if any(q.get("names_kind") and row.kind in q["kinds"] for q in match.asked):
+        if row.kind in match.named_kinds:
             continue  # the query names this kind ("příklad ...": the example itself, not its rule)
         targets = [ref for ref in row.refs if ref in best]  # a rule the query does not match stays out (paging)
         if not targets:
@@ -1267,7 +1267,7 @@ def _hint(doc: Doc, asked: list[dict]) -> float:
     for: a number or a cost, a phase or a moment (kb/data/search.yaml, questions)."""
     points = 0.0
     for q in asked:
-        if q.get("names_kind") and doc.kind in q["kinds"]:
+        if q["names_kind"] and doc.kind in q["kinds"]:
             points += KIND_NAMED
         elif doc.kind in q["kinds"] or (q["digits"] and doc.has_number) or not q["answer"].isdisjoint(doc.words):
             points += HINT
@@ -1343,6 +1343,7 @@ class _Matcher:
         # no question word but three content words or more: a description, unless it is an entry's name
         self.description = not self.question and len(terms) >= DESCRIPTION_WORDS
         self.effect = any(q["asks"] == "effect" for q in self.asked)  # "co robi X": what X does (EFFECT_KINDS)
+        self.named_kinds = {k for q in self.asked if q["names_kind"] for k in q["kinds"]}  # "příklad": examples
         self.total_idf = sum(item.idf for item in terms) or 1.0
         self._by_weight = list(accumulate(sorted((item.idf for item in terms), reverse=True)))
         table: dict[str, list[int]] = {}
@@ -1357,8 +1358,8 @@ class _Matcher:
         self.variants = {e for e, ws in v.variant_names.items() if not ws.isdisjoint(self.table)}
         # ... and the games whose variant the query names by a word that says so (Meng: solo), as typed or inflected
         # ("jedno" begins "jednoosobowy" and names no variant)
-        exact = {w for w, ls in self.table.items() if EXACT in ls}
-        self.marked = {e.split("/")[0] for e, ws in v.lexicon.variants.items() if not ws.isdisjoint(exact)}
+        self.marked = {e.split("/")[0] for e, ws in v.lexicon.variants.items()
+                       if any(not ws.isdisjoint(item.exact_words) for item in terms)}
         self.avg_length = v.avg_length
         self.which = {w: tuple(k for k, lv in enumerate(ls) if lv) for w, ls in self.table.items()}
         self.none = (0,) * len(terms)
