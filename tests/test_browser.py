@@ -208,16 +208,20 @@ def test_an_effect_links_to_the_entity_it_names(browser, static_url):
     page.close()
 
 
-def test_an_entry_shows_the_questions_players_ask_it_collapsed_in_the_page_language(browser, static_url):
+@pytest.mark.parametrize("lang, label, not_rules", [("cs", "Hráči se ptají", "není to text pravidel"),
+                                                    ("pl", "Gracze pytają", "nie tekst instrukcji"),
+                                                    ("en", "Players ask", "not rulebook text")])
+def test_an_entry_shows_the_questions_players_ask_it_collapsed_in_the_page_language(browser, static_url, lang, label,
+                                                                                    not_rules):
     import yaml
 
     from kb.search import PLAYER_QUESTIONS
-    asked = yaml.safe_load(PLAYER_QUESTIONS.read_text(encoding="utf-8"))["entries"]["dragon/rule/decay"]["cs"]
+    asked = yaml.safe_load(PLAYER_QUESTIONS.read_text(encoding="utf-8"))["entries"]["dragon/rule/decay"][lang]
     page = browser.new_page()
-    page.goto(f"{static_url}/cs/dragon/rule/")
+    page.goto(f"{static_url}/{lang}/dragon/rule/")
     box = page.locator("#decay ~ details.rk-asked").first
     summary = box.locator("summary")
-    assert "Hráči se ptají" in summary.inner_text() and "není to text pravidel" in summary.inner_text()
+    assert label in summary.inner_text() and not_rules in summary.inner_text()
     assert not box.locator("p").is_visible()  # collapsed: search data, not the rule
     summary.click()
     assert box.locator("p").is_visible() and asked[0] in box.locator("p").inner_text()
